@@ -1,0 +1,25 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+import { loadConfig } from './functions/config/env.ts';
+
+// The same validated configuration the server runs on, so a bad SITE_URL fails the build too.
+const config = loadConfig();
+
+export default defineConfig({
+  site: config.siteUrl,
+  output: 'static',
+  adapter: node({ mode: 'middleware' }),
+  trailingSlash: 'never',
+  build: {
+    // Clean URLs map to `<path>.html`; the production server serves them without the extension.
+    format: 'file',
+    // External stylesheets only: the Content-Security-Policy has no 'unsafe-inline'.
+    inlineStylesheets: 'never',
+  },
+  server: { host: config.host, port: config.port || 4321 },
+  devToolbar: { enabled: false },
+  vite: {
+    ssr: { external: ['better-sqlite3'] },
+  },
+});

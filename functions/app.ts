@@ -1,0 +1,17 @@
+import type { Config } from './config/env.ts';
+import { Router } from './http/router.ts';
+import { logError } from './log.ts';
+import type { ProjectSource } from './projects/catalog.ts';
+import { apiRoutes } from './routes.ts';
+import { createServices, type Services } from './services.ts';
+
+/** The API as one object: its shared services and the router over its routes. */
+export interface Api {
+  services: Services;
+  router: Router;
+}
+
+export function createApi(config: Config, projects: readonly ProjectSource[]): Api {
+  const services = createServices(config, projects);
+  return { services, router: new Router(apiRoutes(services), logError) };
+}

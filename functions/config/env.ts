@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { parseRateQuota, type RateQuota } from './rate-quota.ts';
+import { site } from './site.ts';
+
+/**
+ * Every environment variable the service reads, with its default and meaning.
+ * The README's configuration table and the developer pages are generated from this list.
+ */
+export const ENV_VARIABLES = {
+  PORT: { default: '4321', meaning: 'TCP port to listen on (0 picks a free port).' },
+  HOST: { default: '127.0.0.1', meaning: 'Interface to listen on (0.0.0.0 for all).' },
+  SITE_URL: {
+    default: site.siteUrl,
+    meaning: 'Public base URL used in every absolute link (pages, API, documents).',
+  },
+  DATA_DIR: { default: './data', meaning: 'Folder for the SQLite database and generated secrets.' },
+  TRUST_PROXY: {
+    default: '0',
+    meaning: 'How many reverse proxies in front of the service to trust for X-Forwarded-For (0 ignores the header).',
+  },
+  READ_RATE_LIMIT: { default: '120/60', meaning: 'Read quota per client IP, as <count>/<seconds>.' },
+  RATE_LIMIT_MAX_CLIENTS: {
+    default: '100000',
+    meaning: 'How many client IPs the rate limiter tracks at once (bounds its memory).',
+  },
+  ACCESS_LOG: { default: 'true', meaning: 'Write one JSON access-log line per request to stdout (true or false).' },
+} as const satisfies Record<string, { default: string; meaning: string }>;
+
+export type EnvVariable = keyof typeof ENV_VARIABLES;
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Base URL without a trailing slash, e.g. `https://ada.example`. */
+  siteUrl: string;
+  dataDir: string;
+  trustProxy: number;
+  readRateLimit: RateQuota;
+  rateLimitMaxClients: number;
+  accessLog: boolean;
+}
+
+/** Thrown when a variable has a value the service cannot run with; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(variable: EnvVariable, value: string, expected: string) {
+    super(`Invalid ${variable}=${JSON.stringify(value)}: expected ${expected}.`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, variable: EnvVariable): string {
+  const value = env[variable];
+  return value === undefined || value === '' ? ENV_VARIABLES[variable].default : value;
+}
+
+function integer(env: Env, variable: EnvVariable, min: number, max: number): number {
+  const text = read(env, variable);
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new ConfigError(variable, text, `an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function quota(env: Env, variable: EnvVariable): RateQuota {
+  const text = read(env, variable);
+  const parsed = parseRateQuota(text);
+  if (!parsed) throw new ConfigError(variable, text, '<count>/<seconds> with both at least 1, e.g. 120/60');
+  return parsed;
+}
+
+function boolean(env: Env, variable: EnvVariable): boolean {
+  const text = read(env, variable).toLowerCase();
+  if (text === 'true' || text === '1') return true;
+  if (text === 'false' || text === '0') return false;
+  throw new ConfigError(variable, text, 'true or false');
+}
+
+function siteUrl(env: Env): string {
+  const text = read(env, 'SITE_URL');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError('SITE_URL', text, 'an absolute http:// or https:// URL');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+    throw new ConfigError('SITE_URL', text, 'an absolute http:// or https:// URL without query, fragment or credentials');
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function host(env: Env): string {
+  const text = read(env, 'HOST');
+  if (!/^[A-Za-z0-9.:\-[\]]{1,253}$/.test(text)) throw new ConfigError('HOST', text, 'a host name or IP address');
+  return text;
+}
+
+/** Reads and validates the whole configuration; throws a ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: integer(env, 'PORT', 0, 65535),
+    host: host(env),
+    siteUrl: siteUrl(env),
+    dataDir: path.resolve(read(env, 'DATA_DIR')),
+    trustProxy: integer(env, 'TRUST_PROXY', 0, 10),
+    readRateLimit: quota(env, 'READ_RATE_LIMIT'),
+    rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 100, 10_000_000),
+    accessLog: boolean(env, 'ACCESS_LOG'),
+  };
+}

@@ -1,0 +1,19 @@
+import siteJson from '../../content/site.json' with { type: 'json' };
+import { z } from 'zod';
+
+/** The owner's identity, kept in content/site.json so that pages, API and documents agree. */
+export const siteSchema = z
+  .object({
+    name: z.string().min(1),
+    tagline: z.string().min(1).max(160),
+    description: z.string().min(1),
+    location: z.string().optional(),
+    siteUrl: z.string().url(),
+    email: z.string().email().optional(),
+    links: z.array(z.object({ label: z.string().min(1), url: z.string().url() })),
+  })
+  .strict();
+
+export type Site = z.infer<typeof siteSchema>;
+
+export const site: Site = siteSchema.parse(siteJson);

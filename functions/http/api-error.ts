@@ -1,0 +1,67 @@
+import { STATUS_CODES } from 'node:http';
+import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
+import type { ApiResponse, HeaderMap } from './types.ts';
+
+/** An expected failure a handler throws; the router turns it into the Error shape. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly hint: string | undefined;
+  readonly headers: HeaderMap;
+  /** Render as an RFC 9457 problem document instead of the plain Error shape. */
+  readonly problem: boolean;
+
+  constructor(code: ErrorCode, message: string, options: { hint?: string; headers?: HeaderMap; problem?: boolean } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.hint = options.hint;
+    this.headers = options.headers ?? {};
+    this.problem = options.problem ?? false;
+  }
+}
+
+/** The Error shape of SPEC.md section 2: `{code, message, hint?, requestId}`. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  hint?: string;
+  requestId: string;
+}
+
+export function errorBody(error: ApiError, requestId: string): ErrorBody {
+  const body: ErrorBody = { code: error.code, message: error.message, requestId };
+  if (error.hint !== undefined) body.hint = error.hint;
+  return body;
+}
+
+export function errorResponse(error: ApiError, requestId: string): ApiResponse {
+  return {
+    status: error.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...error.headers },
+    body: JSON.stringify(errorBody(error, requestId)),
+  };
+}
+
+/**
+ * The same error as an RFC 9457 problem document (section 3.1 members), keeping the Error
+ * fields so that clients reading either shape find `code` and `message`. The type is
+ * `about:blank`, so the title is the status phrase (RFC 9457 section 4.2.1); `code` is the
+ * precise, documented reason.
+ */
+export function problemResponse(error: ApiError, requestId: string, instance: string): ApiResponse {
+  const problem = {
+    type: 'about:blank',
+    title: STATUS_CODES[error.status] ?? ERROR_CODES[error.code].title,
+    status: error.status,
+    detail: error.message,
+    instance,
+    ...errorBody(error, requestId),
+  };
+  return {
+    status: error.status,
+    headers: { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', ...error.headers },
+    body: JSON.stringify(problem),
+  };
+}

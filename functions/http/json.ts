@@ -1,0 +1,28 @@
+import { strongEtag, ifNoneMatchHits } from './etag.ts';
+import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from './types.ts';
+
+/** A JSON representation with its strong tag, computed once and reusable across requests. */
+export interface Representation {
+  body: string;
+  etag: string;
+}
+
+export function representation(value: unknown): Representation {
+  const body = JSON.stringify(value);
+  return { body, etag: strongEtag(body) };
+}
+
+/** Public read-only data: cacheable briefly by anyone, revalidated with the ETag. */
+export const PUBLIC_READ_CACHE = 'public, max-age=60, stale-while-revalidate=300';
+
+/**
+ * A 200 with the representation, or a 304 without a body when If-None-Match already has it
+ * (RFC 9110 section 13.1.2 and 15.4.5: the 304 repeats ETag and Cache-Control).
+ */
+export function conditionalJson(request: ApiRequest, rep: Representation, headers: HeaderMap = {}): ApiResponse {
+  const common = { etag: rep.etag, 'cache-control': PUBLIC_READ_CACHE, ...headers };
+  if (ifNoneMatchHits(headerValue(request, 'if-none-match'), rep.etag)) {
+    return { status: 304, headers: common, body: null };
+  }
+  return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...common }, body: rep.body };
+}

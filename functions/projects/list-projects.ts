@@ -1,0 +1,77 @@
+import { LRUCache } from 'lru-cache';
+import { ApiError } from '../http/api-error.ts';
+import { conditionalJson, representation, type Representation } from '../http/json.ts';
+import { integerParameter, strictQuery, textParameter } from '../http/query.ts';
+import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import type { Catalog, ProjectFilter } from './catalog.ts';
+import type { CursorCodec } from './cursor.ts';
+
+export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
+export const LIST_PARAMETERS = ['limit', 'cursor', 'domain', 'stack'] as const;
+const FILTER_MAX_LENGTH = 64;
+
+/**
+ * listProjects: one page of projects in catalog order. The cursor carries the position and the
+ * filter it was made with; pages are cached by that position, so a repeated read costs only a
+ * cursor check and a map lookup.
+ */
+export function listProjectsHandler(catalog: Catalog, cursors: CursorCodec) {
+  const pages = new LRUCache<string, Representation>({ max: 1000 });
+
+  return (request: ApiRequest): ApiResponse => {
+    const query = strictQuery(request.query, LIST_PARAMETERS);
+    const limit = integerParameter(query.get('limit'), 'limit', LIST_LIMIT.min, LIST_LIMIT.max, LIST_LIMIT.default);
+    let filter = normalizeFilter({
+      domain: textParameter(query.get('domain'), 'domain', FILTER_MAX_LENGTH),
+      stack: textParameter(query.get('stack'), 'stack', FILTER_MAX_LENGTH),
+    });
+    let after: string | null = null;
+    const cursor = query.get('cursor');
+    if (cursor !== undefined) {
+      const state = cursors.decode(cursor);
+      if (state === null) throw invalidCursor('The cursor is not one this service issued, or it was altered.');
+      const explicit = query.has('domain') || query.has('stack');
+      if (explicit && (filter.domain !== state.filter.domain || filter.stack !== state.filter.stack)) {
+        throw invalidCursor('The cursor was made for a different domain or stack filter.');
+      }
+      filter = state.filter;
+      after = state.after;
+    }
+
+    const key = `${filter.domain ?? ''}\u0000${filter.stack ?? ''}\u0000${after ?? ''}\u0000${limit}`;
+    let page = pages.get(key);
+    if (page === undefined) {
+      page = representation(buildPage(catalog, cursors, filter, after, limit));
+      pages.set(key, page);
+    }
+    return conditionalJson(request, page);
+  };
+}
+
+function buildPage(catalog: Catalog, cursors: CursorCodec, filter: ProjectFilter, after: string | null, limit: number) {
+  const matches = catalog.filter(filter);
+  let start = 0;
+  if (after !== null) {
+    const index = matches.findIndex((project) => project.slug === after);
+    if (index === -1) throw invalidCursor('The cursor points at a project that is no longer listed.');
+    start = index + 1;
+  }
+  const data = matches.slice(start, start + limit);
+  const hasMore = start + limit < matches.length;
+  const last = data.at(-1);
+  const nextCursor = hasMore && last !== undefined ? cursors.encode({ after: last.slug, filter }) : null;
+  return { data, pagination: { nextCursor, hasMore, limit } };
+}
+
+function normalizeFilter(filter: { domain: string | undefined; stack: string | undefined }): ProjectFilter {
+  const result: ProjectFilter = {};
+  if (filter.domain !== undefined) result.domain = filter.domain.toLowerCase();
+  if (filter.stack !== undefined) result.stack = filter.stack.toLowerCase();
+  return result;
+}
+
+function invalidCursor(message: string): ApiError {
+  return new ApiError('invalid_cursor', message, {
+    hint: 'Pass pagination.nextCursor exactly as a previous page returned it, or omit cursor to start from the first page.',
+  });
+}

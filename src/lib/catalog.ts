@@ -1,0 +1,33 @@
+import { getCollection } from 'astro:content';
+import { loadConfig } from '../../functions/config/env.ts';
+import { Catalog, type ProjectSource } from '../../functions/projects/catalog.ts';
+
+/** The project sources as the build sees them: front matter, slug (the file name) and Markdown. */
+export async function projectSources(): Promise<ProjectSource[]> {
+  const entries = await getCollection('projects');
+  return entries.map((entry) => ({ ...entry.data, slug: entry.id, markdown: entry.body ?? '' }));
+}
+
+let catalog: Promise<Catalog> | undefined;
+
+/** The same Catalog (and so the same order and filters) the API serves, for the pages. */
+export function buildCatalog(): Promise<Catalog> {
+  catalog ??= projectSources().then((sources) => new Catalog(sources, loadConfig().siteUrl));
+  return catalog;
+}
+
+/** URL-safe form of a stack name, e.g. "Node.js" -> "node-js". */
+export function stackSlug(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/\+/g, 'plus')
+    .replace(/#/g, 'sharp')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** "developer-tools" -> "Developer tools". */
+export function domainLabel(domain: string): string {
+  const words = domain.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
