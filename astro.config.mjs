@@ -18,6 +18,9 @@ export default defineConfig({
     inlineStylesheets: 'never',
   },
   server: { host: config.host, port: config.port || 4321 },
+  // Prism marks tokens with classes (styled in site.css); Shiki would write inline style
+  // attributes, which the Content-Security-Policy blocks.
+  markdown: { syntaxHighlight: 'prism' },
   devToolbar: { enabled: false },
   vite: {
     ssr: { external: ['better-sqlite3'] },

@@ -63,7 +63,8 @@ function compare(a: string, b: string): number {
 }
 
 function toRecord(source: ProjectSource, siteUrl: string): ProjectRecord {
-  const updated = source.updated instanceof Date ? source.updated.toISOString().slice(0, 10) : (source.updated ?? null);
+  // Dates arrive as Date objects from Astro and as ISO strings from the build's JSON export.
+  const updated = source.updated ? new Date(source.updated).toISOString().slice(0, 10) : null;
   return {
     project: {
       slug: source.slug,

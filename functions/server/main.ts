@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { createApi } from '../app.ts';
+import { ConfigError, loadConfig } from '../config/env.ts';
+import { securityHeaders } from '../http/security-headers.ts';
+import { flushLog, logEvent } from '../log.ts';
+import type { ProjectSource } from '../projects/catalog.ts';
+import { createRequestListener } from './request-listener.ts';
+import { StaticFiles } from './static-files.ts';
+
+/** How long SIGTERM waits for in-flight requests before it closes what is left. */
+const DRAIN_TIMEOUT_MS = 10_000;
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+function loadConfigOrExit() {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+function loadBuild(): { projects: ProjectSource[] } {
+  try {
+    return JSON.parse(readFileSync(`${DIST}client/portfolio.json`, 'utf8')) as { projects: ProjectSource[] };
+  } catch {
+    process.stderr.write('No build found in dist/. Run `npm run build` first (`npm start` does both).\n');
+    process.exit(1);
+  }
+}
+
+const config = loadConfigOrExit();
+const api = createApi(config, loadBuild().projects);
+const statics = new StaticFiles(`${DIST}client`, securityHeaders(config.siteUrl));
+const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ api, statics }));
+
+server.listen(config.port, config.host, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  logEvent('listening', { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, port, siteUrl: config.siteUrl });
+});
+
+/** Stop accepting, let in-flight requests finish, then exit (SIGTERM from an orchestrator, or Ctrl-C). */
+function shutdown(signal: string): void {
+  logEvent('shutting down', { signal });
+  server.close(() => {
+    flushLog();
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+  setTimeout(() => {
+    server.closeAllConnections();
+  }, DRAIN_TIMEOUT_MS).unref();
+}
+
+process.once('SIGTERM', () => shutdown('SIGTERM'));
+process.once('SIGINT', () => shutdown('SIGINT'));

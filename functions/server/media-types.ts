@@ -1,0 +1,33 @@
+import path from 'node:path';
+
+/**
+ * Media types by file extension, our own table: the served type must not depend on a
+ * library's guess (Astro's static server sends .yaml as text/yaml, for example).
+ */
+const MEDIA_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.yaml': 'application/yaml; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Media types worth compressing: text, and XML or JSON based formats. */
+export function isCompressible(mediaType: string): boolean {
+  return /^text\/|\+xml|\+json|^application\/(json|xml|yaml|javascript|manifest)/.test(mediaType);
+}
+
+export function mediaTypeFor(urlPath: string): string {
+  return MEDIA_TYPES[path.extname(urlPath).toLowerCase()] ?? 'application/octet-stream';
+}

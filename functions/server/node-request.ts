@@ -1,0 +1,69 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../http/api-error.ts';
+import type { ApiRequest } from '../http/types.ts';
+
+/** Splits a request target into path and query; absolute-form targets (RFC 9112 section 3.2.2) too. */
+export function splitTarget(target: string): { path: string; search: string } {
+  let value = target;
+  if (!value.startsWith('/')) {
+    try {
+      const url = new URL(value);
+      value = url.pathname + url.search;
+    } catch {
+      value = '/';
+    }
+  }
+  const question = value.indexOf('?');
+  return question === -1
+    ? { path: value, search: '' }
+    : { path: value.slice(0, question), search: value.slice(question + 1) };
+}
+
+/** The handler's view of a node request. */
+export function toApiRequest(
+  req: IncomingMessage,
+  path: string,
+  search: string,
+  clientIp: string,
+  requestId: string,
+): ApiRequest {
+  return {
+    method: req.method ?? 'GET',
+    path,
+    query: new URLSearchParams(search),
+    headers: req.headers,
+    clientIp,
+    requestId,
+    readBody: (maxBytes) => readBody(req, maxBytes),
+  };
+}
+
+/**
+ * Reads the body up to `maxBytes`. A declared Content-Length over the limit is refused before
+ * a byte is read; an undeclared body is refused as soon as it passes the limit, and the rest is
+ * left unread (the server then closes the connection).
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const tooLarge = () => new ApiError('payload_too_large', `The body is larger than ${maxBytes} bytes.`, {
+    hint: `Send at most ${maxBytes} bytes.`,
+  });
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.off('data', onData);
+        req.pause();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}

@@ -1,0 +1,111 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { strongEtag } from '../http/etag.ts';
+import { isCompressible, mediaTypeFor } from './media-types.ts';
+
+/** One encoding of a file with the headers it is always sent with. */
+export interface StaticVariant {
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+export interface StaticFile {
+  etag: string;
+  identity: StaticVariant;
+  gzip?: StaticVariant;
+  br?: StaticVariant;
+}
+
+/** Smaller bodies gain nothing from compression once the headers are counted. */
+const MIN_COMPRESS_BYTES = 512;
+
+/**
+ * The prerendered output, loaded into memory once at start with every header precomputed:
+ * a request for a page or document costs a map lookup and a write.
+ * `pages/x.html` is served at the clean URL `/pages/x`; other files at their own path.
+ */
+export class StaticFiles {
+  readonly files = new Map<string, StaticFile>();
+  readonly notFoundPage: StaticFile | undefined;
+
+  constructor(root: string, commonHeaders: Record<string, string>) {
+    let notFound: StaticFile | undefined;
+    for (const relative of listFiles(root)) {
+      const urlPath = `/${relative.split(path.sep).join('/')}`;
+      const file = loadFile(path.join(root, relative), urlPath, commonHeaders);
+      if (urlPath === '/404.html') notFound = file;
+      else this.files.set(cleanUrl(urlPath), file);
+    }
+    this.notFoundPage = notFound;
+  }
+
+  get(urlPath: string): StaticFile | undefined {
+    return this.files.get(urlPath);
+  }
+}
+
+/** The variant a client accepts, preferring brotli, then gzip (RFC 9110 section 12.5.3, q=0 honoured). */
+export function variantFor(file: StaticFile, acceptEncoding: string | undefined): StaticVariant {
+  if (acceptEncoding !== undefined && (file.br !== undefined || file.gzip !== undefined)) {
+    const accepted = acceptedEncodings(acceptEncoding);
+    if (file.br !== undefined && accepted.has('br')) return file.br;
+    if (file.gzip !== undefined && accepted.has('gzip')) return file.gzip;
+  }
+  return file.identity;
+}
+
+function acceptedEncodings(header: string): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && (q === undefined || Number(q.slice(2)) > 0)) accepted.add(name);
+  }
+  return accepted;
+}
+
+function cleanUrl(urlPath: string): string {
+  if (urlPath === '/index.html') return '/';
+  return urlPath.endsWith('.html') ? urlPath.slice(0, -'.html'.length) : urlPath;
+}
+
+function cacheControlFor(urlPath: string): string {
+  // Astro fingerprints everything under /_astro, so those bytes never change at that URL.
+  if (urlPath.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
+  if (urlPath.endsWith('.html')) return 'public, max-age=0, must-revalidate';
+  return 'public, max-age=300, stale-while-revalidate=3600';
+}
+
+function loadFile(file: string, urlPath: string, commonHeaders: Record<string, string>): StaticFile {
+  const body = readFileSync(file);
+  const mediaType = mediaTypeFor(urlPath);
+  const etag = strongEtag(body);
+  const compressible = isCompressible(mediaType) && body.length >= MIN_COMPRESS_BYTES;
+  const base = {
+    ...commonHeaders,
+    'content-type': mediaType,
+    'cache-control': cacheControlFor(urlPath),
+    etag,
+    ...(compressible ? { vary: 'Accept-Encoding' } : {}),
+  };
+  const variant = (bytes: Buffer, encoding?: string): StaticVariant => ({
+    body: bytes,
+    headers: { ...base, 'content-length': String(bytes.length), ...(encoding ? { 'content-encoding': encoding } : {}) },
+  });
+  const result: StaticFile = { etag, identity: variant(body) };
+  if (compressible) {
+    result.gzip = variant(gzipSync(body, { level: 9 }), 'gzip');
+    result.br = variant(
+      brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+      'br',
+    );
+  }
+  return result;
+}
+
+function listFiles(root: string): string[] {
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+}

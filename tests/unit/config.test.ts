@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, ENV_VARIABLES, loadConfig } from '../../functions/config/env.ts';
+import { parseRateQuota } from '../../functions/config/rate-quota.ts';
+
+describe('parseRateQuota', () => {
+  it('reads <count>/<seconds>', () => {
+    expect(parseRateQuota('120/60')).toEqual({ count: 120, seconds: 60 });
+    expect(parseRateQuota(' 5/600 ')).toEqual({ count: 5, seconds: 600 });
+  });
+
+  it.each(['', '120', '120/', '/60', '0/60', '10/0', '-1/60', '1.5/60', '10/60/2', 'ten/60'])('refuses %j', (text) => {
+    expect(parseRateQuota(text)).toBeNull();
+  });
+});
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(4321);
+    expect(config.host).toBe(ENV_VARIABLES.HOST.default);
+    expect(config.trustProxy).toBe(0);
+    expect(config.readRateLimit).toEqual({ count: 120, seconds: 60 });
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+    expect(config.accessLog).toBe(true);
+  });
+
+  it('drops a trailing slash from SITE_URL', () => {
+    expect(loadConfig({ SITE_URL: 'https://ada.example/' }).siteUrl).toBe('https://ada.example');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['SITE_URL', 'not a url'],
+    ['SITE_URL', 'ftp://ada.example'],
+    ['SITE_URL', 'https://ada.example/?q=1'],
+    ['TRUST_PROXY', 'yes'],
+    ['READ_RATE_LIMIT', '100'],
+    ['RATE_LIMIT_MAX_CLIENTS', '5'],
+    ['ACCESS_LOG', 'maybe'],
+    ['HOST', 'bad host!'],
+  ])('a bad %s (%j) throws an error naming it', (variable, value) => {
+    expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid ${variable}=`));
+  });
+});
