@@ -20,6 +20,8 @@ export interface Route {
 /** Versions X-API-Version may name (SPEC.md section 9). */
 export const API_VERSIONS = ['v1'] as const;
 
+const SAFE_INSTANCE = /^[A-Za-z0-9/._~-]{1,200}$/;
+
 export type ErrorLogger = (requestId: string, error: unknown) => void;
 
 /**
@@ -85,11 +87,11 @@ export class Router {
       Object.assign(response.headers, CORS_HEADERS, quotaHeaders);
       return response;
     } catch (error) {
-      return this.renderError(request, error, quotaHeaders);
+      return this.renderError(request, error, quotaHeaders, route.path);
     }
   }
 
-  private renderError(request: ApiRequest, error: unknown, extraHeaders: HeaderMap): ApiResponse {
+  private renderError(request: ApiRequest, error: unknown, extraHeaders: HeaderMap, template = request.path): ApiResponse {
     let apiError: ApiError;
     if (error instanceof ApiError) {
       apiError = error;
@@ -99,8 +101,10 @@ export class Router {
         hint: 'Retry later; if it persists, report the requestId.',
       });
     }
+    // The problem's instance repeats the path only when it is short and plain; odd input is not echoed.
+    const instance = SAFE_INSTANCE.test(request.path) ? request.path : template;
     const response = apiError.problem
-      ? problemResponse(apiError, request.requestId, request.path)
+      ? problemResponse(apiError, request.requestId, instance)
       : errorResponse(apiError, request.requestId);
     Object.assign(response.headers, CORS_HEADERS, extraHeaders);
     return response;

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { projectSchema } from '../../functions/projects/schema.ts';
+
+/** Response shapes of SPEC.md sections 2 and 7, checked strictly so that extra fields show up. */
+export const listResponseSchema = z
+  .object({
+    data: z.array(projectSchema.strict()),
+    pagination: z.object({ nextCursor: z.string().nullable(), hasMore: z.boolean(), limit: z.number().int() }).strict(),
+  })
+  .strict();
+
+export const errorSchema = z
+  .object({ code: z.string().regex(/^[a-z_]+$/), message: z.string().min(1), hint: z.string().optional(), requestId: z.string() })
+  .strict();
+
+export const problemSchema = errorSchema.extend({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  instance: z.string(),
+});
