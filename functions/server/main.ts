@@ -48,14 +48,15 @@ server.listen(config.port, config.host, () => {
 /** Stop accepting, let in-flight requests finish, then exit (SIGTERM from an orchestrator, or Ctrl-C). */
 function shutdown(signal: string): void {
   logEvent('shutting down', { signal });
+  // Keep-alive sockets turn idle as their responses finish; close them as they do.
+  const reaper = setInterval(() => server.closeIdleConnections(), 50);
   server.close(() => {
+    clearInterval(reaper);
     flushLog();
     process.exit(0);
   });
   server.closeIdleConnections();
-  setTimeout(() => {
-    server.closeAllConnections();
-  }, DRAIN_TIMEOUT_MS).unref();
+  setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
 }
 
 process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -33,7 +33,8 @@ export const ALL: APIRoute = async ({ request, clientAddress }) => {
       return body;
     },
   });
-  return new Response(response.body, {
+  const body = typeof response.body === 'string' || response.body === null ? response.body : new Uint8Array(response.body);
+  return new Response(body, {
     status: response.status,
     headers: { ...securityHeaders(services.config.siteUrl), ...response.headers },
   });

@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../support/server.ts';
+
+const run = promisify(execFile);
+const copies: string[] = [];
+
+/** A copy of the project with one extra project file, synced by Astro as a build would. */
+async function syncWith(fileName: string, text: string): Promise<{ code: number; output: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-content-'));
+  copies.push(dir);
+  for (const entry of ['content', 'src', 'public', 'functions', 'astro.config.mjs', 'package.json', 'tsconfig.json']) {
+    cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  }
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  writeFileSync(path.join(dir, 'content/projects', fileName), text);
+  try {
+    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'node_modules/astro/astro.js'), 'sync'], { cwd: dir });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, output: failure.stdout + failure.stderr };
+  }
+}
+
+afterAll(() => {
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the project schema is enforced at build', () => {
+  it('fails on a bad file and names the file and each bad field', async () => {
+    const { code, output } = await syncWith(
+      'broken-project.md',
+      '---\ntitle: Broken\ndescription: A project whose front matter misses its domain.\nstack: [Go]\nyear: "soon"\n---\nBody.\n',
+    );
+    expect(code).not.toBe(0);
+    expect(output).toContain('broken-project.md');
+    expect(output).toMatch(/domain\W+Required/);
+    expect(output).toMatch(/year\W+Expected type `"number"`/);
+  });
+
+  it('refuses unknown fields and non-https links', async () => {
+    const { code, output } = await syncWith(
+      'odd-project.md',
+      '---\ntitle: Odd one\ndescription: A project with a typo in its front matter keys.\nstack: [Go]\ndomain: web\nyear: 2020\nrepo: https://x.example\nwebsite: http://x.example\n---\nBody.\n',
+    );
+    expect(code).not.toBe(0);
+    expect(output).toContain('odd-project.md');
+    expect(output).toContain('repo');
+    expect(output).toMatch(/website\W+must be an https:\/\/ URL/);
+  });
+});
