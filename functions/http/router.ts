@@ -52,19 +52,24 @@ export class Router {
   }
 
   private async dispatch(request: ApiRequest): Promise<ApiResponse> {
-    const matches: { route: Route; params: Record<string, string> }[] = [];
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    let match: { route: Route; params: Record<string, string> } | undefined;
+    let pathExists = false;
     for (const { route, pattern } of this.routes) {
       const params = pattern.match(request.path);
-      if (params !== null) matches.push({ route, params });
+      if (params === null) continue;
+      pathExists = true;
+      if (route.method === method) {
+        match = { route, params };
+        break;
+      }
     }
-    if (matches.length === 0) {
+    if (!pathExists) {
       throw new ApiError('not_found', 'No API operation lives at this path.', { hint: 'See /openapi.json for every operation.' });
     }
-    const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const match = matches.find(({ route }) => route.method === method);
-    const allow = allowedMethods(matches.map(({ route }) => route.method));
-    if (request.method === 'OPTIONS') return { status: 204, headers: preflightHeaders(allow), body: null };
-    if (match === undefined) {
+    if (match === undefined || request.method === 'OPTIONS') {
+      const allow = this.allowedMethods(request.path);
+      if (request.method === 'OPTIONS') return { status: 204, headers: preflightHeaders(allow), body: null };
       throw new ApiError('method_not_allowed', `${request.method} is not allowed here.`, {
         hint: `Use ${allow}.`,
         headers: { allow },
@@ -91,6 +96,18 @@ export class Router {
     }
   }
 
+  /** The Allow header value for a path (RFC 9110 section 10.2.1): HEAD with GET, and OPTIONS. */
+  private allowedMethods(path: string): string {
+    const allowed = new Set<string>();
+    for (const { route, pattern } of this.routes) {
+      if (pattern.match(path) === null) continue;
+      allowed.add(route.method);
+      if (route.method === 'GET') allowed.add('HEAD');
+    }
+    allowed.add('OPTIONS');
+    return [...allowed].join(', ');
+  }
+
   private renderError(request: ApiRequest, error: unknown, extraHeaders: HeaderMap, template = request.path): ApiResponse {
     let apiError: ApiError;
     if (error instanceof ApiError) {
@@ -111,12 +128,6 @@ export class Router {
   }
 }
 
-function allowedMethods(methods: readonly string[]): string {
-  const allowed = new Set(methods);
-  if (allowed.has('GET')) allowed.add('HEAD');
-  allowed.add('OPTIONS');
-  return [...allowed].join(', ');
-}
 
 function checkApiVersion(request: ApiRequest): void {
   const version = headerValue(request, 'x-api-version');

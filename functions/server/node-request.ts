@@ -19,23 +19,31 @@ export function splitTarget(target: string): { path: string; search: string } {
     : { path: value.slice(0, question), search: value.slice(question + 1) };
 }
 
-/** The handler's view of a node request. */
-export function toApiRequest(
-  req: IncomingMessage,
-  path: string,
-  search: string,
-  clientIp: string,
-  requestId: string,
-): ApiRequest {
-  return {
-    method: req.method ?? 'GET',
-    path,
-    query: new URLSearchParams(search),
-    headers: req.headers,
-    clientIp,
-    requestId,
-    readBody: (maxBytes) => readBody(req, maxBytes),
-  };
+/** The handler's view of a node request (a class, so no closure is made per request). */
+class NodeApiRequest implements ApiRequest {
+  readonly method: string;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingMessage['headers'];
+
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly path: string,
+    search: string,
+    readonly clientIp: string,
+    readonly requestId: string,
+  ) {
+    this.method = req.method ?? 'GET';
+    this.query = new URLSearchParams(search);
+    this.headers = req.headers;
+  }
+
+  readBody(maxBytes: number): Promise<Buffer> {
+    return readBody(this.req, maxBytes);
+  }
+}
+
+export function toApiRequest(req: IncomingMessage, path: string, search: string, clientIp: string, requestId: string): ApiRequest {
+  return new NodeApiRequest(req, path, search, clientIp, requestId);
 }
 
 /**

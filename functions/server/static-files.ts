@@ -8,10 +8,14 @@ import { isCompressible, mediaTypeFor } from './media-types.ts';
 export interface StaticVariant {
   body: Buffer;
   headers: Record<string, string>;
+  /** The same headers as a flat [name, value, ...] list, the cheapest form for writeHead. */
+  headerList: readonly string[];
 }
 
 export interface StaticFile {
   etag: string;
+  /** What a 304 repeats (RFC 9110 section 15.4.5): validators and caching, no content headers. */
+  notModifiedHeaderList: readonly string[];
   identity: StaticVariant;
   gzip?: StaticVariant;
   br?: StaticVariant;
@@ -89,11 +93,12 @@ function loadFile(file: string, urlPath: string, commonHeaders: Record<string, s
     etag,
     ...(compressible ? { vary: 'Accept-Encoding' } : {}),
   };
-  const variant = (bytes: Buffer, encoding?: string): StaticVariant => ({
-    body: bytes,
-    headers: { ...base, 'content-length': String(bytes.length), ...(encoding ? { 'content-encoding': encoding } : {}) },
-  });
-  const result: StaticFile = { etag, identity: variant(body) };
+  const variant = (bytes: Buffer, encoding?: string): StaticVariant => {
+    const headers = { ...base, 'content-length': String(bytes.length), ...(encoding ? { 'content-encoding': encoding } : {}) };
+    return { body: bytes, headers, headerList: Object.entries(headers).flat() };
+  };
+  const { 'content-type': _type, ...notModified } = base;
+  const result: StaticFile = { etag, notModifiedHeaderList: Object.entries(notModified).flat(), identity: variant(body) };
   if (compressible) {
     result.gzip = variant(gzipSync(body, { level: 9 }), 'gzip');
     result.br = variant(

@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const WORK_DIR = mkdtempSync(path.join(tmpdir(), 'portfolio-bench-'));
+
+export interface Started {
+  child: ChildProcess;
+  port: number;
+  /** Resident set size of the process now, in MiB (from /proc). */
+  rssMiB(): number;
+}
+
+/**
+ * Starts a node script with its stdout written to a file (so the access log costs what it costs
+ * in production, without this process reading it) and waits for the JSON line carrying `port`.
+ */
+export async function startNode(name: string, args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const logFile = path.join(WORK_DIR, `${name}.log`);
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
+  });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+      if (!line.includes('"port"')) continue;
+      const { port } = JSON.parse(line) as { port: number };
+      return { child, port, rssMiB: () => rssMiB(child.pid!) };
+    }
+    if (child.exitCode !== null) break;
+  }
+  throw new Error(`${name} did not start; see ${logFile}`);
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kib / 102.4) / 10;
+}

@@ -1,0 +1,126 @@
+import autocannon from 'autocannon';
+import { writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import path from 'node:path';
+import { startNode, WORK_DIR, type Started } from './processes.ts';
+import { scenarios, type Scenario } from './scenarios.ts';
+
+/**
+ * `npm run bench`: the production server and a bare node:http baseline answering the same
+ * bytes, driven in turn by autocannon in one run; prints medians of several runs and the ratio
+ * to the baseline. The machine is shared, so only medians are quoted.
+ */
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 50;
+
+interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function fire(port: number, scenario: Scenario, seconds: number): Promise<Sample> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${scenario.path}`,
+    method: scenario.method,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: scenario.headers,
+    ...(scenario.requests ? { requests: scenario.requests() } : {}),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The exact response the server gives for a scenario (as autocannon asks: no compression), for the baseline to replay. */
+function fixtureFor(server: Started, scenario: Scenario) {
+  return new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path: scenario.path, method: scenario.method, headers: scenario.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const status = res.statusCode ?? 0;
+          if (status >= 300) reject(new Error(`${scenario.name}: the server answered ${status}: ${body.toString()}`));
+          const skip = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+          const headers = Object.fromEntries(
+            Object.entries(res.headers).filter(([name]) => !skip.has(name)).map(([name, value]) => [name, String(value)]),
+          );
+          resolve({ status, headers, body: body.toString('base64') });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(scenario.sampleBody);
+  });
+}
+
+const server = await startNode('server', ['functions/server/main.ts'], {
+  PORT: '0',
+  DATA_DIR: path.join(WORK_DIR, 'data'),
+  // Raised so the run measures served responses; every request is still counted.
+  READ_RATE_LIMIT: '100000000/60',
+  CONTACT_RATE_LIMIT: '100000000/60',
+});
+const fixtures: Record<string, unknown> = {};
+for (const scenario of scenarios) fixtures[scenario.path] = await fixtureFor(server, scenario);
+const fixtureFile = path.join(WORK_DIR, 'fixtures.json');
+writeFileSync(fixtureFile, JSON.stringify(fixtures));
+const baseline = await startNode('baseline', ['bench/baseline.ts', fixtureFile]);
+
+const rows: string[] = [];
+let failures = 0;
+try {
+  for (const scenario of scenarios) {
+    await fire(server.port, scenario, 1);
+    await fire(baseline.port, scenario, 1);
+    const ours: Sample[] = [];
+    const bare: Sample[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      bare.push(await fire(baseline.port, scenario, DURATION_SECONDS));
+      ours.push(await fire(server.port, scenario, DURATION_SECONDS));
+    }
+    const unexpected = ours.reduce((sum, s) => sum + s.non2xx + s.errors, 0);
+    if (unexpected > 0) failures++;
+    const rps = median(ours.map((s) => s.rps));
+    const baseRps = median(bare.map((s) => s.rps));
+    rows.push(
+      `| ${scenario.name} | ${Math.round(rps)} | ${Math.round(baseRps)} | ${((rps / baseRps) * 100).toFixed(0)} % | ${median(ours.map((s) => s.p50))} | ${median(ours.map((s) => s.p99))} | ${median(bare.map((s) => s.p99))} | ${unexpected} |`,
+    );
+    process.stderr.write(`${rows.at(-1)}\n`);
+  }
+} finally {
+  const rss = server.rssMiB();
+  server.child.kill('SIGTERM');
+  baseline.child.kill('SIGTERM');
+  process.stdout.write(
+    [
+      '',
+      `${RUNS} runs of ${DURATION_SECONDS} s per target, ${CONNECTIONS} connections, medians; latency in ms.`,
+      '',
+      '| target | server req/s | baseline req/s | ratio | server p50 | server p99 | baseline p99 | non-2xx or errors |',
+      '|---|---|---|---|---|---|---|---|',
+      ...rows,
+      '',
+      `Server RSS after the run: ${rss} MiB`,
+      '',
+    ].join('\n'),
+  );
+}
+process.exit(failures > 0 ? 1 : 0);
