@@ -2,11 +2,13 @@ import type { Route } from './http/router.ts';
 import type { Services } from './services.ts';
 import { getProjectHandler } from './projects/get-project.ts';
 import { listProjectsHandler } from './projects/list-projects.ts';
+import { contactHandler } from './contact/contact-handler.ts';
 
 /** The whole API surface, top to bottom: method, path, operation, handler. */
 export function apiRoutes(services: Services): Route[] {
   const listProjects = listProjectsHandler(services.catalog, services.cursors);
   const getProject = getProjectHandler(services.catalog);
+  const createContact = contactHandler(services.contact);
   return [
     {
       method: 'GET',
@@ -23,6 +25,13 @@ export function apiRoutes(services: Services): Route[] {
       summary: 'Get one project by its slug',
       quota: services.readLimiter,
       handler: (request, params) => getProject(request, params.slug ?? ''),
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/contact',
+      operationId: 'createContact',
+      summary: 'Send the owner a message (idempotent, rate limited per IP)',
+      handler: (request) => createContact(request),
     },
   ];
 }

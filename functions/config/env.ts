@@ -13,12 +13,17 @@ export const ENV_VARIABLES = {
     default: site.siteUrl,
     meaning: 'Public base URL used in every absolute link (pages, API, documents).',
   },
-  DATA_DIR: { default: './data', meaning: 'Folder for the SQLite database and generated secrets.' },
+  DATA_DIR: { default: './data', meaning: 'Folder for the SQLite database (inbox, idempotency records) and generated secrets.' },
   TRUST_PROXY: {
     default: '0',
     meaning: 'How many reverse proxies in front of the service to trust for X-Forwarded-For (0 ignores the header).',
   },
   READ_RATE_LIMIT: { default: '120/60', meaning: 'Read quota per client IP, as <count>/<seconds>.' },
+  CONTACT_RATE_LIMIT: { default: '5/600', meaning: 'Contact messages accepted per client IP, as <count>/<seconds>.' },
+  IDEMPOTENCY_TTL_SECONDS: { default: '86400', meaning: 'How long an Idempotency-Key and its answer are kept (at least 60).' },
+  NOTIFY_WEBHOOK_URL: { default: '', meaning: 'If set, each new contact message is POSTed to this URL as JSON (with retries).' },
+  NOTIFY_RETRY_BASE_MS: { default: '1000', meaning: 'First webhook retry delay in milliseconds; it doubles per attempt, up to an hour.' },
+  NOTIFY_MAX_ATTEMPTS: { default: '10', meaning: 'Webhook attempts per message before it is marked failed.' },
   RATE_LIMIT_MAX_CLIENTS: {
     default: '100000',
     meaning: 'How many client IPs the rate limiter tracks at once (bounds its memory).',
@@ -36,6 +41,9 @@ export interface Config {
   dataDir: string;
   trustProxy: number;
   readRateLimit: RateQuota;
+  contactRateLimit: RateQuota;
+  idempotencyTtlSeconds: number;
+  notify: { webhookUrl: string; retryBaseMs: number; maxAttempts: number } | null;
   rateLimitMaxClients: number;
   accessLog: boolean;
 }
@@ -92,6 +100,18 @@ function siteUrl(env: Env): string {
   return url.href.replace(/\/+$/, '');
 }
 
+function optionalHttpUrl(env: Env, variable: EnvVariable): string | null {
+  const text = read(env, variable);
+  if (text === '') return null;
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+  } catch {
+    // Reported below with the variable's name.
+  }
+  throw new ConfigError(variable, text, 'an absolute http:// or https:// URL, or empty');
+}
+
 function host(env: Env): string {
   const text = read(env, 'HOST');
   if (!/^[A-Za-z0-9.:\-[\]]{1,253}$/.test(text)) throw new ConfigError('HOST', text, 'a host name or IP address');
@@ -107,7 +127,17 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(read(env, 'DATA_DIR')),
     trustProxy: integer(env, 'TRUST_PROXY', 0, 10),
     readRateLimit: quota(env, 'READ_RATE_LIMIT'),
+    contactRateLimit: quota(env, 'CONTACT_RATE_LIMIT'),
+    idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 60, 365 * 86400),
+    notify: notifyConfig(env),
     rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 100, 10_000_000),
     accessLog: boolean(env, 'ACCESS_LOG'),
   };
+}
+
+function notifyConfig(env: Env): Config['notify'] {
+  const webhookUrl = optionalHttpUrl(env, 'NOTIFY_WEBHOOK_URL');
+  const retryBaseMs = integer(env, 'NOTIFY_RETRY_BASE_MS', 1, 3_600_000);
+  const maxAttempts = integer(env, 'NOTIFY_MAX_ATTEMPTS', 1, 100);
+  return webhookUrl === null ? null : { webhookUrl, retryBaseMs, maxAttempts };
 }

@@ -2,6 +2,12 @@ import { STATUS_CODES } from 'node:http';
 import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
 import type { ApiResponse, HeaderMap } from './types.ts';
 
+/** One problem with one field of a request body. */
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
+
 /** An expected failure a handler throws; the router turns it into the Error shape. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
@@ -10,8 +16,14 @@ export class ApiError extends Error {
   readonly headers: HeaderMap;
   /** Render as an RFC 9457 problem document instead of the plain Error shape. */
   readonly problem: boolean;
+  /** Every problem found in the body, for `validation_failed`. */
+  readonly errors: readonly FieldProblem[] | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { hint?: string; headers?: HeaderMap; problem?: boolean } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { hint?: string; headers?: HeaderMap; problem?: boolean; errors?: readonly FieldProblem[] } = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
@@ -19,6 +31,7 @@ export class ApiError extends Error {
     this.hint = options.hint;
     this.headers = options.headers ?? {};
     this.problem = options.problem ?? false;
+    this.errors = options.errors;
   }
 }
 
@@ -28,11 +41,13 @@ export interface ErrorBody {
   message: string;
   hint?: string;
   requestId: string;
+  errors?: readonly FieldProblem[];
 }
 
 export function errorBody(error: ApiError, requestId: string): ErrorBody {
   const body: ErrorBody = { code: error.code, message: error.message, requestId };
   if (error.hint !== undefined) body.hint = error.hint;
+  if (error.errors !== undefined) body.errors = error.errors;
   return body;
 }
 

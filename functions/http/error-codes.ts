@@ -7,13 +7,22 @@ export const ERROR_CODES = {
   invalid_parameter: { status: 400, title: 'Invalid parameter', meaning: 'A query or path parameter is malformed or out of range.' },
   unknown_parameter: { status: 400, title: 'Unknown parameter', meaning: 'The request names a query parameter this operation does not take.' },
   invalid_cursor: { status: 400, title: 'Invalid cursor', meaning: 'The cursor was not issued by this service, was altered, or belongs to another filter.' },
+  invalid_header: { status: 400, title: 'Invalid header', meaning: 'A request header has a value this operation does not accept.' },
+  validation_failed: { status: 400, title: 'Validation failed', meaning: 'The body breaks one or more rules; `errors` lists each {field, problem}.' },
+  malformed_json: { status: 400, title: 'Malformed JSON', meaning: 'The body is not valid JSON.' },
+  idempotency_key_missing: { status: 400, title: 'Idempotency-Key missing', meaning: 'This operation needs an Idempotency-Key header.' },
+  idempotency_key_invalid: { status: 400, title: 'Idempotency-Key invalid', meaning: 'The Idempotency-Key header is not a UUID.' },
   unsupported_api_version: { status: 400, title: 'Unsupported API version', meaning: 'X-API-Version names a version this service does not serve.' },
   not_found: { status: 404, title: 'Not found', meaning: 'No resource or route exists at this path.' },
   project_not_found: { status: 404, title: 'Project not found', meaning: 'No project has this slug.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', meaning: 'The path exists but does not accept this method; see the Allow header.' },
+  idempotency_request_in_progress: { status: 409, title: 'Request in progress', meaning: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
   payload_too_large: { status: 413, title: 'Payload too large', meaning: 'The request body is larger than the operation accepts.' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type', meaning: 'The body must be sent as application/json.' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused', meaning: 'This Idempotency-Key was already used with a different payload.' },
   rate_limited: { status: 429, title: 'Too many requests', meaning: 'The client IP used up its quota; retry after the Retry-After seconds.' },
   internal_error: { status: 500, title: 'Internal error', meaning: 'An unexpected failure; report the requestId.' },
+  storage_unavailable: { status: 503, title: 'Storage unavailable', meaning: 'The service cannot write right now (for example a full disk); nothing was stored. Retry after Retry-After.' },
 } as const satisfies Record<string, { status: number; title: string; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -49,6 +49,11 @@ export class RateLimiter {
     };
   }
 
+  /** The decision `consume(key, 0)` would give, without counting anything. */
+  peek(key: string): RateDecision {
+    return this.consume(key, 0);
+  }
+
   /** Gives back units counted for a request that turned out not to use the quota (e.g. a replay). */
   refund(key: string, units = 1): void {
     const window = this.windows.get(key);

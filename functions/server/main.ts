@@ -52,6 +52,7 @@ function shutdown(signal: string): void {
   const reaper = setInterval(() => server.closeIdleConnections(), 50);
   server.close(() => {
     clearInterval(reaper);
+    api.services.close();
     flushLog();
     process.exit(0);
   });

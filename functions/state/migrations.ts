@@ -1,0 +1,37 @@
+/**
+ * The schema, one entry per version: entry n takes the database from user_version n to n+1.
+ * Entries are only ever appended; a released migration never changes.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    sandbox INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    message TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    read_at INTEGER,
+    notify_state TEXT NOT NULL,
+    notify_attempts INTEGER NOT NULL DEFAULT 0,
+    notify_next_at INTEGER,
+    notify_last_error TEXT
+  );
+  CREATE INDEX messages_by_time ON messages (sandbox, created_at);
+  CREATE INDEX messages_to_notify ON messages (notify_state, notify_next_at);
+
+  CREATE TABLE idempotency (
+    scope TEXT NOT NULL,
+    sandbox INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT,
+    state TEXT NOT NULL,
+    status INTEGER,
+    body TEXT,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (scope, sandbox, key)
+  );
+  CREATE INDEX idempotency_expiry ON idempotency (expires_at);
+  `,
+];
