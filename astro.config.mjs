@@ -24,5 +24,7 @@ export default defineConfig({
   devToolbar: { enabled: false },
   vite: {
     ssr: { external: ['better-sqlite3'] },
+    // Scripts ship as files, never inlined: the Content-Security-Policy allows only 'self'.
+    build: { assetsInlineLimit: 0 },
   },
 });

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createApi } from '../app.ts';
+import { contactFormHandler } from '../contact/contact-form.ts';
+import { ContactPage } from '../contact/contact-page.ts';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { flushLog, logEvent } from '../log.ts';
@@ -37,7 +39,10 @@ function loadBuild(): { projects: ProjectSource[] } {
 const config = loadConfigOrExit();
 const api = createApi(config, loadBuild().projects);
 const statics = new StaticFiles(`${DIST}client`, securityHeaders(config.siteUrl));
-const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ api, statics }));
+const contactTemplate = statics.get('/contact')?.identity.body.toString('utf8');
+if (contactTemplate === undefined) throw new Error('The build has no contact page');
+const pages = new Map([['/contact', contactFormHandler(api.services.contact, new ContactPage(contactTemplate))]]);
+const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ api, statics, pages }));
 
 server.listen(config.port, config.host, () => {
   const address = server.address();

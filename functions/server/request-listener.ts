@@ -4,7 +4,7 @@ import { clientIpOf } from '../http/client-ip.ts';
 import { ifNoneMatchHits } from '../http/etag.ts';
 import { requestIdFor } from '../http/request-id.ts';
 import { securityHeaders } from '../http/security-headers.ts';
-import { headerValue, type ApiResponse, type HeaderMap } from '../http/types.ts';
+import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { logError, writeAccessLine } from '../log.ts';
 import { splitTarget, toApiRequest } from './node-request.ts';
 import { variantFor, type StaticFiles } from './static-files.ts';
@@ -12,6 +12,8 @@ import { variantFor, type StaticFiles } from './static-files.ts';
 export interface ListenerParts {
   api: Api;
   statics: StaticFiles;
+  /** Pages the server renders per request (the contact form), by path. */
+  pages: ReadonlyMap<string, (request: ApiRequest) => Promise<ApiResponse>>;
 }
 
 const API_PREFIX = '/api/';
@@ -27,7 +29,7 @@ const TEXT = 'text/plain; charset=utf-8';
  * go to `writeHead` in one object: a single `setHeader` beforehand would send node down its
  * slow path for every header.
  */
-export function createRequestListener({ api, statics }: ListenerParts) {
+export function createRequestListener({ api, statics, pages }: ListenerParts) {
   const { config } = api.services;
   const common = securityHeaders(config.siteUrl);
   const commonList = Object.entries(common).flat();
@@ -38,15 +40,24 @@ export function createRequestListener({ api, statics }: ListenerParts) {
     writeAccessLine(requestId, method, shortPath, status, Math.round((performance.now() - started) * 100) / 100);
   }
 
-  function serveApi(req: IncomingMessage, res: ServerResponse, requestId: string, path: string, search: string, started: number): void {
+  function serveDynamic(
+    handle: (request: ApiRequest) => Promise<ApiResponse>,
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    path: string,
+    search: string,
+    started: number,
+  ): void {
     const method = req.method ?? 'GET';
     const clientIp = clientIpOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy);
-    api.router
-      .handle(toApiRequest(req, path, search, clientIp, requestId))
-      .then((response) => writeApiResponse(res, response, commonList, method))
+    handle(toApiRequest(req, path, search, clientIp, requestId))
+      .then((response) => writeApiResponse(res, response, commonList, method, requestId))
       .catch((error: unknown) => failSafe(res, requestId, error, common))
       .finally(() => logAccess(requestId, method, path, res.statusCode, started));
   }
+
+  const routeApi = (request: ApiRequest) => api.router.handle(request);
 
   return (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
@@ -55,7 +66,12 @@ export function createRequestListener({ api, statics }: ListenerParts) {
     const { path, search } = splitTarget(req.url ?? '/');
 
     if (path.startsWith(API_PREFIX) || path === '/api') {
-      serveApi(req, res, requestId, path, search, started);
+      serveDynamic(routeApi, req, res, requestId, path, search, started);
+      return;
+    }
+    const page = pages.get(path);
+    if (page !== undefined) {
+      serveDynamic(page, req, res, requestId, path, search, started);
       return;
     }
 
@@ -78,13 +94,14 @@ export function createRequestListener({ api, statics }: ListenerParts) {
 }
 
 /**
- * Writes a router response. Headers go to node as one flat [name, value, ...] list: merging
+ * Writes a router or page response. Headers go to node as one flat [name, value, ...] list: merging
  * header objects per request (spreads over a dozen keys) measured at a third of the request's
  * CPU time, while the list costs little more than the writes themselves.
  */
-function writeApiResponse(res: ServerResponse, response: ApiResponse, commonList: readonly string[], method: string): void {
+function writeApiResponse(res: ServerResponse, response: ApiResponse, commonList: readonly string[], method: string, requestId: string): void {
   const headers = commonList.slice();
   for (const name in response.headers) headers.push(name, response.headers[name] as string);
+  if (response.headers['x-request-id'] === undefined) headers.push('x-request-id', requestId);
   // The unread rest of a refused body would otherwise be parsed as the next request.
   if (response.status === 413) headers.push('connection', 'close');
   if (response.body !== null) headers.push('content-length', String(Buffer.byteLength(response.body)));

@@ -20,3 +20,7 @@ export const problemSchema = errorSchema.extend({
   detail: z.string(),
   instance: z.string(),
 });
+
+export const validationErrorSchema = errorSchema.extend({
+  errors: z.array(z.object({ field: z.string().min(1), problem: z.string().min(1) }).strict()).min(1),
+});

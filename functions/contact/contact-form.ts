@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../http/api-error.ts';
+import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
+import type { ContactService } from './contact-service.ts';
+import { CONTACT_FIELDS, type ContactField, type ContactPage, type ContactPageState } from './contact-page.ts';
+import { parseIdempotencyKey } from './idempotency-key.ts';
+import { CONTACT_LIMITS } from './schema.ts';
+
+const HTML = 'text/html; charset=utf-8';
+const THANKS = '/contact/thanks';
+
+/**
+ * /contact for browsers without JavaScript: GET renders the form with a fresh idempotency
+ * token; POST (a plain urlencoded form) goes through the same ContactService as the API, then
+ * redirects to the thank-you page (post/redirect/get) or renders the form again with the
+ * visitor's values and each problem next to its field.
+ */
+export function contactFormHandler(service: ContactService, page: ContactPage) {
+  const html = (status: number, state: ContactPageState, headers: Record<string, string> = {}): ApiResponse => ({
+    status,
+    headers: { 'content-type': HTML, 'cache-control': 'no-store', ...headers },
+    body: page.render(state),
+  });
+
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    if (request.method === 'GET' || request.method === 'HEAD') return html(200, { token: randomUUID() });
+    if (request.method !== 'POST') {
+      return { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': 'text/plain; charset=utf-8' }, body: 'Method Not Allowed\n' };
+    }
+
+    let values: Record<ContactField, string> = { name: '', email: '', message: '' };
+    let token: string = randomUUID();
+    try {
+      const contentType = headerValue(request, 'content-type') ?? '';
+      if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
+        throw new ApiError('unsupported_media_type', 'This form must be sent as a regular form post.');
+      }
+      const form = new URLSearchParams((await request.readBody(CONTACT_LIMITS.bodyMaxBytes)).toString('utf8'));
+      values = Object.fromEntries(CONTACT_FIELDS.map((field) => [field, form.get(field) ?? ''])) as Record<ContactField, string>;
+      try {
+        token = parseIdempotencyKey(form.get('idempotency_key') ?? undefined);
+      } catch {
+        return html(400, { token, values, summary: 'This form had expired. Please press Send again.' });
+      }
+      await service.submit({ key: token, sandbox: false, clientIp: request.clientIp, payload: async () => values });
+      return { status: 303, headers: { location: THANKS, 'cache-control': 'no-store', 'content-length': '0' }, body: null };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // A key already used for another message cannot send this one: offer a fresh key.
+      if (error.code === 'idempotency_key_reused') token = randomUUID();
+      const summary = error.code === 'validation_failed' ? 'Please correct the fields marked below.' : `${error.message} ${error.hint ?? ''}`.trim();
+      return html(error.status, { token, values, summary, errors: error.errors ?? [] }, error.headers);
+    }
+  };
+}

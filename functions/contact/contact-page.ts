@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { FieldProblem } from '../http/api-error.ts';
+
+export const CONTACT_FIELDS = ['name', 'email', 'message'] as const;
+export type ContactField = (typeof CONTACT_FIELDS)[number];
+
+/**
+ * The slots the prerendered contact page leaves for the server. Kept here, beside the code
+ * that fills them, so the page and the filler cannot disagree on a name.
+ */
+export const FORM_SLOTS = {
+  token: '{{token}}',
+  summary: '{{summary}}',
+  value: (field: ContactField) => `{{value:${field}}}`,
+  error: (field: ContactField) => `{{error:${field}}}`,
+  invalid: (field: ContactField) => `{{invalid:${field}}}`,
+};
+
+export interface ContactPageState {
+  token: string;
+  summary?: string;
+  values?: Partial<Record<ContactField, string>>;
+  errors?: readonly FieldProblem[];
+}
+
+const LABELS: Record<ContactField, string> = { name: 'Name', email: 'Email', message: 'Message' };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/**
+ * The contact page for one request: a fresh idempotency token for a plain form post, and on
+ * a failed post the visitor's values and each field's error, all HTML-escaped.
+ */
+export class ContactPage {
+  constructor(private readonly template: string) {}
+
+  render(state: ContactPageState = { token: randomUUID() }): string {
+    const errors = new Map<string, string>();
+    for (const { field, problem } of state.errors ?? []) {
+      if (!errors.has(field)) errors.set(field, problem);
+    }
+    const slots = new Map<string, string>([
+      [FORM_SLOTS.token, escapeHtml(state.token)],
+      [FORM_SLOTS.summary, escapeHtml(state.summary ?? '')],
+    ]);
+    for (const field of CONTACT_FIELDS) {
+      const error = errors.get(field);
+      slots.set(FORM_SLOTS.value(field), escapeHtml(state.values?.[field] ?? ''));
+      slots.set(FORM_SLOTS.error(field), error === undefined ? '' : escapeHtml(`${LABELS[field]} ${error}.`));
+      slots.set(FORM_SLOTS.invalid(field), error === undefined ? 'false' : 'true');
+    }
+    return this.template.replace(/\{\{[a-z]+(?::[a-z]+)?\}\}/g, (slot) => slots.get(slot) ?? '');
+  }
+}

@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { ROOT } from './server.ts';
+
+const run = promisify(execFile);
+
+export const VALID = { name: 'Grace Hopper', email: 'grace@example.com', message: 'Hello Ada, I enjoyed reading about Leakhound.' };
+
+export interface Posted {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+/** POSTs a contact submission; `key: null` leaves the Idempotency-Key out. */
+export async function postContact(
+  baseUrl: string,
+  body: unknown,
+  options: { key?: string | null; headers?: Record<string, string>; query?: string; raw?: string } = {},
+): Promise<Posted> {
+  const key = options.key === undefined ? randomUUID() : options.key;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+  if (key !== null) headers['idempotency-key'] = key;
+  const response = await fetch(`${baseUrl}/api/v1/contact${options.query ?? ''}`, {
+    method: 'POST',
+    headers,
+    body: options.raw ?? JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+export interface InboxEntry {
+  id: number;
+  name: string;
+  email: string;
+  message: string;
+  read: boolean;
+  sandbox: boolean;
+  delivery: { state: string; attempts: number; lastError: string | null };
+}
+
+/** Reads the inbox the way the owner does: `npm run inbox -- --json`. */
+export async function readInbox(dataDir: string, ...args: string[]): Promise<InboxEntry[]> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/inbox.ts', '--json', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+  });
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as InboxEntry);
+}
