@@ -20,6 +20,8 @@ function enhance(form: HTMLFormElement): void {
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
   let lastPayload = '';
   let key = '';
+  // The server's checks speak for themselves, inline and accessibly, instead of the browser's bubbles.
+  form.noValidate = true;
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
