@@ -1,4 +1,5 @@
 import type { Request as CannonRequest } from 'autocannon';
+import { randomUUID } from 'node:crypto';
 
 /** One benchmarked request; `requests` builds per-request bodies (distinct keys) when needed. */
 export interface Scenario {
@@ -11,8 +12,33 @@ export interface Scenario {
   requests?: () => CannonRequest[];
 }
 
+const CONTACT_BODY = JSON.stringify({
+  name: 'Bench Visitor',
+  email: 'bench@example.com',
+  message: 'A message sent by npm run bench to measure durable writes.',
+});
+
 export const scenarios: Scenario[] = [
   { name: 'GET /api/v1/projects', method: 'GET', path: '/api/v1/projects' },
   { name: 'GET /api/v1/projects/{slug}', method: 'GET', path: '/api/v1/projects/leakhound' },
   { name: 'GET /portfolio.json (static document)', method: 'GET', path: '/portfolio.json' },
+  {
+    // Every request a new Idempotency-Key: each one is a durable SQLite write.
+    name: 'POST /api/v1/contact (distinct keys)',
+    method: 'POST',
+    path: '/api/v1/contact',
+    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    sampleBody: CONTACT_BODY,
+    requests: () => [
+      {
+        method: 'POST',
+        path: '/api/v1/contact',
+        body: CONTACT_BODY,
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        }),
+      },
+    ],
+  },
 ];

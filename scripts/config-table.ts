@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { ENV_VARIABLES } from '../functions/config/env.ts';
 
 /** The README's configuration table, generated from the one list of variables (tests keep them equal). */
@@ -8,4 +9,13 @@ export function configTable(): string {
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(`${configTable()}\n`);
+/** `--write` replaces the table in README.md; otherwise the table is printed. */
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes('--write')) {
+    const readmeUrl = new URL('../README.md', import.meta.url);
+    const readme = readFileSync(readmeUrl, 'utf8');
+    writeFileSync(readmeUrl, readme.replace(/\| Variable \| Default \| Meaning \|\n(?:\|.*\|\n)+/, `${configTable()}\n`));
+  } else {
+    process.stdout.write(`${configTable()}\n`);
+  }
+}
