@@ -60,18 +60,19 @@ export interface InboxQuery {
 /** The durable inbox: contact messages and the state of their owner notification. */
 export class MessageStore {
   private readonly db: Db;
+  private readonly insertStatement;
 
   constructor(db: Db) {
     this.db = db;
+    // The one statement on the request path, prepared once.
+    this.insertStatement = db.prepare(
+      `INSERT INTO messages (sandbox, name, email, message, created_at, notify_state, notify_next_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
   }
 
   insert(message: NewMessage, notifyState: NotifyState, now = Date.now()): number {
-    const result = this.db
-      .prepare(
-        `INSERT INTO messages (sandbox, name, email, message, created_at, notify_state, notify_next_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(Number(message.sandbox), message.name, message.email, message.message, now, notifyState, notifyState === 'pending' ? now : null);
+    const result = this.insertStatement.run(Number(message.sandbox), message.name, message.email, message.message, now, notifyState, notifyState === 'pending' ? now : null);
     return Number(result.lastInsertRowid);
   }
 
