@@ -24,6 +24,9 @@ export const ENV_VARIABLES = {
   NOTIFY_WEBHOOK_URL: { default: '', meaning: 'If set, each new contact message is POSTed to this URL as JSON (with retries).' },
   NOTIFY_RETRY_BASE_MS: { default: '1000', meaning: 'First webhook retry delay in milliseconds; it doubles per attempt, up to an hour.' },
   NOTIFY_MAX_ATTEMPTS: { default: '10', meaning: 'Webhook attempts per message before it is marked failed.' },
+  JOB_CONCURRENCY: { default: '2', meaning: 'Asynchronous jobs that run at the same time.' },
+  JOB_QUEUE_LIMIT: { default: '100', meaning: 'Jobs that may wait; beyond it createJob answers 503 with Retry-After.' },
+  JOB_RETENTION_SECONDS: { default: '86400', meaning: 'How long a job and its result are kept (at least 60).' },
   RATE_LIMIT_MAX_CLIENTS: {
     default: '100000',
     meaning: 'How many client IPs the rate limiter tracks at once (bounds its memory).',
@@ -44,6 +47,7 @@ export interface Config {
   contactRateLimit: RateQuota;
   idempotencyTtlSeconds: number;
   notify: { webhookUrl: string; retryBaseMs: number; maxAttempts: number } | null;
+  jobs: { concurrency: number; queueLimit: number; retentionSeconds: number };
   rateLimitMaxClients: number;
   accessLog: boolean;
 }
@@ -130,6 +134,11 @@ export function loadConfig(env: Env = process.env): Config {
     contactRateLimit: quota(env, 'CONTACT_RATE_LIMIT'),
     idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 60, 365 * 86400),
     notify: notifyConfig(env),
+    jobs: {
+      concurrency: integer(env, 'JOB_CONCURRENCY', 1, 64),
+      queueLimit: integer(env, 'JOB_QUEUE_LIMIT', 1, 100_000),
+      retentionSeconds: integer(env, 'JOB_RETENTION_SECONDS', 60, 365 * 86400),
+    },
     rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 100, 10_000_000),
     accessLog: boolean(env, 'ACCESS_LOG'),
   };

@@ -1,4 +1,5 @@
 import { ApiError } from '../http/api-error.ts';
+import { parseJsonBody, requireJsonContentType } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
 import { isSandbox } from '../http/sandbox.ts';
 import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
@@ -6,23 +7,18 @@ import type { ContactService } from './contact-service.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
 import { CONTACT_LIMITS } from './schema.ts';
 
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
-
 /** POST /api/v1/contact (createContact): the JSON face of the contact service. */
 export function contactHandler(service: ContactService) {
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const sandbox = isSandbox(request, strictQuery(request.query, ['sandbox']).get('sandbox'));
     try {
       const key = parseIdempotencyKey(headerValue(request, 'idempotency-key'));
-      const contentType = headerValue(request, 'content-type') ?? '';
-      if (!JSON_MEDIA_TYPE.test(contentType)) {
-        throw new ApiError('unsupported_media_type', 'The body must be JSON.', { hint: 'Send Content-Type: application/json.' });
-      }
+      requireJsonContentType(request);
       const outcome = await service.submit({
         key,
         sandbox,
         clientIp: request.clientIp,
-        payload: async () => parseJson(await request.readBody(CONTACT_LIMITS.bodyMaxBytes)),
+        payload: async () => parseJsonBody(await request.readBody(CONTACT_LIMITS.bodyMaxBytes)),
       });
       const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...outcome.headers };
       if (outcome.replayed) headers['idempotent-replayed'] = 'true';
@@ -33,14 +29,4 @@ export function contactHandler(service: ContactService) {
       throw error;
     }
   };
-}
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new ApiError('malformed_json', 'The body is not valid JSON.', {
-      hint: 'Send a JSON object such as {"name": "...", "email": "...", "message": "..."}.',
-    });
-  }
 }

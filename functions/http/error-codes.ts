@@ -12,9 +12,11 @@ export const ERROR_CODES = {
   malformed_json: { status: 400, title: 'Malformed JSON', meaning: 'The body is not valid JSON.' },
   idempotency_key_missing: { status: 400, title: 'Idempotency-Key missing', meaning: 'This operation needs an Idempotency-Key header.' },
   idempotency_key_invalid: { status: 400, title: 'Idempotency-Key invalid', meaning: 'The Idempotency-Key header is not a UUID.' },
+  unknown_task: { status: 400, title: 'Unknown task', meaning: 'The job names a task this service does not run; the hint lists the tasks.' },
   unsupported_api_version: { status: 400, title: 'Unsupported API version', meaning: 'X-API-Version names a version this service does not serve.' },
   not_found: { status: 404, title: 'Not found', meaning: 'No resource or route exists at this path.' },
   project_not_found: { status: 404, title: 'Project not found', meaning: 'No project has this slug.' },
+  job_not_found: { status: 404, title: 'Job not found', meaning: 'No job has this id, or its result has expired.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', meaning: 'The path exists but does not accept this method; see the Allow header.' },
   idempotency_request_in_progress: { status: 409, title: 'Request in progress', meaning: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
   payload_too_large: { status: 413, title: 'Payload too large', meaning: 'The request body is larger than the operation accepts.' },
@@ -22,6 +24,7 @@ export const ERROR_CODES = {
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused', meaning: 'This Idempotency-Key was already used with a different payload.' },
   rate_limited: { status: 429, title: 'Too many requests', meaning: 'The client IP used up its quota; retry after the Retry-After seconds.' },
   internal_error: { status: 500, title: 'Internal error', meaning: 'An unexpected failure; report the requestId.' },
+  queue_full: { status: 503, title: 'Queue full', meaning: 'Too many jobs are waiting; retry after Retry-After.' },
   storage_unavailable: { status: 503, title: 'Storage unavailable', meaning: 'The service cannot write right now (for example a full disk); nothing was stored. Retry after Retry-After.' },
 } as const satisfies Record<string, { status: number; title: string; meaning: string }>;
 

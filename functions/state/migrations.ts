@@ -34,4 +34,30 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX idempotency_expiry ON idempotency (expires_at);
   `,
+  `
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    sandbox INTEGER NOT NULL,
+    task TEXT NOT NULL,
+    input TEXT NOT NULL,
+    status TEXT NOT NULL,
+    progress REAL NOT NULL DEFAULT 0,
+    result TEXT,
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX jobs_by_status ON jobs (status, created_at);
+  CREATE INDEX jobs_expiry ON jobs (expires_at);
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    label TEXT,
+    created_in_sandbox INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  `,
 ];
