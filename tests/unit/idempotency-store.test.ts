@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../functions/contact/contact-service.ts';
 import { openDatabase } from '../../functions/state/database.ts';
 import { IdempotencyStore } from '../../functions/state/idempotency-store.ts';
+import { MIGRATIONS } from '../../functions/state/migrations.ts';
 
 function store(ttlMs = 1000) {
   const db = openDatabase(mkdtempSync(path.join(tmpdir(), 'idem-')));
@@ -50,7 +51,7 @@ describe('IdempotencyStore', () => {
 
   it('migrates a new database to the current schema version', () => {
     const { db } = store();
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
   });
 });
