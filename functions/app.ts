@@ -13,5 +13,10 @@ export interface Api {
 
 export function createApi(config: Config, projects: readonly ProjectSource[]): Api {
   const services = createServices(config, projects);
-  return { services, router: new Router(apiRoutes(services), logError) };
+  const router = new Router(apiRoutes(services), {
+    quotas: services.quotas,
+    verifyCredential: (credential) => services.keys.verify(credential),
+    logError,
+  });
+  return { services, router };
 }

@@ -1,7 +1,10 @@
 import type { Config } from './config/env.ts';
 import { ContactService } from './contact/contact-service.ts';
 import { Notifier } from './contact/notifier.ts';
-import { RateLimiter } from './limits/rate-limiter.ts';
+import { AccessTokens } from './keys/access-token.ts';
+import { KeyService } from './keys/key-service.ts';
+import { KeyStore } from './keys/key-store.ts';
+import { QuotaBook } from './limits/quotas.ts';
 import { Catalog, type ProjectSource } from './projects/catalog.ts';
 import { CursorCodec } from './projects/cursor.ts';
 import { openDatabase, type Db } from './state/database.ts';
@@ -9,7 +12,7 @@ import { IdempotencyStore } from './state/idempotency-store.ts';
 import { MessageStore } from './state/message-store.ts';
 import { loadOrCreateSecret } from './state/secret.ts';
 
-/** How often expired idempotency records are swept. */
+/** How often expired records (idempotency keys, test keys) are swept. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Everything the handlers share, built once per process from the configuration and the content. */
@@ -17,39 +20,44 @@ export interface Services {
   config: Config;
   catalog: Catalog;
   cursors: CursorCodec;
-  readLimiter: RateLimiter;
+  quotas: QuotaBook;
   db: Db;
   messages: MessageStore;
   contact: ContactService;
+  keys: KeyService;
   /** Stops background work and closes the database. */
   close(): void;
 }
 
 export function createServices(config: Config, projects: readonly ProjectSource[]): Services {
   const db = openDatabase(config.dataDir);
+  const catalog = new Catalog(projects, config.siteUrl);
   const idempotency = new IdempotencyStore(db, config.idempotencyTtlSeconds * 1000);
+  const keyStore = new KeyStore(db);
   // One process owns the database: claims left by a previous process ended with it.
   idempotency.purge(Date.now(), { abandonedClaims: true });
-  const purgeTimer = setInterval(() => idempotency.purge(), PURGE_INTERVAL_MS).unref();
+  const purgeTimer = setInterval(() => {
+    idempotency.purge();
+    keyStore.purgeExpired();
+  }, PURGE_INTERVAL_MS).unref();
   const messages = new MessageStore(db);
   const notifier = config.notify === null ? null : new Notifier(messages, config.notify);
   notifier?.wake();
 
   return {
     config,
-    catalog: new Catalog(projects, config.siteUrl),
+    catalog,
     cursors: new CursorCodec(loadOrCreateSecret(config.dataDir, 'cursor.key')),
-    readLimiter: new RateLimiter(config.readRateLimit, config.rateLimitMaxClients),
+    quotas: new QuotaBook(config),
     db,
     messages,
-    contact: new ContactService({
-      db,
-      idempotency,
-      messages,
-      limiter: new RateLimiter(config.contactRateLimit, config.rateLimitMaxClients),
-      notifyConfigured: notifier !== null,
-      onStored: () => notifier?.wake(),
-    }),
+    contact: new ContactService({ db, idempotency, messages, notifyConfigured: notifier !== null, onStored: () => notifier?.wake() }),
+    keys: new KeyService(
+      keyStore,
+      new AccessTokens(loadOrCreateSecret(config.dataDir, 'token.key')),
+      config.testKeyTtlSeconds,
+      config.tokenTtlSeconds,
+    ),
     close() {
       clearInterval(purgeTimer);
       notifier?.stop();

@@ -20,10 +20,16 @@ export const ENV_VARIABLES = {
   },
   READ_RATE_LIMIT: { default: '120/60', meaning: 'Read quota per client IP, as <count>/<seconds>.' },
   CONTACT_RATE_LIMIT: { default: '5/600', meaning: 'Contact messages accepted per client IP, as <count>/<seconds>.' },
+  KEYS_RATE_LIMIT: { default: '10/3600', meaning: 'Test keys created per client IP, as <count>/<seconds>.' },
+  TEST_KEY_READ_RATE_LIMIT: { default: '1200/60', meaning: 'Read quota per test key (the test tier).' },
+  TEST_KEY_CONTACT_RATE_LIMIT: { default: '50/600', meaning: 'Contact quota per test key (the test tier; messages go to the sandbox).' },
+  TEST_KEY_TTL_SECONDS: { default: '2592000', meaning: 'How long a test key lives (default 30 days).' },
+  TOKEN_TTL_SECONDS: { default: '3600', meaning: 'Lifetime of OAuth access tokens from POST /oauth/token.' },
   IDEMPOTENCY_TTL_SECONDS: { default: '86400', meaning: 'How long an Idempotency-Key and its answer are kept (at least 60).' },
   NOTIFY_WEBHOOK_URL: { default: '', meaning: 'If set, each new contact message is POSTed to this URL as JSON (with retries).' },
   NOTIFY_RETRY_BASE_MS: { default: '1000', meaning: 'First webhook retry delay in milliseconds; it doubles per attempt, up to an hour.' },
   NOTIFY_MAX_ATTEMPTS: { default: '10', meaning: 'Webhook attempts per message before it is marked failed.' },
+  BATCH_MAX_OPERATIONS: { default: '25', meaning: 'Most operations one POST /api/v1/batch may carry.' },
   JOB_CONCURRENCY: { default: '2', meaning: 'Asynchronous jobs that run at the same time.' },
   JOB_QUEUE_LIMIT: { default: '100', meaning: 'Jobs that may wait; beyond it createJob answers 503 with Retry-After.' },
   JOB_RETENTION_SECONDS: { default: '86400', meaning: 'How long a job and its result are kept (at least 60).' },
@@ -45,9 +51,15 @@ export interface Config {
   trustProxy: number;
   readRateLimit: RateQuota;
   contactRateLimit: RateQuota;
+  keysRateLimit: RateQuota;
+  testKeyReadRateLimit: RateQuota;
+  testKeyContactRateLimit: RateQuota;
+  testKeyTtlSeconds: number;
+  tokenTtlSeconds: number;
   idempotencyTtlSeconds: number;
   notify: { webhookUrl: string; retryBaseMs: number; maxAttempts: number } | null;
   jobs: { concurrency: number; queueLimit: number; retentionSeconds: number };
+  batchMaxOperations: number;
   rateLimitMaxClients: number;
   accessLog: boolean;
 }
@@ -132,8 +144,14 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: integer(env, 'TRUST_PROXY', 0, 10),
     readRateLimit: quota(env, 'READ_RATE_LIMIT'),
     contactRateLimit: quota(env, 'CONTACT_RATE_LIMIT'),
+    keysRateLimit: quota(env, 'KEYS_RATE_LIMIT'),
+    testKeyReadRateLimit: quota(env, 'TEST_KEY_READ_RATE_LIMIT'),
+    testKeyContactRateLimit: quota(env, 'TEST_KEY_CONTACT_RATE_LIMIT'),
+    testKeyTtlSeconds: integer(env, 'TEST_KEY_TTL_SECONDS', 60, 365 * 86400),
+    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 60, 86400),
     idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 60, 365 * 86400),
     notify: notifyConfig(env),
+    batchMaxOperations: integer(env, 'BATCH_MAX_OPERATIONS', 1, 1000),
     jobs: {
       concurrency: integer(env, 'JOB_CONCURRENCY', 1, 64),
       queueLimit: integer(env, 'JOB_QUEUE_LIMIT', 1, 100_000),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError, type FieldProblem } from '../http/api-error.ts';
 import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
 import type { ContactService } from './contact-service.ts';
 import { CONTACT_FIELDS, type ContactField, type ContactPage, type ContactPageState } from './contact-page.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
@@ -15,7 +16,7 @@ const THANKS = '/contact/thanks';
  * redirects to the thank-you page (post/redirect/get) or renders the form again with the
  * visitor's values and each problem next to its field.
  */
-export function contactFormHandler(service: ContactService, page: ContactPage) {
+export function contactFormHandler(service: ContactService, page: ContactPage, limiter: RateLimiter) {
   const html = (status: number, state: ContactPageState, headers: Record<string, string> = {}): ApiResponse => ({
     status,
     headers: { 'content-type': HTML, 'cache-control': 'no-store', ...headers },
@@ -42,14 +43,15 @@ export function contactFormHandler(service: ContactService, page: ContactPage) {
       } catch {
         return html(400, { token, values, summary: 'This form had expired. Please press Send again.' });
       }
-      await service.submit({ key: token, sandbox: false, clientIp: request.clientIp, payload: async () => values });
+      await service.submit({ key: token, sandbox: false, limiter, quotaKey: request.clientIp, payload: async () => values });
       return { status: 303, headers: { location: THANKS, 'cache-control': 'no-store', 'content-length': '0' }, body: null };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // A key already used for another message cannot send this one: offer a fresh key.
       if (error.code === 'idempotency_key_reused') token = randomUUID();
       const summary = error.code === 'validation_failed' ? 'Please correct the fields marked below.' : `${error.message} ${error.hint ?? ''}`.trim();
-      return html(error.status, { token, values, summary, errors: error.errors ?? [] }, error.headers);
+      const errors = (error.errors ?? []).filter((detail): detail is FieldProblem => 'field' in detail);
+      return html(error.status, { token, values, summary, errors }, error.headers);
     }
   };
 }

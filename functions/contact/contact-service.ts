@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../http/api-error.ts';
+import { charge } from '../limits/charge.ts';
 import { rateLimitHeaders, type RateLimiter } from '../limits/rate-limiter.ts';
 import type { Db } from '../state/database.ts';
 import { withStorage } from '../state/storage-errors.ts';
@@ -19,7 +20,9 @@ export interface ContactRequest {
   /** The parsed Idempotency-Key. */
   key: string;
   sandbox: boolean;
-  clientIp: string;
+  /** The quota of the caller's tier, and who it counts against (the client IP, or the key). */
+  limiter: RateLimiter;
+  quotaKey: string;
   /** Produces the parsed body; called once the key is claimed (it may read the network). */
   payload: () => Promise<unknown>;
 }
@@ -28,7 +31,6 @@ export interface ContactDependencies {
   db: Db;
   idempotency: IdempotencyStore;
   messages: MessageStore;
-  limiter: RateLimiter;
   notifyConfigured: boolean;
   onStored: () => void;
 }
@@ -72,14 +74,7 @@ export class ContactService {
           errors,
         });
       }
-      const decision = this.deps.limiter.consume(this.quotaKey(request));
-      const headers = rateLimitHeaders(decision);
-      if (!decision.allowed) {
-        throw new ApiError('rate_limited', 'Too many messages from this client.', {
-          hint: `Up to ${decision.limit} messages per ${this.deps.limiter.quota.seconds} seconds; retry after ${decision.resetSeconds} seconds.`,
-          headers,
-        });
-      }
+      const headers = charge(request.limiter, quotaKeyOf(request), 1, 'messages');
       const body = JSON.stringify({ success: true });
       try {
         withStorage(() =>
@@ -91,7 +86,7 @@ export class ContactService {
         );
       } catch (error) {
         // Nothing was stored, so the message must not use up the quota either.
-        this.deps.limiter.refund(this.quotaKey(request));
+        request.limiter.refund(quotaKeyOf(request));
         throw error;
       }
       if (!request.sandbox) this.deps.onStored();
@@ -104,13 +99,13 @@ export class ContactService {
 
   /** The quota as it stands, without counting this request (for replays). */
   private quotaHeaders(request: ContactRequest): Record<string, string> {
-    return rateLimitHeaders(this.deps.limiter.peek(this.quotaKey(request)));
+    return rateLimitHeaders(request.limiter.peek(quotaKeyOf(request)));
   }
+}
 
-  /** Sandbox traffic has its own counters, so testing never eats a visitor's quota. */
-  private quotaKey(request: ContactRequest): string {
-    return request.sandbox ? `sandbox:${request.clientIp}` : request.clientIp;
-  }
+/** Sandbox traffic has its own counters, so testing never eats a visitor's quota. */
+function quotaKeyOf(request: ContactRequest): string {
+  return request.sandbox ? `sandbox:${request.quotaKey}` : request.quotaKey;
 }
 
 function reusedKey(): ApiError {

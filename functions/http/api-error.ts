@@ -8,6 +8,17 @@ export interface FieldProblem {
   problem: string;
 }
 
+/** One failed operation of a batch. */
+export interface BatchFailure {
+  index: number;
+  op: string;
+  id: string;
+  code: string;
+  message: string;
+}
+
+export type ErrorDetail = FieldProblem | BatchFailure;
+
 /** An expected failure a handler throws; the router turns it into the Error shape. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
@@ -17,12 +28,12 @@ export class ApiError extends Error {
   /** Render as an RFC 9457 problem document instead of the plain Error shape. */
   readonly problem: boolean;
   /** Every problem found in the body, for `validation_failed`. */
-  readonly errors: readonly FieldProblem[] | undefined;
+  readonly errors: readonly ErrorDetail[] | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { hint?: string; headers?: HeaderMap; problem?: boolean; errors?: readonly FieldProblem[] } = {},
+    options: { hint?: string; headers?: HeaderMap; problem?: boolean; errors?: readonly ErrorDetail[] } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -41,7 +52,7 @@ export interface ErrorBody {
   message: string;
   hint?: string;
   requestId: string;
-  errors?: readonly FieldProblem[];
+  errors?: readonly ErrorDetail[];
 }
 
 export function errorBody(error: ApiError, requestId: string): ErrorBody {

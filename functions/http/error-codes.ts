@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, title: 'Payload too large', meaning: 'The request body is larger than the operation accepts.' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', meaning: 'The body must be sent as application/json.' },
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused', meaning: 'This Idempotency-Key was already used with a different payload.' },
+  batch_failed: { status: 422, title: 'Batch failed', meaning: 'At least one operation of the batch failed, so none was returned; `errors` lists each failure.' },
   rate_limited: { status: 429, title: 'Too many requests', meaning: 'The client IP used up its quota; retry after the Retry-After seconds.' },
   internal_error: { status: 500, title: 'Internal error', meaning: 'An unexpected failure; report the requestId.' },
   queue_full: { status: 503, title: 'Queue full', meaning: 'Too many jobs are waiting; retry after Retry-After.' },

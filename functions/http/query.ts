@@ -1,5 +1,8 @@
 import { ApiError } from './api-error.ts';
 
+/** Query parameters every operation accepts (read by the router, see request-context.ts). */
+const COMMON_PARAMETERS: readonly string[] = ['sandbox'];
+
 /**
  * Checks the query string against the parameters an operation takes: an unknown name is a
  * 400 `unknown_parameter` naming it, and a repeated one a 400 `invalid_parameter`.
@@ -9,6 +12,7 @@ export function strictQuery(query: URLSearchParams, allowed: readonly string[]):
   const values = new Map<string, string>();
   const unknown: string[] = [];
   for (const [name, value] of query) {
+    if (COMMON_PARAMETERS.includes(name)) continue;
     if (!allowed.includes(name)) {
       if (!unknown.includes(name)) unknown.push(name);
       continue;
@@ -23,7 +27,7 @@ export function strictQuery(query: URLSearchParams, allowed: readonly string[]):
   if (unknown.length > 0) {
     const names = unknown.map((name) => JSON.stringify(name.slice(0, 64))).join(', ');
     throw new ApiError('unknown_parameter', `Unknown query parameter${unknown.length > 1 ? 's' : ''}: ${names}.`, {
-      hint: allowed.length > 0 ? `This operation takes: ${allowed.join(', ')}.` : 'This operation takes no query parameters.',
+      hint: `This operation takes: ${[...allowed, ...COMMON_PARAMETERS].join(', ')}.`,
     });
   }
   return values;

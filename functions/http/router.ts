@@ -1,10 +1,16 @@
 import { ApiError, errorResponse, problemResponse } from './api-error.ts';
 import { CORS_HEADERS, preflightHeaders } from './cors.ts';
 import { RoutePattern } from './route-pattern.ts';
-import { rateLimitHeaders, type RateLimiter } from '../limits/rate-limiter.ts';
+import type { QuotaBook, QuotaName } from '../limits/quotas.ts';
+import { charge } from '../limits/charge.ts';
+import { resolveContext, type CredentialVerifier, type RequestContext } from './request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from './types.ts';
 
-export type RouteHandler = (request: ApiRequest, params: Record<string, string>) => ApiResponse | Promise<ApiResponse>;
+export type RouteHandler = (
+  request: ApiRequest,
+  params: Record<string, string>,
+  context: RequestContext,
+) => ApiResponse | Promise<ApiResponse>;
 
 /** One operation of the API: what the OpenAPI description and the docs are generated from. */
 export interface Route {
@@ -12,8 +18,11 @@ export interface Route {
   path: string;
   operationId: string;
   summary: string;
-  /** The per-IP quota this operation counts against, if any. */
-  quota?: RateLimiter;
+  /**
+   * The quota one request counts against, charged before the handler runs (per key for the
+   * test tier, else per IP). Operations whose cost depends on the body charge it themselves.
+   */
+  quota?: QuotaName;
   handler: RouteHandler;
 }
 
@@ -24,6 +33,12 @@ const SAFE_INSTANCE = /^[A-Za-z0-9/._~-]{1,200}$/;
 
 export type ErrorLogger = (requestId: string, error: unknown) => void;
 
+export interface RouterOptions {
+  quotas: QuotaBook;
+  verifyCredential: CredentialVerifier;
+  logError: ErrorLogger;
+}
+
 /**
  * Dispatches a request to its route and applies what every API response shares: the request id,
  * CORS, 404 for unknown paths, 405 with Allow, the X-API-Version check, the quota and the
@@ -32,11 +47,11 @@ export type ErrorLogger = (requestId: string, error: unknown) => void;
  */
 export class Router {
   private readonly routes: { route: Route; pattern: RoutePattern }[];
-  private readonly logError: ErrorLogger;
+  private readonly options: RouterOptions;
 
-  constructor(routes: readonly Route[], logError: ErrorLogger) {
+  constructor(routes: readonly Route[], options: RouterOptions) {
     this.routes = routes.map((route) => ({ route, pattern: new RoutePattern(route.path) }));
-    this.logError = logError;
+    this.options = options;
   }
 
   async handle(request: ApiRequest): Promise<ApiResponse> {
@@ -76,23 +91,19 @@ export class Router {
       });
     }
     const { route, params } = match;
-    const quotaHeaders: HeaderMap = {};
+    const headers: HeaderMap = {};
     try {
+      const context = resolveContext(request, this.options.verifyCredential);
+      Object.assign(headers, contextHeaders(context));
       if (route.quota !== undefined) {
-        const decision = route.quota.consume(request.clientIp);
-        Object.assign(quotaHeaders, rateLimitHeaders(decision));
-        if (!decision.allowed) {
-          throw new ApiError('rate_limited', 'Too many requests from this client.', {
-            hint: `The quota is ${decision.limit} requests per ${route.quota.quota.seconds} seconds; retry after ${decision.resetSeconds} seconds.`,
-          });
-        }
+        Object.assign(headers, charge(this.options.quotas.limiter(context.tier, route.quota), context.quotaKey));
       }
       checkApiVersion(request);
-      const response = await route.handler(request, params);
-      Object.assign(response.headers, CORS_HEADERS, quotaHeaders);
+      const response = await route.handler(request, params, context);
+      Object.assign(response.headers, CORS_HEADERS, headers);
       return response;
     } catch (error) {
-      return this.renderError(request, error, quotaHeaders, route.path);
+      return this.renderError(request, error, headers, route.path);
     }
   }
 
@@ -113,7 +124,7 @@ export class Router {
     if (error instanceof ApiError) {
       apiError = error;
     } else {
-      this.logError(request.requestId, error);
+      this.options.logError(request.requestId, error);
       apiError = new ApiError('internal_error', 'Something went wrong on our side.', {
         hint: 'Retry later; if it persists, report the requestId.',
       });
@@ -128,6 +139,14 @@ export class Router {
   }
 }
 
+
+/** Every response says which mode and tier served it, and whether a presented key was ignored. */
+function contextHeaders(context: RequestContext): HeaderMap {
+  const headers: HeaderMap = { 'x-quota-tier': context.tier };
+  if (context.sandbox) headers['x-sandbox'] = 'true';
+  if (context.keyStatus !== 'none') headers['x-api-key-status'] = context.keyStatus === 'valid' ? 'valid' : 'invalid';
+  return headers;
+}
 
 function checkApiVersion(request: ApiRequest): void {
   const version = headerValue(request, 'x-api-version');

@@ -41,7 +41,8 @@ const api = createApi(config, loadBuild().projects);
 const statics = new StaticFiles(`${DIST}client`, securityHeaders(config.siteUrl));
 const contactTemplate = statics.get('/contact')?.identity.body.toString('utf8');
 if (contactTemplate === undefined) throw new Error('The build has no contact page');
-const pages = new Map([['/contact', contactFormHandler(api.services.contact, new ContactPage(contactTemplate))]]);
+const contactLimiter = api.services.quotas.limiter('anonymous', 'contact');
+const pages = new Map([['/contact', contactFormHandler(api.services.contact, new ContactPage(contactTemplate), contactLimiter)]]);
 const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ api, statics, pages }));
 
 server.listen(config.port, config.host, () => {

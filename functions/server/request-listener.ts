@@ -16,7 +16,8 @@ export interface ListenerParts {
   pages: ReadonlyMap<string, (request: ApiRequest) => Promise<ApiResponse>>;
 }
 
-const API_PREFIX = '/api/';
+/** Paths the router owns: the API, and the OAuth token endpoint. */
+const ROUTER_PREFIXES = ['/api/', '/oauth/'];
 const TEXT = 'text/plain; charset=utf-8';
 
 /**
@@ -65,7 +66,7 @@ export function createRequestListener({ api, statics, pages }: ListenerParts) {
     const method = req.method ?? 'GET';
     const { path, search } = splitTarget(req.url ?? '/');
 
-    if (path.startsWith(API_PREFIX) || path === '/api') {
+    if (path === '/api' || ROUTER_PREFIXES.some((prefix) => path.startsWith(prefix))) {
       serveDynamic(routeApi, req, res, requestId, path, search, started);
       return;
     }

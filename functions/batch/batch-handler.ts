@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { ApiError, type BatchFailure, type FieldProblem } from '../http/api-error.ts';
+import { ERROR_CODES } from '../http/error-codes.ts';
+import { parseJsonBody, requireJsonContentType } from '../http/json-body.ts';
+import { strictQuery } from '../http/query.ts';
+import type { RequestContext } from '../http/request-context.ts';
+import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import { charge } from '../limits/charge.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
+import type { Catalog } from '../projects/catalog.ts';
+import type { Db } from '../state/database.ts';
+
+/** Batch operations mirror the read operations of the API, by operationId. */
+export const BATCH_OPS = ['getProject', 'getJobStatus'] as const;
+export type BatchOp = (typeof BATCH_OPS)[number];
+
+export function batchRequestSchema(maxOperations: number) {
+  return z
+    .object({
+      operations: z
+        .array(
+          z
+            .object({
+              op: z.enum(BATCH_OPS, { errorMap: () => ({ message: `must be one of ${BATCH_OPS.join(', ')}` }) }),
+              id: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+            })
+            .strict(),
+        )
+        .min(1, 'must hold at least one operation')
+        .max(maxOperations, `must hold at most ${maxOperations} operations`),
+    })
+    .strict();
+}
+
+export interface BatchDependencies {
+  db: Db;
+  catalog: Catalog;
+  /** Synchronous, so every job is read inside the batch's one SQLite snapshot. */
+  getJob: (jobId: string, sandbox: boolean) => unknown;
+  readLimiter: (context: RequestContext) => RateLimiter;
+  maxOperations: number;
+}
+
+type Outcome = { ok: true; data: unknown } | { ok: false; code: 'project_not_found' | 'job_not_found' };
+
+/**
+ * POST /api/v1/batch: several reads in one request, all or nothing. Every operation is resolved
+ * inside one read transaction, so they see one consistent state; if any fails, no result is
+ * returned and the 422 lists every failure. Each operation counts as one read against the quota.
+ */
+export function batchHandler(deps: BatchDependencies) {
+  const schema = batchRequestSchema(deps.maxOperations);
+
+  return async (request: ApiRequest, context: RequestContext): Promise<ApiResponse> => {
+    strictQuery(request.query, []);
+    requireJsonContentType(request);
+    const parsed = schema.safeParse(parseJsonBody(await request.readBody(64 * 1024)));
+    if (!parsed.success) {
+      const errors: FieldProblem[] = parsed.error.issues.map((issue) => ({
+        field: issue.code === 'unrecognized_keys' ? `${pathOf(issue.path)}${issue.path.length ? '.' : ''}${issue.keys.join(', ')}` : pathOf(issue.path) || 'body',
+        problem: issue.code === 'unrecognized_keys' ? 'is not a field of a batch' : issue.message,
+      }));
+      throw new ApiError('validation_failed', 'The batch is not valid; errors name each offending operation by index.', {
+        hint: `Send {"operations": [{"op": "getProject", "id": "<slug>"}]} with 1 to ${deps.maxOperations} operations.`,
+        errors,
+      });
+    }
+    const { operations } = parsed.data;
+    const headers = charge(deps.readLimiter(context), context.quotaKey, operations.length, 'reads');
+    const outcomes = deps.db.transaction(() => operations.map(({ op, id }) => resolve(deps, op, id, context.sandbox)))();
+
+    const failures: BatchFailure[] = [];
+    outcomes.forEach((outcome, index) => {
+      const { op, id } = operations[index]!;
+      if (!outcome.ok) failures.push({ index, op, id: id.slice(0, 200), code: outcome.code, message: ERROR_CODES[outcome.code].meaning });
+    });
+    if (failures.length > 0) {
+      throw new ApiError('batch_failed', `${failures.length} of ${operations.length} operations failed; nothing was returned.`, {
+        hint: 'Fix or remove the failing operations and send the batch again.',
+        errors: failures,
+        headers,
+      });
+    }
+    const results = outcomes.map((outcome, index) => ({ index, ...operations[index]!, status: 200, data: (outcome as { data: unknown }).data }));
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+      body: JSON.stringify({ results }),
+    };
+  };
+}
+
+function resolve(deps: BatchDependencies, op: BatchOp, id: string, sandbox: boolean): Outcome {
+  if (op === 'getProject') {
+    const record = deps.catalog.get(id);
+    return record === undefined ? { ok: false, code: 'project_not_found' } : { ok: true, data: record.project };
+  }
+  const job = deps.getJob(id, sandbox);
+  return job === undefined ? { ok: false, code: 'job_not_found' } : { ok: true, data: job };
+}
+
+/** `["operations", 3, "op"]` -> `operations[3].op` */
+function pathOf(path: (string | number)[]): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${part}`)).join('');
+}

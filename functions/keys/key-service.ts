@@ -1,0 +1,68 @@
+import { LRUCache } from 'lru-cache';
+import { withStorage } from '../state/storage-errors.ts';
+import type { AccessTokens } from './access-token.ts';
+import { hashKey, newTestKey, TEST_KEY_PATTERN } from './key-format.ts';
+import type { KeyStore, StoredKey } from './key-store.ts';
+
+/** A key as POST /api/v1/keys returns it: the only time the key itself is shown. */
+export interface IssuedKey {
+  key: string;
+  keyId: string;
+  mode: 'test';
+  label: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/**
+ * Test keys: creation, and verification of a presented key or access token on every request.
+ * Verified keys are cached by hash (bounded, and never past the key's expiry) so a keyed read
+ * costs a hash and a map lookup, not a query.
+ */
+export class KeyService {
+  private readonly cache = new LRUCache<string, StoredKey>({ max: 10_000 });
+
+  constructor(
+    private readonly store: KeyStore,
+    private readonly tokens: AccessTokens,
+    private readonly ttlSeconds: number,
+    private readonly tokenTtlSeconds: number,
+  ) {}
+
+  create(label: string | null, sandbox: boolean, now = Date.now()): IssuedKey {
+    const { key, keyId } = newTestKey();
+    const expiresAt = now + this.ttlSeconds * 1000;
+    withStorage(() => this.store.insert(keyId, hashKey(key), label, sandbox, now, expiresAt));
+    return { key, keyId, mode: 'test', label, createdAt: new Date(now).toISOString(), expiresAt: new Date(expiresAt).toISOString() };
+  }
+
+  /** The key id behind a presented test key or access token, or null when it is not valid now. */
+  verify(credential: string, now = Date.now()): string | null {
+    if (TEST_KEY_PATTERN.test(credential)) return this.liveKey(this.byHash(hashKey(credential)), now)?.keyId ?? null;
+    const keyId = this.tokens.verify(credential, now);
+    return keyId === null ? null : (this.liveKey(this.store.findById(keyId), now)?.keyId ?? null);
+  }
+
+  /** The client-credentials grant: the key must match its id. Returns the token and its lifetime. */
+  issueToken(keyId: string, secret: string, now = Date.now()): { token: string; expiresIn: number } | null {
+    if (!TEST_KEY_PATTERN.test(secret)) return null;
+    const key = this.liveKey(this.byHash(hashKey(secret)), now);
+    if (key === undefined || key.keyId !== keyId) return null;
+    // A token never outlives its key.
+    const expiresAt = Math.min(now + this.tokenTtlSeconds * 1000, key.expiresAt);
+    return { token: this.tokens.issue(keyId, expiresAt), expiresIn: Math.floor((expiresAt - now) / 1000) };
+  }
+
+  private byHash(hash: string): StoredKey | undefined {
+    let key = this.cache.get(hash);
+    if (key === undefined) {
+      key = this.store.findByHash(hash);
+      if (key !== undefined) this.cache.set(hash, key);
+    }
+    return key;
+  }
+
+  private liveKey(key: StoredKey | undefined, now: number): StoredKey | undefined {
+    return key !== undefined && key.expiresAt > now ? key : undefined;
+  }
+}

@@ -1,0 +1,71 @@
+import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
+import type { KeyService } from './key-service.ts';
+
+/** Error codes of RFC 6749 section 5.2 that this endpoint can answer with. */
+export const OAUTH_ERRORS = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope'] as const;
+type OAuthError = (typeof OAUTH_ERRORS)[number];
+
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+
+function oauthError(error: OAuthError, description: string): ApiResponse {
+  const status = error === 'invalid_client' ? 401 : 400;
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...NO_STORE };
+  // RFC 6749 section 5.2: a failed client authentication answers 401 with a challenge.
+  if (status === 401) headers['www-authenticate'] = 'Basic realm="portfolio-api", charset="UTF-8"';
+  return { status, headers, body: JSON.stringify({ error, error_description: description }) };
+}
+
+/** Client credentials from HTTP Basic (RFC 6749 section 2.3.1: each part form-urlencoded) or the body. */
+function clientCredentials(request: ApiRequest, form: URLSearchParams): { id: string; secret: string } | OAuthError | null {
+  const authorization = headerValue(request, 'authorization');
+  const inBody = form.has('client_id') || form.has('client_secret');
+  if (authorization !== undefined) {
+    if (inBody) return 'invalid_request';
+    const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+    if (!match) return 'invalid_client';
+    const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon === -1) return 'invalid_client';
+    try {
+      return { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
+    } catch {
+      return 'invalid_client';
+    }
+  }
+  const id = form.get('client_id');
+  const secret = form.get('client_secret');
+  return id === null || secret === null ? null : { id, secret };
+}
+
+/**
+ * POST /oauth/token: the OAuth 2.0 client credentials grant (RFC 6749 section 4.4). The client id
+ * is a keyId and the secret its test key; the answer is a short-lived bearer token that acts
+ * exactly like the key.
+ */
+export function tokenHandler(keys: KeyService) {
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(headerValue(request, 'content-type') ?? '')) {
+      return oauthError('invalid_request', 'Send the request as application/x-www-form-urlencoded (RFC 6749 section 4.4.2).');
+    }
+    const form = new URLSearchParams((await request.readBody(4096)).toString('utf8'));
+    for (const name of new Set(form.keys())) {
+      if (form.getAll(name).length > 1) return oauthError('invalid_request', `The parameter ${name} is repeated.`);
+    }
+    const grantType = form.get('grant_type');
+    if (grantType === null) return oauthError('invalid_request', 'grant_type is required.');
+    if (grantType !== 'client_credentials') return oauthError('unsupported_grant_type', 'Only client_credentials is supported.');
+    if ((form.get('scope') ?? '').trim() !== '') return oauthError('invalid_scope', 'This server defines no scopes; leave scope out.');
+    const credentials = clientCredentials(request, form);
+    if (credentials === null) return oauthError('invalid_client', 'Authenticate with client_id (your keyId) and client_secret (your key).');
+    if (typeof credentials === 'string') {
+      return oauthError(credentials, credentials === 'invalid_request' ? 'Use HTTP Basic or body credentials, not both.' : 'Malformed Basic credentials.');
+    }
+    const issued = keys.issueToken(credentials.id, credentials.secret);
+    if (issued === null) return oauthError('invalid_client', 'Unknown client, wrong secret, or the key has expired.');
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8', ...NO_STORE },
+      body: JSON.stringify({ access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn }),
+    };
+  };
+}

@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postContact, readInbox, VALID } from '../support/contact.ts';
+import { errorSchema } from '../support/schemas.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ READ_RATE_LIMIT: '1000/60', KEYS_RATE_LIMIT: '100/3600' });
+});
+afterAll(() => server.stop());
+
+async function ping(headers: Record<string, string> = {}, query = '') {
+  const response = await fetch(`${server.baseUrl}/api/v1/sandbox/ping${query}`, { headers });
+  return { response, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** fetch() drops a Host header, so the sandbox host is tested with node:http. */
+function pingWithHost(host: string): Promise<{ sandbox: unknown; header: string | undefined }> {
+  const url = new URL(server.baseUrl);
+  return new Promise((resolve, reject) => {
+    httpRequest({ host: url.hostname, port: url.port, path: '/api/v1/sandbox/ping', headers: { host } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ sandbox: (JSON.parse(text) as { sandbox: unknown }).sandbox, header: res.headers['x-sandbox'] as string | undefined }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+async function createKey(body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.baseUrl}/api/v1/keys`, {
+    method: 'POST',
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { response, body: (await response.json()) as Record<string, string> };
+}
+
+function postToken(body: Record<string, string>, headers: Record<string, string> = {}) {
+  return fetch(`${server.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(body),
+  });
+}
+
+describe('sandbox mode', () => {
+  it('is off by default and on with each selector, always saying so in X-Sandbox', async () => {
+    const plain = await ping();
+    expect(plain.body).toEqual({ pong: true, sandbox: false });
+    expect(plain.response.headers.get('x-sandbox')).toBeNull();
+    for (const [headers, query] of [
+      [{}, '?sandbox=true'],
+      [{ 'x-sandbox': 'true' }, ''],
+      [{ 'x-sandbox': '1' }, ''],
+    ] as const) {
+      const selected = await ping(headers, query);
+      expect(selected.body, JSON.stringify(headers) + query).toEqual({ pong: true, sandbox: true });
+      expect(selected.response.headers.get('x-sandbox')).toBe('true');
+    }
+    expect(await pingWithHost(`sandbox.localhost:${new URL(server.baseUrl).port}`)).toEqual({ sandbox: true, header: 'true' });
+    expect(await pingWithHost('www.localhost')).toEqual({ sandbox: false, header: undefined });
+    expect((await ping({ 'x-sandbox': 'false' })).body.sandbox).toBe(false);
+    expect((await ping({}, '?sandbox=false')).body.sandbox).toBe(false);
+  });
+
+  it('refuses other values and names the allowed ones', async () => {
+    const header = await ping({ 'x-sandbox': 'yes' });
+    expect(header.response.status).toBe(400);
+    expect(errorSchema.parse(header.body).message).toContain('true, 1, false, 0');
+    const query = await ping({}, '?sandbox=1');
+    expect([query.response.status, query.body.code]).toEqual([400, 'invalid_parameter']);
+  });
+
+  it('is accepted by every operation as ?sandbox=true', async () => {
+    for (const url of ['/api/v1/projects?sandbox=true', '/api/v1/projects/leakhound?sandbox=true']) {
+      const response = await fetch(`${server.baseUrl}${url}`);
+      expect(response.status, url).toBe(200);
+      expect(response.headers.get('x-sandbox')).toBe('true');
+    }
+  });
+});
+
+describe('test keys', () => {
+  it('creates a prefixed key shown once, stored only as a hash, valid for 30 days', async () => {
+    const { response, body } = await createKey({ label: 'integration test' });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(body.key).toMatch(/^pk_test_[A-Za-z0-9_-]{43}$/);
+    expect(body.keyId).toMatch(/^key_/);
+    expect(body.mode).toBe('test');
+    expect(body.label).toBe('integration test');
+    const lifetime = Date.parse(body.expiresAt!) - Date.parse(body.createdAt!);
+    expect(lifetime).toBe(30 * 24 * 3600 * 1000);
+
+    const db = new Database(path.join(server.dataDir, 'portfolio.db'), { readonly: true });
+    const rows = db.prepare('SELECT * FROM api_keys').all() as Record<string, unknown>[];
+    db.close();
+    const text = JSON.stringify(rows) + readFileSync(path.join(server.dataDir, 'portfolio.db')).toString('latin1');
+    expect(text).not.toContain(body.key);
+    expect(rows.some((row) => row.id === body.keyId && typeof row.hash === 'string')).toBe(true);
+  });
+
+  it('accepts an empty body, and refuses unknown fields and bad labels', async () => {
+    expect((await createKey()).response.status).toBe(201);
+    expect((await createKey({})).response.status).toBe(201);
+    const unknown = await createKey({ label: 'x', admin: true });
+    expect([unknown.response.status, unknown.body.code]).toEqual([400, 'validation_failed']);
+    expect((await createKey({ label: '' })).response.status).toBe(400);
+    expect((await createKey([1])).response.status).toBe(400);
+  });
+
+  it('selects sandbox and the test tier with Bearer or X-API-Key', async () => {
+    const { body } = await createKey();
+    for (const headers of [{ authorization: `Bearer ${body.key}` }, { 'x-api-key': body.key! }]) {
+      const keyed = await ping(headers);
+      expect(keyed.body.sandbox).toBe(true);
+      expect(keyed.response.headers.get('x-quota-tier')).toBe('test');
+      expect(keyed.response.headers.get('x-api-key-status')).toBe('valid');
+      expect(keyed.response.headers.get('ratelimit-limit')).toBe('1200');
+    }
+    const anonymous = await ping();
+    expect(anonymous.response.headers.get('x-quota-tier')).toBe('anonymous');
+    expect(anonymous.response.headers.get('ratelimit-limit')).toBe('1000');
+  });
+
+  it('ignores unknown, malformed and empty keys without a 401', async () => {
+    for (const headers of [
+      { authorization: `Bearer pk_test_${'A'.repeat(43)}` },
+      { authorization: 'Bearer nonsense' },
+      { 'x-api-key': 'pk_live_whatever' },
+      { authorization: 'Bearer ' },
+    ]) {
+      const ignored = await ping(headers);
+      expect(ignored.response.status).toBe(200);
+      expect(ignored.body.sandbox).toBe(false);
+      expect(ignored.response.headers.get('x-api-key-status')).toBe('invalid');
+      expect(ignored.response.headers.get('x-quota-tier')).toBe('anonymous');
+    }
+  });
+
+  it('sends contact messages from a key to the sandbox inbox, never to production', async () => {
+    const { body } = await createKey();
+    const message = `Keyed message ${randomUUID()}`;
+    const posted = await postContact(server.baseUrl, { ...VALID, message }, { headers: { 'x-api-key': body.key! } });
+    expect(posted.status).toBe(200);
+    expect(posted.headers.get('x-sandbox')).toBe('true');
+    expect(posted.headers.get('ratelimit-limit')).toBe('50');
+    expect((await readInbox(server.dataDir)).some((entry) => entry.message === message)).toBe(false);
+    expect((await readInbox(server.dataDir, '--sandbox')).some((entry) => entry.message === message)).toBe(true);
+  });
+
+  it('survives a restart and expires', async () => {
+    const short = await startServer({ TEST_KEY_TTL_SECONDS: '60' });
+    try {
+      const created = (await (await fetch(`${short.baseUrl}/api/v1/keys`, { method: 'POST' })).json()) as Record<string, string>;
+      await short.stop();
+      const again = await startServer({}, short.dataDir);
+      try {
+        const keyed = await fetch(`${again.baseUrl}/api/v1/sandbox/ping`, { headers: { 'x-api-key': created.key! } });
+        expect(keyed.headers.get('x-api-key-status')).toBe('valid');
+      } finally {
+        await again.stop();
+      }
+      // Age the key past its expiry in the database; the server must then ignore it.
+      const db = new Database(path.join(short.dataDir, 'portfolio.db'));
+      db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(Date.now() - 1, created.keyId);
+      db.close();
+      const later = await startServer({}, short.dataDir);
+      try {
+        const expired = await fetch(`${later.baseUrl}/api/v1/sandbox/ping`, { headers: { 'x-api-key': created.key! } });
+        expect(expired.status).toBe(200);
+        expect(expired.headers.get('x-api-key-status')).toBe('invalid');
+      } finally {
+        await later.stop();
+      }
+    } finally {
+      await short.stop();
+    }
+  });
+
+  it('limits key creation per IP with KEYS_RATE_LIMIT', async () => {
+    const limited = await startServer({ KEYS_RATE_LIMIT: '2/3600' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await fetch(`${limited.baseUrl}/api/v1/keys`, { method: 'POST' })).status);
+      expect(statuses).toEqual([201, 201, 429]);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe('POST /oauth/token (client credentials)', () => {
+  it('issues a bearer token that acts like the key, with Basic or body credentials', async () => {
+    const { body: key } = await createKey();
+    const basic = Buffer.from(`${key.keyId}:${key.key}`).toString('base64');
+    for (const [form, headers] of [
+      [{ grant_type: 'client_credentials' }, { authorization: `Basic ${basic}` }],
+      [{ grant_type: 'client_credentials', client_id: key.keyId!, client_secret: key.key! }, {}],
+    ] as const) {
+      const response = await postToken(form, headers);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const token = (await response.json()) as { access_token: string; token_type: string; expires_in: number };
+      expect(token.token_type).toBe('Bearer');
+      expect(token.expires_in).toBeGreaterThan(0);
+      expect(token.expires_in).toBeLessThanOrEqual(3600);
+      const keyed = await ping({ authorization: `Bearer ${token.access_token}` });
+      expect(keyed.body.sandbox).toBe(true);
+      expect(keyed.response.headers.get('x-quota-tier')).toBe('test');
+    }
+  });
+
+  it.each([
+    ['a wrong secret', { grant_type: 'client_credentials', client_id: 'key_x', client_secret: `pk_test_${'B'.repeat(43)}` }, 401, 'invalid_client'],
+    ['no credentials', { grant_type: 'client_credentials' }, 401, 'invalid_client'],
+    ['another grant type', { grant_type: 'password', username: 'a', password: 'b' }, 400, 'unsupported_grant_type'],
+    ['no grant type', { client_id: 'a' }, 400, 'invalid_request'],
+    ['a scope', { grant_type: 'client_credentials', scope: 'admin' }, 400, 'invalid_scope'],
+  ])('answers %s with the RFC 6749 error', async (_label, form, status, error) => {
+    const response = await postToken(form as Record<string, string>);
+    expect(response.status).toBe(status);
+    const body = (await response.json()) as { error: string; error_description: string };
+    expect(body.error).toBe(error);
+    expect(body.error_description.length).toBeGreaterThan(0);
+    if (status === 401) expect(response.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+  });
+
+  it('refuses a tampered token as an ignored key', async () => {
+    const { body: key } = await createKey();
+    const response = await postToken({ grant_type: 'client_credentials', client_id: key.keyId!, client_secret: key.key! });
+    const { access_token: token } = (await response.json()) as { access_token: string };
+    const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await ping({ authorization: `Bearer ${tampered}` })).response.headers.get('x-api-key-status')).toBe('invalid');
+  });
+});
