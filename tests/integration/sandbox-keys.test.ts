@@ -119,7 +119,8 @@ describe('test keys', () => {
 
   it('selects sandbox and the test tier with Bearer or X-API-Key', async () => {
     const { body } = await createKey();
-    for (const headers of [{ authorization: `Bearer ${body.key}` }, { 'x-api-key': body.key! }]) {
+    const choices: Record<string, string>[] = [{ authorization: `Bearer ${body.key}` }, { 'x-api-key': body.key! }];
+    for (const headers of choices) {
       const keyed = await ping(headers);
       expect(keyed.body.sandbox).toBe(true);
       expect(keyed.response.headers.get('x-quota-tier')).toBe('test');
@@ -132,12 +133,13 @@ describe('test keys', () => {
   });
 
   it('ignores unknown, malformed and empty keys without a 401', async () => {
-    for (const headers of [
+    const ignoredKeys: Record<string, string>[] = [
       { authorization: `Bearer pk_test_${'A'.repeat(43)}` },
       { authorization: 'Bearer nonsense' },
       { 'x-api-key': 'pk_live_whatever' },
       { authorization: 'Bearer ' },
-    ]) {
+    ];
+    for (const headers of ignoredKeys) {
       const ignored = await ping(headers);
       expect(ignored.response.status).toBe(200);
       expect(ignored.body.sandbox).toBe(false);

@@ -1,41 +1,5 @@
-import type { APIRoute } from 'astro';
-import { createApi, type Api } from '../../../functions/app.ts';
-import { loadConfig } from '../../../functions/config/env.ts';
-import { ApiError } from '../../../functions/http/api-error.ts';
-import { requestIdFor } from '../../../functions/http/request-id.ts';
-import { securityHeaders } from '../../../functions/http/security-headers.ts';
-import { projectSources } from '../../lib/catalog.ts';
+import { routerBridge } from '../../lib/api-bridge.ts';
 
+/** Every /api path under `astro dev` (see src/lib/api-bridge.ts). */
 export const prerender = false;
-
-let api: Promise<Api> | undefined;
-
-/**
- * The API under `astro dev`: a thin bridge from Astro's Request to the router in functions/.
- * Production does not come through here (scripts/start.mjs dispatches /api itself). Astro's
- * clientAddress believes any X-Forwarded-For, so the dev bridge uses it only as a rate-limit key.
- */
-export const ALL: APIRoute = async ({ request, clientAddress }) => {
-  api ??= projectSources().then((projects) => createApi(loadConfig(), projects));
-  const { router, services } = await api;
-  const url = new URL(request.url);
-  const headers = Object.fromEntries(request.headers);
-  const response = await router.handle({
-    method: request.method,
-    path: url.pathname,
-    query: url.searchParams,
-    headers,
-    clientIp: clientAddress,
-    requestId: requestIdFor(headers['x-request-id']),
-    async readBody(maxBytes) {
-      const body = Buffer.from(await request.arrayBuffer());
-      if (body.length > maxBytes) throw new ApiError('payload_too_large', `The body is larger than ${maxBytes} bytes.`);
-      return body;
-    },
-  });
-  const body = typeof response.body === 'string' || response.body === null ? response.body : new Uint8Array(response.body);
-  return new Response(body, {
-    status: response.status,
-    headers: { ...securityHeaders(services.config.siteUrl), ...response.headers },
-  });
-};
+export const ALL = routerBridge;
