@@ -1,81 +1,50 @@
 import { batchHandler } from './batch/batch-handler.ts';
 import { contactHandler } from './contact/contact-handler.ts';
-import type { Route } from './http/router.ts';
+import type { Route, RouteHandler } from './http/router.ts';
+import { createJobHandler, getJobStatusHandler } from './jobs/job-handlers.ts';
 import { createKeyHandler } from './keys/key-handlers.ts';
 import { tokenHandler } from './keys/token-handler.ts';
+import { OPERATIONS, type OperationId } from './operations.ts';
 import { getProjectHandler } from './projects/get-project.ts';
 import { listProjectsHandler } from './projects/list-projects.ts';
 import { sandboxPingHandler } from './sandbox-ping.ts';
 import type { Services } from './services.ts';
 
-/** The whole API surface, top to bottom: method, path, operation, handler. */
+/**
+ * The whole API surface: each operation of functions/operations.ts with its handler.
+ * Method, path and quota come from that table, so routing and the docs cannot disagree.
+ */
 export function apiRoutes(services: Services): Route[] {
-  const { catalog, quotas, config } = services;
+  const { catalog, quotas, config, jobs } = services;
   const listProjects = listProjectsHandler(catalog, services.cursors);
   const getProject = getProjectHandler(catalog);
   const createContact = contactHandler(services.contact, quotas);
+  const createJob = createJobHandler(jobs, config.siteUrl);
+  const getJobStatus = getJobStatusHandler(jobs);
   const createKey = createKeyHandler(services.keys, quotas.limiter('anonymous', 'keys'));
   const issueToken = tokenHandler(services.keys);
   const batch = batchHandler({
     db: services.db,
     catalog,
-    getJob: () => undefined,
+    getJob: (jobId, sandbox) => jobs.get(jobId, sandbox),
     readLimiter: (context) => quotas.limiter(context.tier, 'read'),
     maxOperations: config.batchMaxOperations,
   });
 
-  return [
-    {
-      method: 'GET',
-      path: '/api/v1/projects',
-      operationId: 'listProjects',
-      summary: 'List projects, a page at a time, optionally filtered by domain or stack',
-      quota: 'read',
-      handler: (request) => listProjects(request),
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/projects/{slug}',
-      operationId: 'getProject',
-      summary: 'Get one project by its slug',
-      quota: 'read',
-      handler: (request, params) => getProject(request, params.slug ?? ''),
-    },
-    {
-      method: 'POST',
-      path: '/api/v1/contact',
-      operationId: 'createContact',
-      summary: 'Send the owner a message (idempotent, rate limited per IP)',
-      handler: (request, _params, context) => createContact(request, context),
-    },
-    {
-      method: 'POST',
-      path: '/api/v1/batch',
-      operationId: 'batchOperations',
-      summary: 'Run several read operations atomically against one snapshot',
-      handler: (request, _params, context) => batch(request, context),
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/sandbox/ping',
-      operationId: 'sandboxPing',
-      summary: 'Tell whether this request runs in sandbox mode',
-      quota: 'read',
-      handler: (request, _params, context) => sandboxPingHandler(request, context),
-    },
-    {
-      method: 'POST',
-      path: '/api/v1/keys',
-      operationId: 'createKey',
-      summary: 'Create a self-serve test API key (shown once)',
-      handler: (request, _params, context) => createKey(request, context),
-    },
-    {
-      method: 'POST',
-      path: '/oauth/token',
-      operationId: 'issueToken',
-      summary: 'Exchange a keyId and key for a short-lived bearer token (OAuth 2.0 client credentials)',
-      handler: (request) => issueToken(request),
-    },
-  ];
+  const handlers: Record<OperationId, RouteHandler> = {
+    listProjects: (request) => listProjects(request),
+    getProject: (request, params) => getProject(request, params.slug ?? ''),
+    createContact: (request, _params, context) => createContact(request, context),
+    batchOperations: (request, _params, context) => batch(request, context),
+    createJob: (request, _params, context) => createJob(request, context),
+    getJobStatus: (request, params, context) => getJobStatus(request, params.jobId ?? '', context),
+    sandboxPing: (request, _params, context) => sandboxPingHandler(request, context),
+    createKey: (request, _params, context) => createKey(request, context),
+    issueToken: (request) => issueToken(request),
+  };
+
+  return (Object.keys(OPERATIONS) as OperationId[]).map((operationId) => {
+    const spec = OPERATIONS[operationId];
+    return { method: spec.method, path: spec.path, operationId, quota: 'quota' in spec ? spec.quota : undefined, handler: handlers[operationId] };
+  });
 }

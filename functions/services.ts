@@ -1,6 +1,7 @@
 import type { Config } from './config/env.ts';
 import { ContactService } from './contact/contact-service.ts';
 import { Notifier } from './contact/notifier.ts';
+import { JobService } from './jobs/job-service.ts';
 import { AccessTokens } from './keys/access-token.ts';
 import { KeyService } from './keys/key-service.ts';
 import { KeyStore } from './keys/key-store.ts';
@@ -25,6 +26,7 @@ export interface Services {
   messages: MessageStore;
   contact: ContactService;
   keys: KeyService;
+  jobs: JobService;
   /** Stops background work and closes the database. */
   close(): void;
 }
@@ -43,6 +45,7 @@ export function createServices(config: Config, projects: readonly ProjectSource[
   const messages = new MessageStore(db);
   const notifier = config.notify === null ? null : new Notifier(messages, config.notify);
   notifier?.wake();
+  const jobs = new JobService({ db, catalog, ...config.jobs });
 
   return {
     config,
@@ -58,9 +61,12 @@ export function createServices(config: Config, projects: readonly ProjectSource[
       config.testKeyTtlSeconds,
       config.tokenTtlSeconds,
     ),
+    jobs,
     close() {
       clearInterval(purgeTimer);
       notifier?.stop();
+      // Running jobs are abandoned, not written: the next start marks them interrupted.
+      jobs.close();
       db.close();
     },
   };

@@ -12,17 +12,16 @@ export type RouteHandler = (
   context: RequestContext,
 ) => ApiResponse | Promise<ApiResponse>;
 
-/** One operation of the API: what the OpenAPI description and the docs are generated from. */
+/** One operation of the API with its handler (the specs live in functions/operations.ts). */
 export interface Route {
   method: 'GET' | 'POST';
   path: string;
   operationId: string;
-  summary: string;
   /**
    * The quota one request counts against, charged before the handler runs (per key for the
    * test tier, else per IP). Operations whose cost depends on the body charge it themselves.
    */
-  quota?: QuotaName;
+  quota?: QuotaName | undefined;
   handler: RouteHandler;
 }
 

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { errorSchema, validationErrorSchema } from '../support/schemas.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+/** Enough quota for tight polling loops: quotas have their own tests. */
+const ENV = { READ_RATE_LIMIT: '100000/60', TEST_KEY_READ_RATE_LIMIT: '100000/60' };
+const FINISHED = ['succeeded', 'failed'];
+
+const createdSchema = z.object({ jobId: z.string().regex(/^job_[A-Za-z0-9_-]{22}$/), status: z.enum(['pending', 'running']), pollUrl: z.string().url() }).strict();
+const jobSchema = z
+  .object({
+    jobId: z.string(),
+    task: z.string(),
+    status: z.enum(['pending', 'running', 'succeeded', 'failed']),
+    progress: z.number().min(0).max(1),
+    result: z.record(z.string(), z.unknown()).nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).strict().nullable(),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+  })
+  .strict();
+type Job = z.infer<typeof jobSchema>;
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+async function answer(response: Response): Promise<Answer> {
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** POSTs a job; `undefined` sends no body at all, `raw` sends the text as it is. */
+async function createJob(baseUrl: string, body?: unknown, options: { query?: string; raw?: string } = {}): Promise<Answer> {
+  const text = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+  const headers: Record<string, string> = text === undefined ? {} : { 'content-type': 'application/json' };
+  return answer(await fetch(`${baseUrl}/api/v1/jobs${options.query ?? ''}`, { method: 'POST', headers, body: text }));
+}
+
+async function getJob(baseUrl: string, jobId: string, query = ''): Promise<Answer> {
+  return answer(await fetch(`${baseUrl}/api/v1/jobs/${jobId}${query}`));
+}
+
+/** Polls until the job finishes; every view on the way is checked and handed to `seen`. */
+async function pollUntilFinished(baseUrl: string, jobId: string, query = '', seen: (job: Job) => void = () => {}): Promise<Job> {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const polled = await getJob(baseUrl, jobId, query);
+    expect(polled.status).toBe(200);
+    const job = jobSchema.parse(polled.body);
+    seen(job);
+    if (FINISHED.includes(job.status)) return job;
+    expect(polled.headers.get('retry-after')).toMatch(/^[12]$/);
+    expect(polled.headers.get('cache-control')).toBe('no-store');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}
+
+async function created(baseUrl: string, body?: unknown, query = ''): Promise<z.infer<typeof createdSchema>> {
+  const posted = await createJob(baseUrl, body, { query });
+  expect(posted.status, JSON.stringify(posted.body)).toBe(202);
+  return createdSchema.parse(posted.body);
+}
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer(ENV);
+});
+afterAll(() => server.stop());
+
+describe('POST /api/v1/jobs', () => {
+  it('accepts a request without a body as the default task: 202, Location equal to pollUrl', async () => {
+    const posted = await createJob(server.baseUrl);
+    expect(posted.status).toBe(202);
+    const job = createdSchema.parse(posted.body);
+    expect(posted.headers.get('location')).toBe(job.pollUrl);
+    expect(job.pollUrl.endsWith(`/api/v1/jobs/${job.jobId}`)).toBe(true);
+    expect(posted.headers.get('retry-after')).toBe('1');
+    expect(posted.headers.get('cache-control')).toBe('no-store');
+    expect(posted.headers.get('content-type')).toMatch(/^application\/json/);
+    const done = await pollUntilFinished(server.baseUrl, job.jobId);
+    expect(done).toMatchObject({ task: 'export', status: 'succeeded', progress: 1, error: null });
+  });
+
+  it.each([
+    ['export', {}, (result: Record<string, unknown>) => expect(result.count).toBe((result.projects as unknown[]).length)],
+    ['stats', undefined, (result: Record<string, unknown>) => expect(result.total).toBeGreaterThan(0)],
+    ['digest', { domain: 'developer-tools' }, (result: Record<string, unknown>) => expect(result.markdown).toMatch(/^# /)],
+  ])('runs %s to success; the result is null until then', async (task, input, check) => {
+    const job = await created(server.baseUrl, input === undefined ? { task } : { task, input });
+    const done = await pollUntilFinished(server.baseUrl, job.jobId, '', (view) => {
+      if (view.status !== 'succeeded') expect(view.result).toBeNull();
+    });
+    expect(done.status).toBe('succeeded');
+    expect(done.task).toBe(task);
+    check(done.result ?? {});
+    const again = await getJob(server.baseUrl, job.jobId);
+    expect(again.headers.get('cache-control')).toBe('private, max-age=60');
+    expect(again.headers.get('retry-after')).toBeNull();
+  });
+
+  it('shows a digest progressing between 0 and 1 while it runs', async () => {
+    const job = await created(server.baseUrl, { task: 'digest' });
+    const progress: number[] = [];
+    const done = await pollUntilFinished(server.baseUrl, job.jobId, '', (view) => {
+      if (view.status === 'running') progress.push(view.progress);
+    });
+    expect(done).toMatchObject({ status: 'succeeded', progress: 1 });
+    expect(progress.some((value) => value > 0 && value < 1)).toBe(true);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('answers an unknown task with 400 unknown_task listing the tasks', async () => {
+    const posted = await createJob(server.baseUrl, { task: 'mine-bitcoin' });
+    expect(posted.status).toBe(400);
+    const error = errorSchema.parse(posted.body);
+    expect(error.code).toBe('unknown_task');
+    for (const task of ['export', 'stats', 'digest']) expect(error.hint).toContain(task);
+  });
+
+  it.each([
+    ['a task that is not a string', { task: 42 }, 'task'],
+    ['input of the wrong type', { task: 'digest', input: { domain: 5 } }, 'input.domain'],
+    ['an unknown input field', { task: 'stats', input: { year: 2024 } }, 'input.year'],
+    ['an unknown body field', { task: 'export', priority: 'high' }, 'priority'],
+    ['an array as the body', [{ task: 'export' }], 'body'],
+  ])('refuses %s with 400 validation_failed naming the field', async (_label, body, field) => {
+    const posted = await createJob(server.baseUrl, body);
+    expect(posted.status).toBe(400);
+    const error = validationErrorSchema.parse(posted.body);
+    expect(error.code).toBe('validation_failed');
+    expect(error.errors.map((problem) => problem.field)).toContain(field);
+  });
+
+  it('refuses malformed JSON and unknown query parameters', async () => {
+    const malformed = await createJob(server.baseUrl, undefined, { raw: '{"task":' });
+    expect([malformed.status, malformed.body.code]).toEqual([400, 'malformed_json']);
+    const unknown = await createJob(server.baseUrl, { task: 'stats' }, { query: '?priority=high' });
+    expect([unknown.status, unknown.body.code]).toEqual([400, 'unknown_parameter']);
+  });
+});
+
+describe('GET /api/v1/jobs/{jobId}', () => {
+  it('answers an unknown job with 404 job_not_found in the Error shape', async () => {
+    const missing = await getJob(server.baseUrl, 'job_AAAAAAAAAAAAAAAAAAAAAA');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(errorSchema.parse(missing.body).code).toBe('job_not_found');
+  });
+
+  it('does not echo an id that is not shaped like one', async () => {
+    const odd = await getJob(server.baseUrl, '%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    expect([odd.status, odd.body.code]).toEqual([404, 'job_not_found']);
+    expect(JSON.stringify(odd.body)).not.toContain('script');
+  });
+
+  it('keeps sandbox jobs and production jobs apart', async () => {
+    const sandboxJob = await created(server.baseUrl, { task: 'stats' }, '?sandbox=true');
+    const productionJob = await created(server.baseUrl, { task: 'stats' });
+    expect((await getJob(server.baseUrl, sandboxJob.jobId)).status).toBe(404);
+    expect((await getJob(server.baseUrl, productionJob.jobId, '?sandbox=true')).status).toBe(404);
+    const inSandbox = await getJob(server.baseUrl, sandboxJob.jobId, '?sandbox=true');
+    expect(inSandbox.status).toBe(200);
+    expect(inSandbox.headers.get('x-sandbox')).toBe('true');
+    expect((await pollUntilFinished(server.baseUrl, sandboxJob.jobId, '?sandbox=true')).status).toBe('succeeded');
+    expect((await pollUntilFinished(server.baseUrl, productionJob.jobId)).status).toBe('succeeded');
+  });
+});
+
+describe('job queue', () => {
+  it('answers 503 queue_full with Retry-After once concurrency + queue limit jobs are waiting', async () => {
+    const small = await startServer({ ...ENV, JOB_CONCURRENCY: '1', JOB_QUEUE_LIMIT: '1' });
+    try {
+      const answers = await Promise.all(Array.from({ length: 6 }, () => createJob(small.baseUrl, { task: 'digest' })));
+      const accepted = answers.filter((posted) => posted.status === 202);
+      const refused = answers.filter((posted) => posted.status === 503);
+      expect(accepted.length + refused.length).toBe(answers.length);
+      expect(accepted.length).toBeGreaterThanOrEqual(2);
+      expect(refused.length).toBeGreaterThanOrEqual(1);
+      for (const posted of refused) {
+        expect(errorSchema.parse(posted.body).code).toBe('queue_full');
+        expect(posted.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      }
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it('after a crash, fails the job that was running as interrupted and runs the waiting one', async () => {
+    const env = { ...ENV, JOB_CONCURRENCY: '1' };
+    const first = await startServer(env);
+    const inFlight = await created(first.baseUrl, { task: 'digest' });
+    const waiting = await created(first.baseUrl, { task: 'export' });
+    await first.stop('SIGKILL');
+
+    const second = await startServer(env, first.dataDir);
+    try {
+      const interrupted = await pollUntilFinished(second.baseUrl, inFlight.jobId);
+      if (interrupted.status === 'failed') {
+        expect(interrupted.error?.code).toBe('interrupted');
+        expect(interrupted.result).toBeNull();
+      } else {
+        // The digest may have finished before the kill landed; it must never stay unfinished.
+        expect(interrupted.status).toBe('succeeded');
+      }
+      expect((await pollUntilFinished(second.baseUrl, waiting.jobId)).status).toBe('succeeded');
+    } finally {
+      await second.stop();
+    }
+  });
+});

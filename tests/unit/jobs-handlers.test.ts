@@ -1,0 +1,92 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../functions/http/api-error.ts';
+import type { ApiRequest } from '../../functions/http/types.ts';
+import { createJobHandler, getJobStatusHandler } from '../../functions/jobs/job-handlers.ts';
+import { JobService } from '../../functions/jobs/job-service.ts';
+import { Catalog } from '../../functions/projects/catalog.ts';
+import { openDatabase } from '../../functions/state/database.ts';
+
+const SITE = 'https://ada.example';
+const jobs = new JobService({
+  db: openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-handlers-'))),
+  catalog: new Catalog([], SITE),
+  concurrency: 1,
+  queueLimit: 10,
+  retentionSeconds: 3600,
+});
+afterAll(() => jobs.close());
+
+const createJob = createJobHandler(jobs, SITE);
+const getJobStatus = getJobStatusHandler(jobs);
+const production = { sandbox: false };
+
+function request(body: string, query = ''): ApiRequest {
+  return {
+    method: 'POST',
+    path: '/api/v1/jobs',
+    query: new URLSearchParams(query),
+    headers: body === '' ? {} : { 'content-type': 'application/json' },
+    clientIp: '127.0.0.1',
+    requestId: 'test',
+    readBody: async () => Buffer.from(body),
+  };
+}
+
+async function refusal(run: () => unknown): Promise<ApiError> {
+  const error: unknown = await Promise.resolve()
+    .then(run)
+    .then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+  if (!(error instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(error)}`);
+  return error;
+}
+
+describe('createJob handler', () => {
+  it('answers 202 with jobId, status and pollUrl, and Location equal to pollUrl', async () => {
+    const response = await createJob(request(''), production);
+    expect(response.status).toBe(202);
+    const body = JSON.parse(String(response.body)) as { jobId: string; status: string; pollUrl: string };
+    expect(Object.keys(body)).toEqual(['jobId', 'status', 'pollUrl']);
+    expect(body.pollUrl).toBe(`${SITE}/api/v1/jobs/${body.jobId}`);
+    expect(response.headers).toMatchObject({ location: body.pollUrl, 'retry-after': '1', 'cache-control': 'no-store' });
+  });
+
+  it.each([
+    ['an array', '[]', 'body'],
+    ['null', 'null', 'body'],
+    ['unknown fields', '{"task": "stats", "when": "now", "priority": 1}', 'when'],
+  ])('refuses %s as the body with validation_failed', async (_label, body, field) => {
+    const error = await refusal(() => createJob(request(body), production));
+    expect(error.code).toBe('validation_failed');
+    expect(error.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+  });
+
+  it('refuses unknown query parameters', async () => {
+    expect((await refusal(() => createJob(request('', 'x=1'), production))).code).toBe('unknown_parameter');
+  });
+});
+
+describe('getJobStatus handler', () => {
+  it('returns the whole view, with no-store and Retry-After while unfinished', async () => {
+    const first = jobs.create('stats', {}, false);
+    const second = jobs.create('stats', {}, false);
+    const response = getJobStatus(request(''), second.jobId, production);
+    expect(response.status).toBe(200);
+    expect(JSON.parse(String(response.body))).toMatchObject({ jobId: second.jobId, status: 'pending', result: null, error: null });
+    expect(response.headers).toMatchObject({ 'cache-control': 'no-store', 'retry-after': '2' });
+    expect(getJobStatus(request(''), first.jobId, production).headers['retry-after']).toBe('1');
+  });
+
+  it('answers job_not_found for unknown ids, other modes and odd ids, echoing only well-formed ones', async () => {
+    const sandboxJob = jobs.create('stats', {}, true);
+    expect((await refusal(() => getJobStatus(request(''), sandboxJob.jobId, production))).code).toBe('job_not_found');
+    expect((await refusal(() => getJobStatus(request(''), 'job_missing', production))).message).toContain('job_missing');
+    const odd = await refusal(() => getJobStatus(request(''), '<script>', production));
+    expect([odd.code, odd.message.includes('script')]).toEqual(['job_not_found', false]);
+  });
+});

@@ -1,0 +1,144 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../functions/http/api-error.ts';
+import { JobService, type JobServiceDependencies } from '../../functions/jobs/job-service.ts';
+import type { JobView } from '../../functions/jobs/job-store.ts';
+import { Catalog, type ProjectSource } from '../../functions/projects/catalog.ts';
+import { openDatabase, type Db } from '../../functions/state/database.ts';
+
+const catalog = new Catalog(
+  ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map(
+    (slug, i): ProjectSource => ({ slug, title: `Project ${slug}`, description: `${slug} description text`, stack: ['Go'], domain: i % 2 ? 'web' : 'data', year: 2020 + i, markdown: '' }),
+  ),
+  'https://ada.example',
+);
+
+const opened: JobService[] = [];
+
+function service(options: Partial<JobServiceDependencies> = {}, db: Db = openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-')))) {
+  const jobs = new JobService({ db, catalog, concurrency: 2, queueLimit: 10, retentionSeconds: 3600, ...options });
+  opened.push(jobs);
+  return { jobs, db };
+}
+
+afterEach(() => {
+  for (const jobs of opened.splice(0)) jobs.close();
+});
+
+/** Polls until the job leaves pending and running, as a client would. */
+async function finished(jobs: JobService, jobId: string, sandbox = false): Promise<JobView> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const job = jobs.get(jobId, sandbox);
+    if (job === undefined) throw new Error(`job ${jobId} disappeared`);
+    if (job.status === 'succeeded' || job.status === 'failed') return job;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}
+
+function apiError(run: () => unknown): ApiError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected an ApiError');
+}
+
+describe('JobService', () => {
+  it('runs the default task to success; the result appears only then', async () => {
+    const { jobs } = service();
+    const created = jobs.create(undefined, undefined, false);
+    expect(created.jobId).toMatch(/^job_[A-Za-z0-9_-]{22}$/);
+    expect(created).toMatchObject({ task: 'export', result: null, error: null });
+    expect(['pending', 'running']).toContain(created.status);
+    const done = await finished(jobs, created.jobId);
+    expect(done).toMatchObject({ status: 'succeeded', progress: 1, error: null, result: { count: 5 } });
+    expect(Date.parse(done.updatedAt)).toBeGreaterThanOrEqual(Date.parse(done.createdAt));
+  });
+
+  it('runs stats and a filtered digest with their inputs', async () => {
+    const { jobs } = service();
+    const stats = await finished(jobs, jobs.create('stats', {}, false).jobId);
+    expect(stats.result).toMatchObject({ total: 5, byDomain: { data: 3, web: 2 } });
+    const digest = jobs.create('digest', { domain: 'Web' }, false);
+    let sawProgress = false;
+    let job = jobs.get(digest.jobId, false);
+    while (job?.status === 'pending' || job?.status === 'running') {
+      expect(job.result).toBeNull();
+      if (job.progress > 0 && job.progress < 1) sawProgress = true;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      job = jobs.get(digest.jobId, false);
+    }
+    expect(job).toMatchObject({ status: 'succeeded', result: { projects: 2 } });
+    expect(sawProgress).toBe(true);
+  });
+
+  it('refuses a task that is not a string, an unknown task and bad input', () => {
+    const { jobs } = service();
+    const notString = apiError(() => jobs.create(42, undefined, false));
+    expect([notString.code, notString.errors]).toEqual(['validation_failed', [{ field: 'task', problem: 'must be a string' }]]);
+    const unknown = apiError(() => jobs.create('mine-bitcoin', undefined, false));
+    expect(unknown.code).toBe('unknown_task');
+    expect(unknown.hint).toContain('export (the default), stats, digest');
+    const badInput = apiError(() => jobs.create('digest', { domain: 7, color: 'red' }, false));
+    expect(badInput.code).toBe('validation_failed');
+    expect(badInput.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'input.domain', problem: 'must be a string' },
+        { field: 'input.color', problem: 'is not a field of this task' },
+      ]),
+    );
+    expect(apiError(() => jobs.create('stats', [], false)).errors).toEqual([{ field: 'input', problem: 'must be an object' }]);
+  });
+
+  it('refuses a job past concurrency + queueLimit with queue_full and Retry-After', async () => {
+    const { jobs } = service({ concurrency: 1, queueLimit: 1 });
+    const first = jobs.create('digest', {}, false);
+    const second = jobs.create('digest', {}, false);
+    expect([first.status, second.status]).toEqual(['running', 'pending']);
+    const full = apiError(() => jobs.create('digest', {}, false));
+    expect(full.code).toBe('queue_full');
+    expect(full.status).toBe(503);
+    expect(full.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    expect((await finished(jobs, second.jobId)).status).toBe('succeeded');
+    expect(jobs.create('stats', {}, false).status).toBe('running');
+  });
+
+  it('keeps sandbox and production jobs apart', async () => {
+    const { jobs } = service();
+    const sandboxJob = jobs.create('stats', {}, true);
+    const productionJob = jobs.create('stats', {}, false);
+    expect(jobs.get(sandboxJob.jobId, false)).toBeUndefined();
+    expect(jobs.get(productionJob.jobId, true)).toBeUndefined();
+    expect((await finished(jobs, sandboxJob.jobId, true)).status).toBe('succeeded');
+    expect(jobs.get('job_unknown', false)).toBeUndefined();
+  });
+
+  it('treats expired jobs as gone', () => {
+    const { jobs, db } = service();
+    const job = jobs.create('stats', {}, false);
+    db.prepare('UPDATE jobs SET expires_at = ? WHERE id = ?').run(Date.now() - 1, job.jobId);
+    expect(jobs.get(job.jobId, false)).toBeUndefined();
+  });
+
+  it('after a restart fails the job that was running and runs the ones still pending', async () => {
+    const { jobs: before, db } = service({ concurrency: 1 });
+    const running = before.create('digest', {}, false);
+    const pending = before.create('export', {}, false);
+    expect([running.status, pending.status]).toEqual(['running', 'pending']);
+    before.close();
+
+    const { jobs: after } = service({ concurrency: 1 }, db);
+    const interrupted = after.get(running.jobId, false);
+    expect(interrupted).toMatchObject({ status: 'failed', result: null, error: { code: 'interrupted' } });
+    expect(interrupted?.error?.message).toContain('create it again');
+    expect((await finished(after, pending.jobId)).status).toBe('succeeded');
+    // The closed service's abandoned digest must not write over the new service's verdict.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(after.get(running.jobId, false)?.status).toBe('failed');
+  });
+});
