@@ -1,0 +1,94 @@
+import { BATCH_OPS } from '../batch/batch-handler.ts';
+import { CONTACT_LIMITS } from '../contact/schema.ts';
+import { ENV_VARIABLES, type Config } from '../config/env.ts';
+import { formatRateQuota } from '../config/rate-quota.ts';
+import { ERROR_CODES } from '../http/error-codes.ts';
+import { SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
+import { JOB_ERROR_CODES } from '../jobs/job-store.ts';
+import { TASKS, DEFAULT_TASK } from '../jobs/tasks.ts';
+import { TEST_KEY_PREFIX } from '../keys/key-format.ts';
+import { OAUTH_ERRORS } from '../keys/token-handler.ts';
+import { QUOTA_NAMES, quotaTable } from '../limits/quotas.ts';
+import { OPERATIONS, type OperationId } from '../operations.ts';
+import { LIST_LIMIT } from '../projects/list-projects.ts';
+import { DEPRECATED_ALIASES, DEPRECATED_AT, SUNSET_AT } from '../deprecation.ts';
+
+/** A quota as people read it: "120 per 60 s". */
+function perWindow(quota: { count: number; seconds: number }): string {
+  return `${quota.count} per ${quota.seconds} s`;
+}
+
+function table(header: string[], rows: string[][]): string {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+const QUOTA_LABELS = { read: 'Reads (projects, jobs, search, sandbox ping; batch counts one per operation)', contact: 'Contact messages', keys: 'Test keys created (always per IP)' } as const;
+const TIER_LABELS = { anonymous: 'Anonymous (per client IP)', test: 'Test key or token (per key)' } as const;
+
+/**
+ * The facts documentation pages may quote, each generated from the code that defines it, so a
+ * page can never disagree with the service. A doc writes `{{name}}`; the build fills it in.
+ */
+export function docFacts(config: Config): Record<string, string> {
+  const quotas = quotaTable(config);
+  const operationIds = Object.keys(OPERATIONS) as OperationId[];
+  const facts: Record<string, string> = {
+    siteUrl: config.siteUrl,
+    apiBase: `${config.siteUrl}/api/v1`,
+    'operations.table': table(
+      ['Operation', 'Method and path', 'What it does'],
+      operationIds.map((id) => [`\`${id}\``, `\`${OPERATIONS[id].method} ${OPERATIONS[id].path}\``, OPERATIONS[id].summary]),
+    ),
+    'errors.table': table(
+      ['Code', 'Status', 'Meaning'],
+      Object.entries(ERROR_CODES).map(([code, { status, meaning }]) => [`\`${code}\``, String(status), meaning]),
+    ),
+    'quotas.table': table(
+      ['Quota', ...TIERS.map((tier) => TIER_LABELS[tier])],
+      QUOTA_NAMES.map((name) => [QUOTA_LABELS[name], ...TIERS.map((tier) => perWindow(quotas[tier][name]))]),
+    ),
+    'quota.read': perWindow(quotas.anonymous.read),
+    'quota.contact': perWindow(quotas.anonymous.contact),
+    'quota.keys': perWindow(quotas.anonymous.keys),
+    'quota.test.read': perWindow(quotas.test.read),
+    'quota.test.contact': perWindow(quotas.test.contact),
+    'env.quotas': ['READ_RATE_LIMIT', 'CONTACT_RATE_LIMIT', 'KEYS_RATE_LIMIT', 'TEST_KEY_READ_RATE_LIMIT', 'TEST_KEY_CONTACT_RATE_LIMIT']
+      .map((name) => `\`${name}\``)
+      .join(', '),
+    'quota.example': formatRateQuota(config.readRateLimit),
+    'list.limit': `${LIST_LIMIT.min} to ${LIST_LIMIT.max} (default ${LIST_LIMIT.default})`,
+    'contact.limits': `name 1 to ${CONTACT_LIMITS.nameMax} characters, email up to ${CONTACT_LIMITS.emailMax} characters, message ${CONTACT_LIMITS.messageMin} to ${CONTACT_LIMITS.messageMax} characters, body up to ${CONTACT_LIMITS.bodyMaxBytes / 1024} KiB`,
+    'batch.ops': BATCH_OPS.map((op) => `\`${op}\``).join(', '),
+    'batch.max': String(config.batchMaxOperations),
+    'jobs.tasks': table(
+      ['Task', 'What it returns'],
+      Object.entries(TASKS).map(([name, task]) => [`\`${name}\`${name === DEFAULT_TASK ? ' (default)' : ''}`, task.description]),
+    ),
+    'jobs.errors': Object.keys(JOB_ERROR_CODES).map((code) => `\`${code}\``).join(', '),
+    'jobs.limits': `${config.jobs.concurrency} at a time, ${config.jobs.queueLimit} waiting, results kept ${config.jobs.retentionSeconds / 3600} hours`,
+    'sandbox.header': SANDBOX_HEADER_VALUES.map((value) => `\`${value}\``).join(', '),
+    'key.prefix': `\`${TEST_KEY_PREFIX}\``,
+    'key.ttl': `${config.testKeyTtlSeconds / 86400} days`,
+    'token.ttl': `${config.tokenTtlSeconds / 60} minutes`,
+    'oauth.errors': OAUTH_ERRORS.map((code) => `\`${code}\``).join(', '),
+    'idempotency.ttl': `${config.idempotencyTtlSeconds / 3600} hours`,
+    'deprecation.table': table(
+      ['Deprecated path', 'Successor', 'Deprecated since', 'Sunset'],
+      DEPRECATED_ALIASES.map((alias) => [`\`${alias.path}\``, `\`${alias.successorPath}\` (\`${alias.successor}\`)`, DEPRECATED_AT.toISOString().slice(0, 10), SUNSET_AT.toISOString().slice(0, 10)]),
+    ),
+    'env.table': table(
+      ['Variable', 'Default', 'Meaning'],
+      Object.entries(ENV_VARIABLES).map(([name, { default: value, meaning }]) => [`\`${name}\``, `\`${value}\``, meaning]),
+    ),
+  };
+  return facts;
+}
+
+/** Fills `{{fact}}` slots; an unknown slot fails the build rather than shipping a hole. */
+export function fillFacts(markdown: string, facts: Record<string, string>, source: string): string {
+  return markdown.replace(/\{\{([a-z.]+)\}\}/g, (slot, name: string) => {
+    const value = facts[name];
+    if (value === undefined) throw new Error(`${source}: unknown fact {{${name}}}`);
+    return value;
+  });
+}

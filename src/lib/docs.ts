@@ -1,0 +1,48 @@
+import { createMarkdownProcessor } from '@astrojs/markdown-remark';
+import { getCollection } from 'astro:content';
+import { loadConfig } from '../../functions/config/env.ts';
+import { docFacts, fillFacts } from '../../functions/docs/facts.ts';
+
+/** A documentation page with its facts filled in. */
+export interface Doc {
+  /** Path without extension: `developers/cli` is served at /developers/cli and /developers/cli.md. */
+  path: string;
+  title: string;
+  description: string;
+  order: number;
+  optional: boolean;
+  markdown: string;
+}
+
+let docs: Promise<Doc[]> | undefined;
+
+/** Every doc in navigation order, facts filled from the running configuration and schemas. */
+export function loadDocs(): Promise<Doc[]> {
+  docs ??= getCollection('docs').then((entries) => {
+    const facts = docFacts(loadConfig());
+    return entries
+      .map((entry) => ({
+        path: entry.id,
+        title: entry.data.title,
+        description: entry.data.description,
+        order: entry.data.order,
+        optional: entry.data.optional,
+        markdown: fillFacts(entry.body ?? '', facts, `content/docs/${entry.id}.md`),
+      }))
+      .sort((a, b) => a.order - b.order || a.path.localeCompare(b.path));
+  });
+  return docs;
+}
+
+let processor: ReturnType<typeof createMarkdownProcessor> | undefined;
+
+/** Markdown to HTML with Astro's own pipeline (Prism classes, no inline styles). */
+export async function renderMarkdown(markdown: string): Promise<string> {
+  processor ??= createMarkdownProcessor({ syntaxHighlight: 'prism' });
+  return (await (await processor).render(markdown)).code;
+}
+
+/** The Markdown twin of a doc: its title as H1, its summary as a quote, then the body. */
+export function docAsMarkdown(doc: Doc): string {
+  return `# ${doc.title}\n\n> ${doc.description}\n\n${doc.markdown.trim()}\n`;
+}

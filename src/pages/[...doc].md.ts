@@ -1,0 +1,11 @@
+import type { APIRoute, GetStaticPaths } from 'astro';
+import { docAsMarkdown, loadDocs, type Doc } from '../lib/docs.ts';
+
+/** Every doc as Markdown at /<path>.md, the convention agents look for. */
+export const getStaticPaths = (async () => {
+  const docs = await loadDocs();
+  return docs.map((doc) => ({ params: { doc: doc.path }, props: { doc } }));
+}) satisfies GetStaticPaths;
+
+export const GET: APIRoute<{ doc: Doc }> = ({ props }) =>
+  new Response(docAsMarkdown(props.doc), { headers: { 'content-type': 'text/markdown; charset=utf-8' } });
