@@ -1,14 +1,16 @@
-import type { OperationId } from './operations.ts';
+import { OPERATIONS, type OperationId, type OperationSpec } from './operations.ts';
 
 /**
  * Deprecated surfaces and their successors. The unversioned aliases predate /api/v1; they
  * answer exactly like their successors, with Deprecation (RFC 9745), Sunset (RFC 8594) and
  * Link headers pointing at the policy and the successor.
  */
-export const DEPRECATED_ALIASES = [
-  { path: '/api/projects', successor: 'listProjects', successorPath: '/api/v1/projects' },
-  { path: '/api/projects/{slug}', successor: 'getProject', successorPath: '/api/v1/projects/{slug}' },
-] as const satisfies readonly { path: string; successor: OperationId; successorPath: string }[];
+export const DEPRECATED_ALIASES = (Object.keys(OPERATIONS) as OperationId[]).flatMap((id) => {
+  const spec: OperationSpec = OPERATIONS[id];
+  if (spec.deprecatedFor === undefined) return [];
+  const successor = spec.deprecatedFor as OperationId;
+  return [{ operationId: id, path: spec.path, successor, successorPath: OPERATIONS[successor].path }];
+});
 
 /** When the aliases were deprecated, and when they stop answering (never earlier than deprecation). */
 export const DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');

@@ -7,7 +7,9 @@ export interface OperationSpec {
   path: string;
   summary: string;
   description: string;
-  tag: 'Projects' | 'Contact' | 'Batch' | 'Jobs' | 'Sandbox' | 'Keys' | 'Search' | 'OAuth';
+  tag: 'Projects' | 'Contact' | 'Batch' | 'Jobs' | 'Sandbox' | 'Keys' | 'Search' | 'OAuth' | 'Service';
+  /** Set on deprecated aliases: the operation that replaces this one (see functions/deprecation.ts). */
+  deprecatedFor?: string;
   /** Charged by the router before the handler runs (see Route.quota). */
   quota?: QuotaName;
   /** Error codes this operation can answer with, besides the ones every operation shares. */
@@ -102,6 +104,34 @@ export const OPERATIONS = {
     description: 'A new test key, shown once and stored only as a hash. A key selects sandbox mode and the test quota tier. Rate limited per IP.',
     tag: 'Keys',
     errors: ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'rate_limited', 'storage_unavailable'],
+  },
+  getHealth: {
+    method: 'GET',
+    path: '/api/health',
+    summary: 'Check the service',
+    description: 'Answers {status: "ok"} while the service can serve reads and reach its database; the api-catalog points here as the status resource.',
+    tag: 'Service',
+    errors: ['storage_unavailable'],
+  },
+  listProjectsUnversioned: {
+    method: 'GET',
+    path: '/api/projects',
+    summary: 'List projects (deprecated alias)',
+    description: 'Deprecated: use GET /api/v1/projects. Answers exactly like it, with Deprecation, Sunset and Link headers.',
+    tag: 'Projects',
+    quota: 'read',
+    errors: ['invalid_cursor', 'rate_limited'],
+    deprecatedFor: 'listProjects',
+  },
+  getProjectUnversioned: {
+    method: 'GET',
+    path: '/api/projects/{slug}',
+    summary: 'Get a project (deprecated alias)',
+    description: 'Deprecated: use GET /api/v1/projects/{slug}. Answers exactly like it, with Deprecation, Sunset and Link headers.',
+    tag: 'Projects',
+    quota: 'read',
+    errors: ['project_not_found', 'rate_limited'],
+    deprecatedFor: 'getProject',
   },
   issueToken: {
     method: 'POST',

@@ -1,4 +1,7 @@
 import { batchHandler } from './batch/batch-handler.ts';
+import { DEPRECATED_ALIASES, deprecationHeaders } from './deprecation.ts';
+import { healthHandler } from './health.ts';
+import { ApiError } from './http/api-error.ts';
 import { contactHandler } from './contact/contact-handler.ts';
 import type { Route, RouteHandler } from './http/router.ts';
 import { createJobHandler, getJobStatusHandler } from './jobs/job-handlers.ts';
@@ -23,6 +26,7 @@ export function apiRoutes(services: Services): Route[] {
   const getJobStatus = getJobStatusHandler(jobs);
   const createKey = createKeyHandler(services.keys, quotas.limiter('anonymous', 'keys'));
   const issueToken = tokenHandler(services.keys);
+  const health = healthHandler(services.db, catalog.records.length);
   const batch = batchHandler({
     db: services.db,
     catalog,
@@ -41,10 +45,31 @@ export function apiRoutes(services: Services): Route[] {
     sandboxPing: (request, _params, context) => sandboxPingHandler(request, context),
     createKey: (request, _params, context) => createKey(request, context),
     issueToken: (request) => issueToken(request),
+    getHealth: (request) => health(request),
+    listProjectsUnversioned: deprecated('listProjectsUnversioned', (request) => listProjects(request)),
+    getProjectUnversioned: deprecated('getProjectUnversioned', (request, params) => getProject(request, params.slug ?? '')),
   };
 
   return (Object.keys(OPERATIONS) as OperationId[]).map((operationId) => {
     const spec = OPERATIONS[operationId];
     return { method: spec.method, path: spec.path, operationId, quota: 'quota' in spec ? spec.quota : undefined, handler: handlers[operationId] };
   });
+
+  /** A deprecated alias answers like its successor, plus the deprecation headers (errors included). */
+  function deprecated(operationId: OperationId, handler: RouteHandler): RouteHandler {
+    const alias = DEPRECATED_ALIASES.find((entry) => entry.operationId === operationId);
+    if (alias === undefined) throw new Error(`${operationId} is not a deprecated alias`);
+    return async (request, params, context) => {
+      const successorPath = alias.successorPath.replace('{slug}', encodeURIComponent(params.slug ?? ''));
+      const headers = deprecationHeaders(config.siteUrl, `${config.siteUrl}${successorPath}`);
+      try {
+        const response = await handler(request, params, context);
+        Object.assign(response.headers, headers);
+        return response;
+      } catch (error) {
+        if (error instanceof ApiError) Object.assign(error.headers, headers);
+        throw error;
+      }
+    };
+  }
 }

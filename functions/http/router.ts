@@ -28,6 +28,9 @@ export interface Route {
 /** Versions X-API-Version may name (SPEC.md section 9). */
 export const API_VERSIONS = ['v1'] as const;
 
+/** RFC 8288 links every API response carries to the catalog (RFC 9727) and the description. */
+export const DISCOVERY_LINKS = '</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc"; type="application/vnd.oai.openapi+json"';
+
 const SAFE_INSTANCE = /^[A-Za-z0-9/._~-]{1,200}$/;
 
 export type ErrorLogger = (requestId: string, error: unknown) => void;
@@ -99,7 +102,9 @@ export class Router {
       }
       checkApiVersion(request);
       const response = await route.handler(request, params, context);
+      const link = response.headers.link;
       Object.assign(response.headers, CORS_HEADERS, headers);
+      response.headers.link = link === undefined ? DISCOVERY_LINKS : `${link}, ${DISCOVERY_LINKS}`;
       return response;
     } catch (error) {
       return this.renderError(request, error, headers, route.path);

@@ -5,6 +5,7 @@ import { createApi } from '../app.ts';
 import { contactFormHandler } from '../contact/contact-form.ts';
 import { ContactPage } from '../contact/contact-page.ts';
 import { ConfigError, loadConfig } from '../config/env.ts';
+import { DISCOVERY_LINKS } from '../http/router.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { flushLog, logEvent } from '../log.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
@@ -38,7 +39,13 @@ function loadBuild(): { projects: ProjectSource[] } {
 
 const config = loadConfigOrExit();
 const api = createApi(config, loadBuild().projects);
-const statics = new StaticFiles(`${DIST}client`, securityHeaders(config.siteUrl));
+// The home page and the catalog point agents at the catalog and the description (RFC 8288 links);
+// HEAD on the catalog answers with its own Link (RFC 9727 section 2).
+const discoveryLinks = { link: DISCOVERY_LINKS };
+const statics = new StaticFiles(`${DIST}client`, securityHeaders(config.siteUrl), {
+  '/': discoveryLinks,
+  '/.well-known/api-catalog': discoveryLinks,
+});
 const contactTemplate = statics.get('/contact')?.identity.body.toString('utf8');
 if (contactTemplate === undefined) throw new Error('The build has no contact page');
 const contactLimiter = api.services.quotas.limiter('anonymous', 'contact');

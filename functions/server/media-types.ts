@@ -28,6 +28,16 @@ export function isCompressible(mediaType: string): boolean {
   return /^text\/|\+xml|\+json|^application\/(json|xml|yaml|javascript|manifest)/.test(mediaType);
 }
 
+/** RFC 9727 section 4.2: the catalog is a linkset (RFC 9264) with the api-catalog profile. */
+export const API_CATALOG_MEDIA_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+
+/** Documents at well-known paths have no extension; their types are fixed by their RFCs. */
+const MEDIA_TYPES_BY_PATH: Record<string, string> = {
+  '/.well-known/api-catalog': API_CATALOG_MEDIA_TYPE,
+  '/.well-known/oauth-protected-resource': 'application/json; charset=utf-8',
+  '/.well-known/oauth-authorization-server': 'application/json; charset=utf-8',
+};
+
 export function mediaTypeFor(urlPath: string): string {
-  return MEDIA_TYPES[path.extname(urlPath).toLowerCase()] ?? 'application/octet-stream';
+  return MEDIA_TYPES_BY_PATH[urlPath] ?? MEDIA_TYPES[path.extname(urlPath).toLowerCase()] ?? 'application/octet-stream';
 }

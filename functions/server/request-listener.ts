@@ -7,7 +7,7 @@ import { securityHeaders } from '../http/security-headers.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { logError, writeAccessLine } from '../log.ts';
 import { splitTarget, toApiRequest } from './node-request.ts';
-import { variantFor, type StaticFiles } from './static-files.ts';
+import { prefersMarkdown, variantFor, type StaticFiles } from './static-files.ts';
 
 export interface ListenerParts {
   api: Api;
@@ -76,7 +76,8 @@ export function createRequestListener({ api, statics, pages }: ListenerParts) {
       return;
     }
 
-    const file = statics.get(path);
+    const accept = headerValue(req, 'accept');
+    const file = (prefersMarkdown(accept) ? statics.markdownTwin(path) : undefined) ?? statics.get(path);
     if (file === undefined) {
       notFoundOrRedirect(res, statics, path, search, method, { ...common, 'x-request-id': requestId });
     } else if (method !== 'GET' && method !== 'HEAD') {

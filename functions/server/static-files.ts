@@ -33,19 +33,38 @@ export class StaticFiles {
   readonly files = new Map<string, StaticFile>();
   readonly notFoundPage: StaticFile | undefined;
 
-  constructor(root: string, commonHeaders: Record<string, string>) {
+  /** Pages (by clean URL) that have a Markdown twin, and the twin's path. */
+  private readonly twins = new Map<string, string>();
+
+  /** `extraHeaders` adds headers to particular paths (Link headers on the home page, say). */
+  constructor(root: string, commonHeaders: Record<string, string>, extraHeaders: Record<string, Record<string, string>> = {}) {
+    const relatives = listFiles(root);
+    const urlPaths = new Set(relatives.map((relative) => `/${relative.split(path.sep).join('/')}`));
+    for (const urlPath of urlPaths) {
+      if (!urlPath.endsWith('.html')) continue;
+      const twin = urlPath === '/index.html' ? '/index.md' : urlPath.replace(/\.html$/, '.md');
+      if (urlPaths.has(twin)) this.twins.set(cleanUrl(urlPath), twin);
+    }
+    const negotiated = new Set([...this.twins.keys(), ...this.twins.values()]);
     let notFound: StaticFile | undefined;
-    for (const relative of listFiles(root)) {
-      const urlPath = `/${relative.split(path.sep).join('/')}`;
-      const file = loadFile(path.join(root, relative), urlPath, commonHeaders);
+    for (const urlPath of urlPaths) {
+      const clean = urlPath === '/404.html' ? urlPath : cleanUrl(urlPath);
+      const headers = { ...commonHeaders, ...extraHeaders[clean] };
+      const file = loadFile(path.join(root, urlPath), urlPath, headers, negotiated.has(clean) || negotiated.has(urlPath));
       if (urlPath === '/404.html') notFound = file;
-      else this.files.set(cleanUrl(urlPath), file);
+      else this.files.set(clean, file);
     }
     this.notFoundPage = notFound;
   }
 
   get(urlPath: string): StaticFile | undefined {
     return this.files.get(urlPath);
+  }
+
+  /** The Markdown twin of a page, for `Accept: text/markdown`. */
+  markdownTwin(urlPath: string): StaticFile | undefined {
+    const twin = this.twins.get(urlPath);
+    return twin === undefined ? undefined : this.files.get(twin);
   }
 }
 
@@ -81,7 +100,7 @@ function cacheControlFor(urlPath: string): string {
   return 'public, max-age=300, stale-while-revalidate=3600';
 }
 
-function loadFile(file: string, urlPath: string, commonHeaders: Record<string, string>): StaticFile {
+function loadFile(file: string, urlPath: string, commonHeaders: Record<string, string>, negotiated: boolean): StaticFile {
   const body = readFileSync(file);
   const mediaType = mediaTypeFor(urlPath);
   const etag = strongEtag(body);
@@ -91,7 +110,7 @@ function loadFile(file: string, urlPath: string, commonHeaders: Record<string, s
     'content-type': mediaType,
     'cache-control': cacheControlFor(urlPath),
     etag,
-    ...(compressible ? { vary: 'Accept-Encoding' } : {}),
+    ...varyHeader(compressible, negotiated),
   };
   const variant = (bytes: Buffer, encoding?: string): StaticVariant => {
     const headers = { ...base, 'content-length': String(bytes.length), ...(encoding ? { 'content-encoding': encoding } : {}) };
@@ -107,6 +126,29 @@ function loadFile(file: string, urlPath: string, commonHeaders: Record<string, s
     );
   }
   return result;
+}
+
+/** Vary names what chose this representation: the encoding, and for pages with a Markdown twin, Accept. */
+function varyHeader(compressible: boolean, negotiated: boolean): Record<string, string> {
+  const vary = [...(compressible ? ['Accept-Encoding'] : []), ...(negotiated ? ['Accept'] : [])];
+  return vary.length > 0 ? { vary: vary.join(', ') } : {};
+}
+
+/**
+ * Whether Accept prefers Markdown to HTML (RFC 9110 section 12.5.1): text/markdown with a
+ * higher quality than text/html, or named while HTML is not.
+ */
+export function prefersMarkdown(accept: string | undefined): boolean {
+  if (accept === undefined || !accept.includes('markdown')) return false;
+  let markdown = 0;
+  let html = 0;
+  for (const part of accept.split(',')) {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    const q = Number(params.map((p) => p.trim()).find((p) => p.startsWith('q='))?.slice(2) ?? 1);
+    if (type === 'text/markdown') markdown = Math.max(markdown, q);
+    else if (type === 'text/html') html = Math.max(html, q);
+  }
+  return markdown > 0 && markdown > html;
 }
 
 function listFiles(root: string): string[] {

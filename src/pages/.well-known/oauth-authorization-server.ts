@@ -1,0 +1,24 @@
+import type { APIRoute } from 'astro';
+import { absolute, textResponse } from '../../lib/site-documents.ts';
+
+/**
+ * RFC 8414 authorization server metadata for the one grant that exists: client credentials at
+ * /oauth/token. `response_types_supported` is required but only meaningful for an
+ * authorization endpoint, which does not exist: /auth explains the "none" value.
+ */
+export const GET: APIRoute = () =>
+  textResponse(
+    `${JSON.stringify(
+      {
+        issuer: absolute(''),
+        token_endpoint: absolute('/oauth/token'),
+        grant_types_supported: ['client_credentials'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        response_types_supported: ['none'],
+        service_documentation: absolute('/auth'),
+      },
+      null,
+      2,
+    )}\n`,
+    'application/json; charset=utf-8',
+  );

@@ -1,0 +1,17 @@
+import type { APIRoute } from 'astro';
+import { buildCatalog } from '../lib/catalog.ts';
+import { docAsMarkdown, loadDocs } from '../lib/docs.ts';
+import { projectAsMarkdown } from '../lib/project-markdown.ts';
+import { site, textResponse } from '../lib/site-documents.ts';
+
+/** /llms-full.txt: the full text of every document and project, for agents that read once. */
+export const GET: APIRoute = async () => {
+  const docs = await loadDocs();
+  const catalog = await buildCatalog();
+  const parts = [
+    `# ${site.name}\n\n> ${site.tagline}\n`,
+    ...docs.map(docAsMarkdown),
+    ...catalog.records.map((record) => projectAsMarkdown(record)),
+  ];
+  return textResponse(parts.join('\n---\n\n'), 'text/plain; charset=utf-8');
+};

@@ -1,0 +1,16 @@
+import type { APIRoute, GetStaticPaths } from 'astro';
+import { buildCatalog } from '../../lib/catalog.ts';
+import { projectAsMarkdown } from '../../lib/project-markdown.ts';
+import { textResponse } from '../../lib/site-documents.ts';
+
+/** Each project page as Markdown at /projects/<slug>.md. */
+export const getStaticPaths = (async () => {
+  const catalog = await buildCatalog();
+  return catalog.records.map(({ project }) => ({ params: { slug: project.slug } }));
+}) satisfies GetStaticPaths;
+
+export const GET: APIRoute = async ({ params }) => {
+  const record = (await buildCatalog()).get(params.slug ?? '');
+  if (record === undefined) throw new Error(`No project ${params.slug}`);
+  return textResponse(projectAsMarkdown(record), 'text/markdown; charset=utf-8');
+};
