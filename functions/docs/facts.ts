@@ -86,8 +86,8 @@ export function docFacts(config: Config): Record<string, string> {
 
 /** Fills `{{fact}}` slots; an unknown slot fails the build rather than shipping a hole. */
 export function fillFacts(markdown: string, facts: Record<string, string>, source: string): string {
-  return markdown.replace(/\{\{([a-z.]+)\}\}/g, (slot, name: string) => {
-    const value = facts[name];
+  return markdown.replace(/\{\{([^{}]*)\}\}/g, (_slot, name: string) => {
+    const value = facts[name.trim()];
     if (value === undefined) throw new Error(`${source}: unknown fact {{${name}}}`);
     return value;
   });

@@ -1,0 +1,204 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+/** The server runs with the SITE_URL it was built with, so absolute links resolve to it. */
+const SITE = 'http://localhost:4321';
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ READ_RATE_LIMIT: '100000/60' });
+});
+afterAll(() => server.stop());
+
+/** A site URL fetched from the test server. */
+function local(url: string): string {
+  return url.startsWith(SITE) ? `${server.baseUrl}${url.slice(SITE.length)}` : url;
+}
+
+async function text(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.baseUrl}${path}`, { headers });
+  return { response, body: await response.text() };
+}
+
+async function expectAllAnswer200(urls: Iterable<string>): Promise<void> {
+  for (const url of new Set(urls)) {
+    const response = await fetch(local(url.replace(/#.*$/, '')), { method: 'GET' });
+    expect(response.status, url).toBe(200);
+  }
+}
+
+describe('llms.txt and llms-full.txt', () => {
+  it('follows llmstxt.org: H1, one summary line, H2 sections of links only, an Optional section', async () => {
+    const { response, body } = await text('/llms.txt');
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const lines = body.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^# \S/);
+    expect(lines[1]).toBe('');
+    expect(lines[2]).toMatch(/^> \S/);
+    const sections = lines.filter((line) => line.startsWith('## '));
+    expect(sections).toContain('## Optional');
+    expect(sections.at(-1)).toBe('## Optional');
+    for (const line of lines.slice(lines.indexOf(sections[0]!))) {
+      if (line === '' || line.startsWith('## ')) continue;
+      expect(line).toMatch(/^- \[[^\]]+\]\(https?:\/\/[^)]+\)(: .+)?$/);
+    }
+    await expectAllAnswer200([...body.matchAll(/\]\((https?:\/\/[^)]+)\)/g)].map((m) => m[1]!));
+  });
+
+  it('carries the full text of every doc and project', async () => {
+    const { body } = await text('/llms-full.txt');
+    const projects = (await (await fetch(`${server.baseUrl}/api/v1/projects?limit=100`)).json()) as { data: { title: string }[] };
+    for (const project of projects.data) expect(body).toContain(`# ${project.title}`);
+    expect(body).toContain('# Deprecation policy');
+    expect(body).not.toContain('{{');
+  });
+});
+
+describe('sitemap.xml and robots.txt', () => {
+  it('lists every page with absolute URLs and content dates', async () => {
+    const { response, body } = await text('/sitemap.xml');
+    expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(body).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+    const locs = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    expect(locs.filter((loc) => loc.includes('/projects/'))).toHaveLength(19);
+    expect(locs).toContain(`${SITE}/developers`);
+    expect(locs.every((loc) => loc.startsWith(SITE))).toBe(true);
+    expect(body).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}<\/lastmod>/);
+    await expectAllAnswer200(locs);
+  });
+
+  it('names the sitemap, the AI crawler policy and the content signal', async () => {
+    const { body } = await text('/robots.txt');
+    expect(body).toContain(`Sitemap: ${SITE}/sitemap.xml`);
+    expect(body).toMatch(/^User-agent: GPTBot$/m);
+    expect(body).toMatch(/^User-agent: ClaudeBot$/m);
+    expect(body).toMatch(/^Content-Signal: .*ai-train=no/m);
+  });
+});
+
+describe('api-catalog (RFC 9727)', () => {
+  it('is a linkset with the profile, every relation an array of hrefs that answer', async () => {
+    const { response, body } = await text('/.well-known/api-catalog');
+    expect(response.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect(response.headers.get('etag')).toMatch(/^"/);
+    const catalog = JSON.parse(body) as { linkset: Record<string, unknown>[] };
+    expect(Object.keys(catalog)).toEqual(['linkset']);
+    const hrefs: string[] = [];
+    for (const entry of catalog.linkset) {
+      for (const [relation, value] of Object.entries(entry)) {
+        if (relation === 'anchor') continue;
+        expect(Array.isArray(value), relation).toBe(true);
+        for (const link of value as { href: string }[]) hrefs.push(link.href);
+      }
+      for (const relation of ['service-desc', 'service-doc', 'service-meta', 'status']) expect(entry).toHaveProperty(relation);
+    }
+    expect(hrefs).toEqual(expect.arrayContaining([`${SITE}/openapi.json`, `${SITE}/openapi.yaml`, `${SITE}/auth.md`, `${SITE}/pricing.md`]));
+    await expectAllAnswer200(hrefs);
+  });
+
+  it('answers HEAD with the api-catalog Link, as do the home page and API responses', async () => {
+    for (const [path, method] of [['/.well-known/api-catalog', 'HEAD'], ['/', 'GET'], ['/api/v1/projects', 'GET']] as const) {
+      const response = await fetch(`${server.baseUrl}${path}`, { method });
+      expect(response.headers.get('link'), path).toContain('</.well-known/api-catalog>; rel="api-catalog"');
+      expect(response.headers.get('link'), path).toContain('rel="service-desc"');
+    }
+  });
+});
+
+describe('OAuth discovery', () => {
+  it('describes the protected resource (RFC 9728) without empty members', async () => {
+    const metadata = JSON.parse((await text('/.well-known/oauth-protected-resource')).body) as Record<string, unknown>;
+    expect(metadata.resource).toBe(`${SITE}/api/v1`);
+    expect(metadata.authorization_servers).toEqual([SITE]);
+    for (const value of Object.values(metadata)) if (Array.isArray(value)) expect(value.length).toBeGreaterThan(0);
+  });
+
+  it('describes exactly the token endpoint that exists (RFC 8414)', async () => {
+    const metadata = JSON.parse((await text('/.well-known/oauth-authorization-server')).body) as Record<string, unknown>;
+    expect(metadata.issuer).toBe(SITE);
+    expect(metadata.token_endpoint).toBe(`${SITE}/oauth/token`);
+    expect(metadata.grant_types_supported).toEqual(['client_credentials']);
+    expect(metadata.response_types_supported).toEqual(['none']);
+    expect(metadata).not.toHaveProperty('authorization_endpoint');
+    const token = await fetch(local(metadata.token_endpoint as string), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    expect(token.status).toBe(401);
+  });
+});
+
+describe('agent skills', () => {
+  it('lists the guide with the sha256 of its exact bytes', async () => {
+    const index = JSON.parse((await text('/.well-known/agent-skills/index.json')).body) as { skills: { url: string; sha256: string }[] };
+    expect(index.skills.length).toBeGreaterThan(0);
+    for (const skill of index.skills) {
+      const document = Buffer.from(await (await fetch(local(skill.url))).arrayBuffer());
+      expect(createHash('sha256').update(document).digest('hex')).toBe(skill.sha256);
+    }
+  });
+});
+
+describe('documentation pages', () => {
+  const pages = ['/developers', '/developers/cli', '/developers/sdk', '/developers/deprecation', '/sandbox', '/auth', '/pricing'];
+
+  it('publishes each page and its Markdown twin, with facts filled in', async () => {
+    for (const page of pages) {
+      const html = await text(page);
+      expect(html.response.status, page).toBe(200);
+      const markdown = await text(`${page}.md`);
+      expect(markdown.response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      expect(markdown.body).toMatch(/^# \S/);
+      expect(markdown.body + html.body, page).not.toContain('{{');
+    }
+  });
+
+  it('quotes the configured quotas and every error code', async () => {
+    const limited = await startServer({ READ_RATE_LIMIT: '7/30' });
+    await limited.stop();
+    const pricing = (await text('/pricing.md')).body;
+    expect(pricing).toContain('120 per 60 s');
+    const developers = (await text('/developers.md')).body;
+    for (const code of ['invalid_cursor', 'idempotency_key_reused', 'batch_failed', 'queue_full']) expect(developers).toContain(`\`${code}\``);
+  });
+
+  it('negotiates Markdown by Accept, with Vary: Accept', async () => {
+    const markdown = await text('/projects/leakhound', { accept: 'text/markdown' });
+    expect(markdown.response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(markdown.response.headers.get('vary')).toContain('Accept');
+    expect(markdown.body.startsWith('# Leakhound')).toBe(true);
+    const html = await text('/projects/leakhound', { accept: 'text/html,text/markdown;q=0.5' });
+    expect(html.response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(html.response.headers.get('vary')).toContain('Accept');
+    expect((await text('/', { accept: 'text/markdown' })).body).toMatch(/^# /);
+    expect((await text('/developers', { accept: 'text/markdown' })).body).toMatch(/^# Developers/);
+  });
+
+  it('links only to pages that answer', async () => {
+    const hrefs: string[] = [];
+    for (const page of pages) {
+      const { body } = await text(page);
+      hrefs.push(...[...body.matchAll(/href="(\/[^"#]*)/g)].map((m) => `${SITE}${m[1]!}`));
+    }
+    await expectAllAnswer200(hrefs);
+  });
+});
+
+describe('deprecated aliases', () => {
+  it('answer like their successors with Deprecation, Sunset and Link headers', async () => {
+    for (const [alias, successor] of [['/api/projects?limit=2', '/api/v1/projects?limit=2'], ['/api/projects/leakhound', '/api/v1/projects/leakhound']]) {
+      const old = await fetch(`${server.baseUrl}${alias}`);
+      const current = await fetch(`${server.baseUrl}${successor}`);
+      expect(await old.json()).toEqual(await current.json());
+      const deprecation = old.headers.get('deprecation')!;
+      expect(deprecation).toMatch(/^@\d+$/);
+      const sunset = old.headers.get('sunset')!;
+      expect(sunset).toMatch(/GMT$/);
+      expect(Date.parse(sunset)).toBeGreaterThanOrEqual(Number(deprecation.slice(1)) * 1000);
+      expect(old.headers.get('link')).toContain(`<${SITE}/developers/deprecation>; rel="deprecation"`);
+      expect(old.headers.get('link')).toContain('rel="successor-version"');
+      expect(current.headers.get('deprecation')).toBeNull();
+    }
+    const missing = await fetch(`${server.baseUrl}/api/projects/nope`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('sunset')).toMatch(/GMT$/);
+  });
+});
