@@ -1,5 +1,6 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
+import { z } from 'astro/zod';
 import { projectFrontMatterSchema } from '../functions/projects/schema.ts';
 
 /** Projects live outside src so the owner edits only content/; the slug is the file name. */
@@ -8,4 +9,23 @@ const projects = defineCollection({
   schema: projectFrontMatterSchema,
 });
 
-export const collections = { projects };
+/**
+ * Documentation pages: content/docs/<path>.md is published at /<path> and as Markdown at
+ * /<path>.md. Facts (quotas, error codes, operations...) are written as {{fact}} slots and
+ * filled at build from the code that defines them (functions/docs/facts.ts).
+ */
+const docs = defineCollection({
+  loader: glob({ pattern: '**/*.md', base: './content/docs' }),
+  schema: z
+    .object({
+      title: z.string().min(3).max(80),
+      description: z.string().min(20).max(200),
+      /** Order in navigation and llms.txt; lower first. */
+      order: z.number().int().default(100),
+      /** Listed under "Optional" in llms.txt. */
+      optional: z.boolean().default(false),
+    })
+    .strict(),
+});
+
+export const collections = { projects, docs };
