@@ -11,8 +11,8 @@ export interface Api {
   router: Router;
 }
 
-export function createApi(config: Config, projects: readonly ProjectSource[]): Api {
-  const services = createServices(config, projects);
+export function createApi(config: Config, projects: readonly ProjectSource[], searchIndex?: string): Api {
+  const services = createServices(config, projects, searchIndex);
   const router = new Router(apiRoutes(services), {
     quotas: services.quotas,
     verifyCredential: (credential) => services.keys.verify(credential),

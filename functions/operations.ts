@@ -43,6 +43,15 @@ export const OPERATIONS = {
     quota: 'read',
     errors: ['project_not_found', 'rate_limited'],
   },
+  search: {
+    method: 'GET',
+    path: '/api/search',
+    summary: 'Search the site',
+    description: 'Full-text search over projects, documentation pages, API operations and MCP tools, with prefix and typo-tolerant matching; titles weigh most. Answers {query, total, results} with each result\'s type, title, absolute url, a plain-text snippet and its score. Filter with type, cap with limit (1 to 50, default 10).',
+    tag: 'Search',
+    quota: 'read',
+    errors: ['rate_limited'],
+  },
   createContact: {
     method: 'POST',
     path: '/api/v1/contact',

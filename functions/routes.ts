@@ -11,6 +11,7 @@ import { OPERATIONS, type OperationId } from './operations.ts';
 import { getProjectHandler } from './projects/get-project.ts';
 import { listProjectsHandler } from './projects/list-projects.ts';
 import { sandboxPingHandler } from './sandbox-ping.ts';
+import { searchHandler } from './search/search-handler.ts';
 import type { Services } from './services.ts';
 
 /**
@@ -21,6 +22,7 @@ export function apiRoutes(services: Services): Route[] {
   const { catalog, quotas, config, jobs } = services;
   const listProjects = listProjectsHandler(catalog, services.cursors);
   const getProject = getProjectHandler(catalog);
+  const search = searchHandler(services.search, config.siteUrl);
   const createContact = contactHandler(services.contact, quotas);
   const createJob = createJobHandler(jobs, config.siteUrl);
   const getJobStatus = getJobStatusHandler(jobs);
@@ -38,6 +40,7 @@ export function apiRoutes(services: Services): Route[] {
   const handlers: Record<OperationId, RouteHandler> = {
     listProjects: (request) => listProjects(request),
     getProject: (request, params) => getProject(request, params.slug ?? ''),
+    search: (request) => search(request),
     createContact: (request, _params, context) => createContact(request, context),
     batchOperations: (request, _params, context) => batch(request, context),
     createJob: (request, _params, context) => createJob(request, context),

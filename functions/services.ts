@@ -8,6 +8,8 @@ import { KeyStore } from './keys/key-store.ts';
 import { QuotaBook } from './limits/quotas.ts';
 import { Catalog, type ProjectSource } from './projects/catalog.ts';
 import { CursorCodec } from './projects/cursor.ts';
+import { loadSearchIndex } from './search/load-search-index.ts';
+import type { SearchIndex } from './search/search-index.ts';
 import { openDatabase, type Db } from './state/database.ts';
 import { IdempotencyStore } from './state/idempotency-store.ts';
 import { MessageStore } from './state/message-store.ts';
@@ -27,11 +29,13 @@ export interface Services {
   contact: ContactService;
   keys: KeyService;
   jobs: JobService;
+  search: SearchIndex;
   /** Stops background work and closes the database. */
   close(): void;
 }
 
-export function createServices(config: Config, projects: readonly ProjectSource[]): Services {
+/** `searchIndex` is the JSON of the build's search index; without it one is made from the projects. */
+export function createServices(config: Config, projects: readonly ProjectSource[], searchIndex?: string): Services {
   const db = openDatabase(config.dataDir);
   const catalog = new Catalog(projects, config.siteUrl);
   const idempotency = new IdempotencyStore(db, config.idempotencyTtlSeconds * 1000);
@@ -62,6 +66,7 @@ export function createServices(config: Config, projects: readonly ProjectSource[
       config.tokenTtlSeconds,
     ),
     jobs,
+    search: loadSearchIndex(searchIndex, projects),
     close() {
       clearInterval(purgeTimer);
       notifier?.stop();

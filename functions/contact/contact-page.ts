@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldProblem } from '../http/api-error.ts';
+import { escapeHtml } from '../http/html.ts';
 
 export const CONTACT_FIELDS = ['name', 'email', 'message'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
@@ -24,10 +25,6 @@ export interface ContactPageState {
 }
 
 const LABELS: Record<ContactField, string> = { name: 'Name', email: 'Email', message: 'Message' };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 /**
  * The contact page for one request: a fresh idempotency token for a plain form post, and on

@@ -37,7 +37,8 @@ export function docFacts(config: Config): Record<string, string> {
     apiBase: `${config.siteUrl}/api/v1`,
     'operations.table': table(
       ['Operation', 'Method and path', 'What it does'],
-      operationIds.map((id) => [`\`${id}\``, `\`${OPERATIONS[id].method} ${OPERATIONS[id].path}\``, OPERATIONS[id].summary]),
+      // The anchor lets search results and llms.txt link to one operation.
+      operationIds.map((id) => [`<a id="${id}"></a>\`${id}\``, `\`${OPERATIONS[id].method} ${OPERATIONS[id].path}\``, OPERATIONS[id].summary]),
     ),
     'errors.table': table(
       ['Code', 'Status', 'Meaning'],

@@ -9,6 +9,8 @@ import { DISCOVERY_LINKS } from '../http/router.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { flushLog, logEvent } from '../log.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
+import { searchPageHandler } from '../search/search-page-handler.ts';
+import { SearchPage } from '../search/search-page.ts';
 import { createRequestListener } from './request-listener.ts';
 import { StaticFiles } from './static-files.ts';
 
@@ -28,9 +30,10 @@ function loadConfigOrExit() {
   }
 }
 
-function loadBuild(): { projects: ProjectSource[] } {
+function loadBuild(): { projects: ProjectSource[]; searchIndex: string } {
   try {
-    return JSON.parse(readFileSync(`${DIST}client/portfolio.json`, 'utf8')) as { projects: ProjectSource[] };
+    const { projects } = JSON.parse(readFileSync(`${DIST}client/portfolio.json`, 'utf8')) as { projects: ProjectSource[] };
+    return { projects, searchIndex: readFileSync(`${DIST}client/search-index.json`, 'utf8') };
   } catch {
     process.stderr.write('No build found in dist/. Run `npm run build` first (`npm start` does both).\n');
     process.exit(1);
@@ -38,7 +41,8 @@ function loadBuild(): { projects: ProjectSource[] } {
 }
 
 const config = loadConfigOrExit();
-const api = createApi(config, loadBuild().projects);
+const build = loadBuild();
+const api = createApi(config, build.projects, build.searchIndex);
 // The home page and the catalog point agents at the catalog and the description (RFC 8288 links);
 // HEAD on the catalog answers with its own Link (RFC 9727 section 2).
 const discoveryLinks = { link: DISCOVERY_LINKS };
@@ -49,7 +53,12 @@ const statics = new StaticFiles(`${DIST}client`, securityHeaders(config.siteUrl)
 const contactTemplate = statics.get('/contact')?.identity.body.toString('utf8');
 if (contactTemplate === undefined) throw new Error('The build has no contact page');
 const contactLimiter = api.services.quotas.limiter('anonymous', 'contact');
-const pages = new Map([['/contact', contactFormHandler(api.services.contact, new ContactPage(contactTemplate), contactLimiter)]]);
+const searchTemplate = statics.get('/search')?.identity.body.toString('utf8');
+if (searchTemplate === undefined) throw new Error('The build has no search page');
+const pages = new Map([
+  ['/contact', contactFormHandler(api.services.contact, new ContactPage(contactTemplate), contactLimiter)],
+  ['/search', searchPageHandler(api.services.search, new SearchPage(searchTemplate), api.services.quotas.limiter('anonymous', 'read'))],
+]);
 const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ api, statics, pages }));
 
 server.listen(config.port, config.host, () => {

@@ -21,7 +21,7 @@ export const GET: APIRoute = async () => {
     link('OpenAPI description (JSON)', '/openapi.json', 'the full contract, OpenAPI 3.0.3'),
     link('OpenAPI description (YAML)', '/openapi.yaml', 'the same document as YAML'),
     link('API catalog', '/.well-known/api-catalog', 'RFC 9727 linkset of the API and its documents'),
-    ...Object.entries(OPERATIONS).map(([id, op]) => link(`${id}: ${op.method} ${op.path}`, `/developers#operations`, op.summary)),
+    ...Object.entries(OPERATIONS).map(([id, op]) => link(`${id}: ${op.method} ${op.path}`, `/developers#${id}`, op.summary)),
     '',
     '## Projects',
     ...catalog.records.map(({ project }) => link(project.title, `/projects/${project.slug}.md`, project.description)),

@@ -1,0 +1,93 @@
+import MiniSearch, { type Options, type SearchResult } from 'minisearch';
+import type { SearchDocument } from './documents.ts';
+import type { SearchType } from './search-types.ts';
+import { snippet } from './snippet.ts';
+import { normalizeTerm, tokenize } from './terms.ts';
+
+/** What each result keeps from its document, stored in the index so no other file is needed. */
+interface StoredFields {
+  type: SearchType;
+  title: string;
+  url: string;
+  text: string;
+}
+
+/** One result: `url` is a path on this site. */
+export interface SearchHit {
+  type: SearchType;
+  title: string;
+  url: string;
+  snippet: string;
+  score: number;
+}
+
+export interface SearchOutcome {
+  /** Every match, of which `hits` are the best `limit`. */
+  total: number;
+  hits: SearchHit[];
+}
+
+/**
+ * The index options. MiniSearch.loadJSON needs the very options the index was built with (the
+ * serialized form holds terms, not the functions that made them), so build and load both use
+ * this one object. Title counts most, then headings and tags, then the text.
+ */
+const OPTIONS: Options<SearchDocument> = {
+  idField: 'id',
+  fields: ['title', 'headings', 'tags', 'text'],
+  storeFields: ['type', 'title', 'url', 'text'],
+  extractField: (document, field) => {
+    const value = document[field as keyof SearchDocument];
+    return Array.isArray(value) ? value.join(' ') : value;
+  },
+  tokenize,
+  processTerm: normalizeTerm,
+  searchOptions: {
+    boost: { title: 4, headings: 2, tags: 2, text: 1 },
+    // Prefixes find a word still being typed; from a single character they would find nearly everything.
+    prefix: (term) => term.length >= 2,
+    // One typo per five letters; shorter words must be spelled right, or "api" would find "app".
+    fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+    combineWith: 'OR',
+  },
+};
+
+/**
+ * The site's one search index: built at build time from every project, doc page, API operation
+ * and MCP tool (src/pages/search-index.json.ts writes it), loaded by the server at start.
+ */
+export class SearchIndex {
+  private constructor(private readonly engine: MiniSearch<SearchDocument>) {}
+
+  static build(documents: readonly SearchDocument[]): SearchIndex {
+    const engine = new MiniSearch<SearchDocument>(OPTIONS);
+    engine.addAll(documents);
+    return new SearchIndex(engine);
+  }
+
+  /** The index from the JSON `JSON.stringify(index)` wrote. */
+  static fromJSON(json: string): SearchIndex {
+    return new SearchIndex(MiniSearch.loadJSON<SearchDocument>(json, OPTIONS));
+  }
+
+  /** The serialized form, index and stored fields together; JSON.stringify calls it. */
+  toJSON(): ReturnType<MiniSearch['toJSON']> {
+    return this.engine.toJSON();
+  }
+
+  /** The best `limit` matches for a query, best first, optionally of one type only. */
+  search(query: string, options: { type?: SearchType | undefined; limit: number }): SearchOutcome {
+    const { type } = options;
+    const results = this.engine.search(query, type === undefined ? {} : { filter: (result) => stored(result).type === type });
+    return { total: results.length, hits: results.slice(0, options.limit).map(toHit) };
+  }
+}
+
+function stored(result: SearchResult): StoredFields {
+  return result as SearchResult & StoredFields;
+}
+
+function toHit(result: SearchResult): SearchHit {
+  const { type, title, url, text } = stored(result);
+  return { type, title, url, snippet: snippet(text, new Set(result.terms)), score: Math.round(result.score * 1000) / 1000 };
+}
