@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,11 @@ let server: RunningServer;
 beforeAll(async () => {
   server = await startServer({ READ_RATE_LIMIT: '100000/60' });
 });
-afterAll(() => server.stop());
+const scratch: string[] = [];
+afterAll(async () => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  await server.stop();
+});
 
 /** The fenced blocks of one language in a published Markdown page, pointed at the test server. */
 function codeBlocks(page: string, language: string): string[] {
@@ -33,7 +37,9 @@ describe('/developers/cli', () => {
 
 describe('/developers/sdk', () => {
   it('generates types from the published description, and the example type-checks and runs', async () => {
+    // Inside node_modules so the example resolves openapi-fetch like a user's project would.
     const dir = mkdtempSync(path.join(ROOT, 'node_modules/.sdk-example-'));
+    scratch.push(dir);
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
     const [install, example] = codeBlocks('developers/sdk.md', '(?:sh|ts)');
     expect(install).toContain('openapi-typescript');
