@@ -1,0 +1,126 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { SecurityRequirementObject } from 'openapi3-ts/oas30';
+import type { Config } from '../config/env.ts';
+import { CONTACT_LIMITS } from '../contact/schema.ts';
+import { OAUTH_ERRORS } from '../keys/token-handler.ts';
+import type { OPERATIONS, OperationId } from '../operations.ts';
+import { LIST_LIMIT, type LIST_PARAMETERS } from '../projects/list-projects.ts';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../projects/schema.ts';
+import type { SEARCH_PARAMETERS } from '../search/search-handler.ts';
+import { SEARCH_LIMIT, SEARCH_QUERY_MAX_LENGTH, SEARCH_TYPES } from '../search/search-types.ts';
+import { oauthErrorSchema, oauthErrorStatus } from './error-schemas.ts';
+import type { ErrorVariant } from './error-responses.ts';
+import type { ParameterName, ResponseHeaderName } from './headers.ts';
+import { jobCreatedSchema, jobRequestSchema, jobSchema } from './job-schemas.ts';
+import * as bodies from './resource-schemas.ts';
+import { TOKEN_CLIENT } from './security.ts';
+import { z } from './zod.ts';
+
+/** A success answer; document.ts adds the headers every response has and, where charged, RateLimit-*. */
+export interface SuccessDoc {
+  description: string;
+  schema?: z.ZodTypeAny;
+  headers?: ResponseHeaderName[];
+}
+
+/** What an operation's entry in functions/operations.ts does not say: its parameters, bodies and answers. */
+export interface OperationDoc {
+  request?: RouteConfig['request'];
+  parameters?: ParameterName[];
+  success: Record<number, SuccessDoc>;
+  /** Failures outside the Error shape (the token endpoint's RFC 6749 errors). */
+  extraErrors?: ErrorVariant[];
+  /** Sentences generated from the configuration, appended to the description. */
+  notes?: string;
+  security?: SecurityRequirementObject[];
+}
+
+/** Deprecated aliases (`deprecatedFor` in functions/operations.ts) are documented like their successor. */
+type AliasId = { [K in OperationId]: (typeof OPERATIONS)[K] extends { deprecatedFor: string } ? K : never }[OperationId];
+export type DocumentedId = Exclude<OperationId, AliasId>;
+
+const json = (schema: z.ZodTypeAny, required: boolean) => ({ required, content: { 'application/json': { schema } } });
+
+/** Every list parameter; the Record type makes the compiler insist on each of LIST_PARAMETERS. */
+const LIST_QUERY: Record<(typeof LIST_PARAMETERS)[number], z.ZodTypeAny> = {
+  limit: z.number().int().min(LIST_LIMIT.min).max(LIST_LIMIT.max).default(LIST_LIMIT.default).openapi({ param: { description: 'Page size.' } }),
+  cursor: z.string().optional().openapi({ param: { description: 'pagination.nextCursor of the previous page, exactly as it was returned.' } }),
+  domain: z.string().optional().openapi({ param: { description: 'Only projects of this domain (case-insensitive), such as `developer-tools`.' } }),
+  stack: z.string().optional().openapi({ param: { description: 'Only projects whose stack has this item (case-insensitive), such as `typescript`.' } }),
+};
+
+const SEARCH_QUERY: Record<(typeof SEARCH_PARAMETERS)[number], z.ZodTypeAny> = {
+  q: z.string().min(1).max(SEARCH_QUERY_MAX_LENGTH).openapi({ param: { description: 'Search terms; prefixes and small typos match too.' } }),
+  type: z.enum(SEARCH_TYPES).optional().openapi({ param: { description: 'Only results of this type.' } }),
+  limit: z.number().int().min(SEARCH_LIMIT.min).max(SEARCH_LIMIT.max).default(SEARCH_LIMIT.default).openapi({ param: { description: 'Most results to return.' } }),
+};
+
+const notModified: SuccessDoc = { description: 'Not Modified: If-None-Match still matches; no body.', headers: ['ETag'] };
+
+export function operationDocs(config: Config): Record<DocumentedId, OperationDoc> {
+  return {
+    listProjects: {
+      request: { query: z.object(LIST_QUERY) },
+      parameters: ['IfNoneMatch'],
+      success: { 200: { description: 'A page of projects.', schema: bodies.projectListSchema, headers: ['ETag'] }, 304: notModified },
+    },
+    getProject: {
+      request: { params: z.object({ slug: z.string().regex(SLUG_PATTERN).max(SLUG_MAX_LENGTH).openapi({ param: { description: 'The project slug.' } }) }) },
+      parameters: ['IfNoneMatch'],
+      success: { 200: { description: 'The project.', schema: bodies.projectComponent, headers: ['ETag'] }, 304: notModified },
+    },
+    search: {
+      request: { query: z.object(SEARCH_QUERY) },
+      parameters: ['IfNoneMatch'],
+      success: { 200: { description: 'The best matches, best first.', schema: bodies.searchResultsSchema, headers: ['ETag'] }, 304: notModified },
+    },
+    createContact: {
+      request: {
+        headers: z.object({
+          'Idempotency-Key': z.string().uuid().openapi({ param: { description: 'A new UUID per message; retry with the same key to get the same answer.' } }),
+        }),
+        body: json(bodies.contactRequestSchema, true),
+      },
+      success: { 200: { description: 'Stored, or a replay of the first answer for this key.', schema: bodies.contactResultSchema, headers: ['Idempotent-Replayed'] } },
+      notes: `The body may be at most ${CONTACT_LIMITS.bodyMaxBytes} bytes. Keys are remembered for ${config.idempotencyTtlSeconds} seconds.`,
+    },
+    batchOperations: {
+      request: { body: json(bodies.batchRequestComponent(config.batchMaxOperations), true) },
+      success: { 200: { description: 'Every operation succeeded.', schema: bodies.batchResponseSchema } },
+      notes: `This server takes at most ${config.batchMaxOperations} operations per batch.`,
+    },
+    createJob: {
+      request: { body: json(jobRequestSchema, false) },
+      success: { 202: { description: 'Accepted; poll the Location.', schema: jobCreatedSchema, headers: ['Location', 'Retry-After'] } },
+      notes: `At most ${config.jobs.concurrency} jobs run at once and ${config.jobs.queueLimit} may wait; beyond that the answer is 503 with Retry-After.`,
+    },
+    getJobStatus: {
+      request: { params: z.object({ jobId: z.string().openapi({ param: { description: 'The jobId createJob returned.' } }) }) },
+      success: { 200: { description: 'The job. Retry-After is sent while it is pending or running.', schema: jobSchema, headers: ['Retry-After'] } },
+      notes: `A job and its result are kept for ${config.jobs.retentionSeconds} seconds after creation.`,
+    },
+    sandboxPing: {
+      success: { 200: { description: 'Pong, and whether the request ran in sandbox mode.', schema: bodies.sandboxPingSchema } },
+    },
+    createKey: {
+      request: { body: json(bodies.keyRequestSchema, false) },
+      success: { 201: { description: 'The new key; store it now, it is not shown again.', schema: bodies.issuedKeySchema } },
+      notes: `A key lives ${config.testKeyTtlSeconds} seconds.`,
+    },
+    getHealth: {
+      success: { 200: { description: 'The service can serve reads and reach its database.', schema: bodies.healthSchema } },
+    },
+    issueToken: {
+      request: { body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: bodies.tokenRequestSchema } } } },
+      success: { 200: { description: 'An access token.', schema: bodies.tokenResponseSchema } },
+      extraErrors: OAUTH_ERRORS.map((error) => ({
+        status: oauthErrorStatus(error),
+        mediaType: 'application/json',
+        schema: oauthErrorSchema,
+        line: `OAuthError \`${error}\` (RFC 6749 section 5.2)`,
+      })),
+      notes: `Tokens live ${config.tokenTtlSeconds} seconds, and never longer than their key.`,
+      security: TOKEN_CLIENT,
+    },
+  };
+}
