@@ -5,6 +5,7 @@ import { ApiError } from '../../functions/http/api-error.ts';
 import { requestIdFor } from '../../functions/http/request-id.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { projectSources } from './catalog.ts';
+import { searchIndexJson } from './search-index.ts';
 
 let api: Promise<Api> | undefined;
 
@@ -14,7 +15,8 @@ let api: Promise<Api> | undefined;
  * Astro's clientAddress believes any X-Forwarded-For, so in dev it serves only as a quota key.
  */
 export const routerBridge: APIRoute = async ({ request, clientAddress }) => {
-  api ??= projectSources().then((projects) => createApi(loadConfig(), projects));
+  // The same index the build writes, so search under `astro dev` covers the docs too.
+  api ??= Promise.all([projectSources(), searchIndexJson()]).then(([projects, index]) => createApi(loadConfig(), projects, index));
   const { router, services } = await api;
   const url = new URL(request.url);
   const headers = Object.fromEntries(request.headers);
