@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type FieldProblem } from '../http/api-error.ts';
-import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
+import { isFormContentType } from '../http/json-body.ts';
+import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import type { ContactService } from './contact-service.ts';
 import { CONTACT_FIELDS, type ContactField, type ContactPage, type ContactPageState } from './contact-page.ts';
@@ -32,8 +33,7 @@ export function contactFormHandler(service: ContactService, page: ContactPage, l
     let values: Record<ContactField, string> = { name: '', email: '', message: '' };
     let token: string = randomUUID();
     try {
-      const contentType = headerValue(request, 'content-type') ?? '';
-      if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
+      if (!isFormContentType(request)) {
         throw new ApiError('unsupported_media_type', 'This form must be sent as a regular form post.');
       }
       const form = new URLSearchParams((await request.readBody(CONTACT_LIMITS.bodyMaxBytes)).toString('utf8'));

@@ -2,6 +2,12 @@ import { ApiError } from './api-error.ts';
 import { headerValue, type ApiRequest } from './types.ts';
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+const FORM_MEDIA_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+/** Whether the body is declared as a plain HTML form post (the no-JS contact form, the OAuth token request). */
+export function isFormContentType(request: ApiRequest): boolean {
+  return FORM_MEDIA_TYPE.test(headerValue(request, 'content-type') ?? '');
+}
 
 /** Refuses a body that is not declared as JSON (415 `unsupported_media_type`). */
 export function requireJsonContentType(request: ApiRequest): void {

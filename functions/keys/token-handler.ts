@@ -1,3 +1,4 @@
+import { isFormContentType } from '../http/json-body.ts';
 import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
 import type { KeyService } from './key-service.ts';
 
@@ -44,7 +45,7 @@ function clientCredentials(request: ApiRequest, form: URLSearchParams): { id: st
  */
 export function tokenHandler(keys: KeyService) {
   return async (request: ApiRequest): Promise<ApiResponse> => {
-    if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(headerValue(request, 'content-type') ?? '')) {
+    if (!isFormContentType(request)) {
       return oauthError('invalid_request', 'Send the request as application/x-www-form-urlencoded (RFC 6749 section 4.4.2).');
     }
     const form = new URLSearchParams((await request.readBody(4096)).toString('utf8'));
