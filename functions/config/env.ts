@@ -37,6 +37,10 @@ export const ENV_VARIABLES = {
     default: '100000',
     meaning: 'How many client IPs the rate limiter tracks at once (bounds its memory).',
   },
+  MCP_ALLOWED_ORIGINS: {
+    default: '',
+    meaning: 'Comma-separated origins whose browser pages may call the MCP servers. Empty allows the SITE_URL origin and loopback origins (localhost, 127.0.0.1, [::1], any port). Requests without an Origin header are always served.',
+  },
   ACCESS_LOG: { default: 'true', meaning: 'Write one JSON access-log line per request to stdout (true or false).' },
 } as const satisfies Record<string, { default: string; meaning: string }>;
 
@@ -61,6 +65,8 @@ export interface Config {
   jobs: { concurrency: number; queueLimit: number; retentionSeconds: number };
   batchMaxOperations: number;
   rateLimitMaxClients: number;
+  /** Origins allowed to call the MCP servers; null is the default (the site's origin and loopback). */
+  mcpAllowedOrigins: string[] | null;
   accessLog: boolean;
 }
 
@@ -158,8 +164,25 @@ export function loadConfig(env: Env = process.env): Config {
       retentionSeconds: integer(env, 'JOB_RETENTION_SECONDS', 60, 365 * 86400),
     },
     rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 100, 10_000_000),
+    mcpAllowedOrigins: originList(env, 'MCP_ALLOWED_ORIGINS'),
     accessLog: boolean(env, 'ACCESS_LOG'),
   };
+}
+
+/** A comma-separated list of origins (scheme, host, optional port), each written as its serialized origin. */
+function originList(env: Env, variable: EnvVariable): string[] | null {
+  const text = read(env, variable);
+  if (text.trim() === '') return null;
+  return text.split(',').map((item) => {
+    const trimmed = item.trim();
+    try {
+      const url = new URL(trimmed);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === trimmed.replace(/\/$/, '').toLowerCase()) return url.origin;
+    } catch {
+      // Reported below with the variable's name.
+    }
+    throw new ConfigError(variable, trimmed, 'comma-separated origins such as https://app.example or http://localhost:3000');
+  });
 }
 
 function notifyConfig(env: Env): Config['notify'] {

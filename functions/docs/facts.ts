@@ -12,6 +12,10 @@ import { QUOTA_NAMES, quotaTable } from '../limits/quotas.ts';
 import { OPERATIONS, type OperationId } from '../operations.ts';
 import { LIST_LIMIT } from '../projects/list-projects.ts';
 import { DEPRECATED_ALIASES, DEPRECATED_AT, SUNSET_AT } from '../deprecation.ts';
+import { DOCS_TOOLS } from '../mcp/docs-tools.ts';
+import { PRODUCT_TOOLS } from '../mcp/product-tools.ts';
+import { MCP_SERVERS } from '../mcp/server-identity.ts';
+import type { ToolDefinition } from '../mcp/tool-registry.ts';
 
 /** A quota as people read it: "120 per 60 s". */
 function perWindow(quota: { count: number; seconds: number }): string {
@@ -20,6 +24,16 @@ function perWindow(quota: { count: number; seconds: number }): string {
 
 function table(header: string[], rows: string[][]): string {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+/** An MCP tool table; the anchor lets search results link to one tool. */
+function toolTable(tools: readonly ToolDefinition<never>[]): string {
+  const effect = ({ annotations }: ToolDefinition<never>) =>
+    annotations.readOnlyHint ? 'reads' : annotations.idempotentHint ? 'writes, safe to retry' : 'writes';
+  return table(
+    ['Tool', 'Effect', 'What it does'],
+    tools.map((tool) => [`<a id="tool-${tool.name}"></a>\`${tool.name}\``, effect(tool), tool.description]),
+  );
 }
 
 const QUOTA_LABELS = { read: 'Reads (projects, jobs, search, sandbox ping; batch counts one per operation)', contact: 'Contact messages', keys: 'Test keys created (always per IP)' } as const;
@@ -77,6 +91,14 @@ export function docFacts(config: Config): Record<string, string> {
       ['Deprecated path', 'Successor', 'Deprecated since', 'Sunset'],
       DEPRECATED_ALIASES.map((alias) => [`\`${alias.path}\``, `\`${alias.successorPath}\` (\`${alias.successor}\`)`, DEPRECATED_AT.toISOString().slice(0, 10), SUNSET_AT.toISOString().slice(0, 10)]),
     ),
+    'mcp.url': `${config.siteUrl}${MCP_SERVERS.product.path}`,
+    'mcp.docs.url': `${config.siteUrl}${MCP_SERVERS.docs.path}`,
+    'mcp.tools.table': toolTable(PRODUCT_TOOLS),
+    'mcp.docs.tools.table': toolTable(DOCS_TOOLS),
+    'mcp.origins':
+      config.mcpAllowedOrigins === null
+        ? `\`${new URL(config.siteUrl).origin}\` and loopback origins (\`http://localhost:<port>\`, \`http://127.0.0.1:<port>\`)`
+        : config.mcpAllowedOrigins.map((origin) => `\`${origin}\``).join(', '),
     'env.table': table(
       ['Variable', 'Default', 'Meaning'],
       Object.entries(ENV_VARIABLES).map(([name, { default: value, meaning }]) => [`\`${name}\``, `\`${value}\``, meaning]),

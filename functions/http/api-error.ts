@@ -46,6 +46,11 @@ export class ApiError extends Error {
   }
 }
 
+/** A body past its limit (the body readers of node:http requests and in-process requests share it). */
+export function payloadTooLarge(maxBytes: number): ApiError {
+  return new ApiError('payload_too_large', `The body is larger than ${maxBytes} bytes.`, { hint: `Send at most ${maxBytes} bytes.` });
+}
+
 /** The Error shape of SPEC.md section 2: `{code, message, hint?, requestId}`. */
 export interface ErrorBody {
   code: ErrorCode;

@@ -4,10 +4,7 @@ import type { Config } from '../config/env.ts';
 import { CONTACT_LIMITS } from '../contact/schema.ts';
 import { OAUTH_ERRORS } from '../keys/token-handler.ts';
 import type { OPERATIONS, OperationId } from '../operations.ts';
-import { LIST_LIMIT, type LIST_PARAMETERS } from '../projects/list-projects.ts';
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../projects/schema.ts';
-import type { SEARCH_PARAMETERS } from '../search/search-handler.ts';
-import { SEARCH_LIMIT, SEARCH_QUERY_MAX_LENGTH, SEARCH_TYPES } from '../search/search-types.ts';
+import { IDEMPOTENCY_KEY, JOB_ID_PARAMETER, LIST_QUERY, SEARCH_QUERY, SLUG_PARAMETER } from '../parameters.ts';
 import { oauthErrorSchema, oauthErrorStatus } from './error-schemas.ts';
 import type { ErrorVariant } from './error-responses.ts';
 import type { ParameterName, ResponseHeaderName } from './headers.ts';
@@ -41,20 +38,6 @@ export type DocumentedId = Exclude<OperationId, AliasId>;
 
 const json = (schema: z.ZodTypeAny, required: boolean) => ({ required, content: { 'application/json': { schema } } });
 
-/** Every list parameter; the Record type makes the compiler insist on each of LIST_PARAMETERS. */
-const LIST_QUERY: Record<(typeof LIST_PARAMETERS)[number], z.ZodTypeAny> = {
-  limit: z.number().int().min(LIST_LIMIT.min).max(LIST_LIMIT.max).default(LIST_LIMIT.default).openapi({ param: { description: 'Page size.' } }),
-  cursor: z.string().optional().openapi({ param: { description: 'pagination.nextCursor of the previous page, exactly as it was returned.' } }),
-  domain: z.string().optional().openapi({ param: { description: 'Only projects of this domain (case-insensitive), such as `developer-tools`.' } }),
-  stack: z.string().optional().openapi({ param: { description: 'Only projects whose stack has this item (case-insensitive), such as `typescript`.' } }),
-};
-
-const SEARCH_QUERY: Record<(typeof SEARCH_PARAMETERS)[number], z.ZodTypeAny> = {
-  q: z.string().min(1).max(SEARCH_QUERY_MAX_LENGTH).openapi({ param: { description: 'Search terms; prefixes and small typos match too.' } }),
-  type: z.enum(SEARCH_TYPES).optional().openapi({ param: { description: 'Only results of this type.' } }),
-  limit: z.number().int().min(SEARCH_LIMIT.min).max(SEARCH_LIMIT.max).default(SEARCH_LIMIT.default).openapi({ param: { description: 'Most results to return.' } }),
-};
-
 const notModified: SuccessDoc = { description: 'Not Modified: If-None-Match still matches; no body.', headers: ['ETag'] };
 
 export function operationDocs(config: Config): Record<DocumentedId, OperationDoc> {
@@ -65,7 +48,7 @@ export function operationDocs(config: Config): Record<DocumentedId, OperationDoc
       success: { 200: { description: 'A page of projects.', schema: bodies.projectListSchema, headers: ['ETag'] }, 304: notModified },
     },
     getProject: {
-      request: { params: z.object({ slug: z.string().regex(SLUG_PATTERN).max(SLUG_MAX_LENGTH).openapi({ param: { description: 'The project slug.' } }) }) },
+      request: { params: z.object({ slug: SLUG_PARAMETER }) },
       parameters: ['IfNoneMatch'],
       success: { 200: { description: 'The project.', schema: bodies.projectComponent, headers: ['ETag'] }, 304: notModified },
     },
@@ -77,7 +60,7 @@ export function operationDocs(config: Config): Record<DocumentedId, OperationDoc
     createContact: {
       request: {
         headers: z.object({
-          'Idempotency-Key': z.string().uuid().openapi({ param: { description: 'A new UUID per message; retry with the same key to get the same answer.' } }),
+          'Idempotency-Key': IDEMPOTENCY_KEY,
         }),
         body: json(bodies.contactRequestSchema, true),
       },
@@ -95,7 +78,7 @@ export function operationDocs(config: Config): Record<DocumentedId, OperationDoc
       notes: `At most ${config.jobs.concurrency} jobs run at once and ${config.jobs.queueLimit} may wait; beyond that the answer is 503 with Retry-After.`,
     },
     getJobStatus: {
-      request: { params: z.object({ jobId: z.string().openapi({ param: { description: 'The jobId createJob returned.' } }) }) },
+      request: { params: z.object({ jobId: JOB_ID_PARAMETER }) },
       success: { 200: { description: 'The job. Retry-After is sent while it is pending or running.', schema: jobSchema, headers: ['Retry-After'] } },
       notes: `A job and its result are kept for ${config.jobs.retentionSeconds} seconds after creation.`,
     },

@@ -7,7 +7,10 @@ import { ContactPage } from '../contact/contact-page.ts';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import { DISCOVERY_LINKS } from '../http/router.ts';
 import { securityHeaders } from '../http/security-headers.ts';
+import type { DocPage } from '../docs/doc-page.ts';
 import { flushLog, logEvent } from '../log.ts';
+import { mcpRoutes } from '../mcp/mcp-routes.ts';
+import { SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
 import { searchPageHandler } from '../search/search-page-handler.ts';
 import { SearchPage } from '../search/search-page.ts';
@@ -30,10 +33,11 @@ function loadConfigOrExit() {
   }
 }
 
-function loadBuild(): { projects: ProjectSource[]; searchIndex: string } {
+function loadBuild(): { projects: ProjectSource[]; searchIndex: string; docs: DocPage[] } {
   try {
     const { projects } = JSON.parse(readFileSync(`${DIST}client/portfolio.json`, 'utf8')) as { projects: ProjectSource[] };
-    return { projects, searchIndex: readFileSync(`${DIST}client/search-index.json`, 'utf8') };
+    const { docs } = JSON.parse(readFileSync(`${DIST}client/docs.json`, 'utf8')) as { docs: DocPage[] };
+    return { projects, docs, searchIndex: readFileSync(`${DIST}client/search-index.json`, 'utf8') };
   } catch {
     process.stderr.write('No build found in dist/. Run `npm run build` first (`npm start` does both).\n');
     process.exit(1);
@@ -46,20 +50,24 @@ const api = createApi(config, build.projects, build.searchIndex);
 // The home page and the catalog point agents at the catalog and the description (RFC 8288 links);
 // HEAD on the catalog answers with its own Link (RFC 9727 section 2).
 const discoveryLinks = { link: DISCOVERY_LINKS };
+// Server cards are read by MCP clients in any origin.
+const openToAll = { 'access-control-allow-origin': '*' };
 const statics = new StaticFiles(`${DIST}client`, securityHeaders(config.siteUrl), {
   '/': discoveryLinks,
   '/.well-known/api-catalog': discoveryLinks,
+  ...Object.fromEntries(SERVER_CARD_PATHS.map((path) => [path, openToAll])),
 });
 const contactTemplate = statics.get('/contact')?.identity.body.toString('utf8');
 if (contactTemplate === undefined) throw new Error('The build has no contact page');
 const contactLimiter = api.services.quotas.limiter('anonymous', 'contact');
 const searchTemplate = statics.get('/search')?.identity.body.toString('utf8');
 if (searchTemplate === undefined) throw new Error('The build has no search page');
-const pages = new Map([
+const endpoints = new Map([
   ['/contact', contactFormHandler(api.services.contact, new ContactPage(contactTemplate), contactLimiter)],
   ['/search', searchPageHandler(api.services.search, new SearchPage(searchTemplate), api.services.quotas.limiter('anonymous', 'read'))],
+  ...mcpRoutes(api, build.docs),
 ]);
-const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ api, statics, pages }));
+const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ api, statics, endpoints }));
 
 server.listen(config.port, config.host, () => {
   const address = server.address();

@@ -36,6 +36,9 @@ const MEDIA_TYPES_BY_PATH: Record<string, string> = {
   '/.well-known/api-catalog': API_CATALOG_MEDIA_TYPE,
   '/.well-known/oauth-protected-resource': 'application/json; charset=utf-8',
   '/.well-known/oauth-authorization-server': 'application/json; charset=utf-8',
+  // The server cards' second home, beside their endpoints (functions/mcp/server-card.ts).
+  '/mcp/server-card': 'application/json; charset=utf-8',
+  '/mcp/docs/server-card': 'application/json; charset=utf-8',
 };
 
 export function mediaTypeFor(urlPath: string): string {

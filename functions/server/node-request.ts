@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../http/api-error.ts';
+import { payloadTooLarge } from '../http/api-error.ts';
 import type { ApiRequest } from '../http/types.ts';
 
 /** Splits a request target into path and query; absolute-form targets (RFC 9112 section 3.2.2) too. */
@@ -52,9 +52,7 @@ export function toApiRequest(req: IncomingMessage, path: string, search: string,
  * left unread (the server then closes the connection).
  */
 function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => new ApiError('payload_too_large', `The body is larger than ${maxBytes} bytes.`, {
-    hint: `Send at most ${maxBytes} bytes.`,
-  });
+  const tooLarge = () => payloadTooLarge(maxBytes);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {

@@ -12,8 +12,8 @@ import { prefersMarkdown, variantFor, type StaticFiles } from './static-files.ts
 export interface ListenerParts {
   api: Api;
   statics: StaticFiles;
-  /** Pages the server renders per request (the contact form), by path. */
-  pages: ReadonlyMap<string, (request: ApiRequest) => Promise<ApiResponse>>;
+  /** Paths answered per request besides the API, by path: the contact form, the search page, the MCP servers. */
+  endpoints: ReadonlyMap<string, (request: ApiRequest) => Promise<ApiResponse>>;
 }
 
 /** Paths the router owns: the API, and the OAuth token endpoint. */
@@ -30,7 +30,7 @@ const TEXT = 'text/plain; charset=utf-8';
  * go to `writeHead` in one object: a single `setHeader` beforehand would send node down its
  * slow path for every header.
  */
-export function createRequestListener({ api, statics, pages }: ListenerParts) {
+export function createRequestListener({ api, statics, endpoints }: ListenerParts) {
   const { config } = api.services;
   const common = securityHeaders(config.siteUrl);
   const commonList = Object.entries(common).flat();
@@ -70,9 +70,9 @@ export function createRequestListener({ api, statics, pages }: ListenerParts) {
       serveDynamic(routeApi, req, res, requestId, path, search, started);
       return;
     }
-    const page = pages.get(path);
-    if (page !== undefined) {
-      serveDynamic(page, req, res, requestId, path, search, started);
+    const endpoint = endpoints.get(path);
+    if (endpoint !== undefined) {
+      serveDynamic(endpoint, req, res, requestId, path, search, started);
       return;
     }
 

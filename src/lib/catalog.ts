@@ -26,8 +26,4 @@ export function stackSlug(name: string): string {
     .replace(/^-|-$/g, '');
 }
 
-/** "developer-tools" -> "Developer tools". */
-export function domainLabel(domain: string): string {
-  const words = domain.replace(/-/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
+export { domainLabel } from '../../functions/projects/project-markdown.ts';

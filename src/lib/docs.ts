@@ -1,6 +1,7 @@
 import { createMarkdownProcessor } from '@astrojs/markdown-remark';
 import { getCollection } from 'astro:content';
 import { loadConfig } from '../../functions/config/env.ts';
+import type { DocPage } from '../../functions/docs/doc-page.ts';
 import { docFacts, fillFacts } from '../../functions/docs/facts.ts';
 
 /** A documentation page with its facts filled in. */
@@ -45,4 +46,9 @@ export async function renderMarkdown(markdown: string): Promise<string> {
 /** The Markdown twin of a doc: its title as H1, its summary as a quote, then the body. */
 export function docAsMarkdown(doc: Doc): string {
   return `# ${doc.title}\n\n> ${doc.description}\n\n${doc.markdown.trim()}\n`;
+}
+
+/** Every doc as /docs.json publishes it and the docs MCP server serves it. */
+export async function docPages(): Promise<DocPage[]> {
+  return (await loadDocs()).map((doc) => ({ path: `/${doc.path}`, title: doc.title, description: doc.description, markdown: docAsMarkdown(doc) }));
 }

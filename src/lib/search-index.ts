@@ -1,14 +1,13 @@
+import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
+import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
 import { OPERATIONS } from '../../functions/operations.ts';
 import { searchDocuments } from '../../functions/search/documents.ts';
 import { SearchIndex } from '../../functions/search/search-index.ts';
 import { projectSources } from './catalog.ts';
 import { loadDocs } from './docs.ts';
 
-/**
- * The serialized search index over projects, docs and operations, from the same sources as the
- * pages. There are no MCP tools to index yet: their list goes where `tools` is empty.
- */
+/** The serialized search index over projects, docs, operations and MCP tools, from the same sources as the pages. */
 export async function searchIndexJson(): Promise<string> {
   const [projects, docs] = await Promise.all([projectSources(), loadDocs()]);
-  return JSON.stringify(SearchIndex.build(searchDocuments({ projects, docs, operations: OPERATIONS, tools: [] })));
+  return JSON.stringify(SearchIndex.build(searchDocuments({ projects, docs, operations: OPERATIONS, tools: [...PRODUCT_TOOLS, ...DOCS_TOOLS] })));
 }

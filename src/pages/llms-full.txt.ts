@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { buildCatalog } from '../lib/catalog.ts';
 import { docAsMarkdown, loadDocs } from '../lib/docs.ts';
-import { projectAsMarkdown } from '../lib/project-markdown.ts';
+import { projectAsMarkdown } from '../../functions/projects/project-markdown.ts';
 import { site, textResponse } from '../lib/site-documents.ts';
 
 /** /llms-full.txt: the full text of every document and project, for agents that read once. */

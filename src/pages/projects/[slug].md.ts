@@ -1,6 +1,6 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { buildCatalog } from '../../lib/catalog.ts';
-import { projectAsMarkdown } from '../../lib/project-markdown.ts';
+import { projectAsMarkdown } from '../../../functions/projects/project-markdown.ts';
 import { textResponse } from '../../lib/site-documents.ts';
 
 /** Each project page as Markdown at /projects/<slug>.md. */

@@ -1,7 +1,15 @@
-import type { ProjectRecord } from '../../functions/projects/schema.ts';
-import { domainLabel } from './catalog.ts';
+import type { ProjectRecord } from './schema.ts';
 
-/** A project page as Markdown: the facts the HTML page shows, then the owner's body. */
+/** "developer-tools" -> "Developer tools". */
+export function domainLabel(domain: string): string {
+  const words = domain.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A project as Markdown: the facts its HTML page shows, then the owner's body. The `.md` twin of
+ * the page, llms-full.txt and the MCP project resources all use this one rendering.
+ */
 export function projectAsMarkdown({ project, markdown }: ProjectRecord): string {
   const facts = [
     `- Year: ${project.year}`,

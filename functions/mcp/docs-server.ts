@@ -1,0 +1,62 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { AGENT_GUIDE_PATH, type DocPage } from '../docs/doc-page.ts';
+import { DOCS_TOOLS, type DocsContext } from './docs-tools.ts';
+import { MCP_SERVER_VERSION, MCP_SERVERS } from './server-identity.ts';
+import { registerTools } from './tool-registry.ts';
+
+const MARKDOWN = 'text/markdown';
+
+const INSTRUCTIONS = [
+  'This server holds the developer documentation of the portfolio API and its MCP servers.',
+  'Call list_docs for the pages, search_docs to find a topic, get_doc for a page\'s Markdown; every page is also a text/markdown resource.',
+  'The prompt integrate_with_api walks through building a client step by step.',
+  'To act on the portfolio itself (projects, contact, jobs), use the sibling server /mcp.',
+].join(' ');
+
+/**
+ * The documentation server of /mcp/docs, built fresh for each request: the tools of
+ * DOCS_TOOLS, each documentation page as a Markdown resource at its `.md` URL, and a prompt.
+ */
+export function buildDocsServer(context: DocsContext): McpServer {
+  const { name, title } = MCP_SERVERS.docs;
+  const { docs, siteUrl } = context;
+  const server = new McpServer({ name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl }, { instructions: INSTRUCTIONS });
+  registerTools(server, DOCS_TOOLS, context);
+
+  for (const doc of docs) {
+    const uri = `${siteUrl}${doc.path}.md`;
+    server.registerResource(doc.path.slice(1), uri, { title: doc.title, description: doc.description, mimeType: MARKDOWN }, () => ({
+      contents: [{ uri, mimeType: MARKDOWN, text: doc.markdown }],
+    }));
+  }
+
+  server.registerPrompt(
+    'integrate_with_api',
+    {
+      title: 'Integrate with the portfolio API',
+      description: 'Step-by-step instructions for building a client of the portfolio API or its MCP servers, for a goal you name.',
+      argsSchema: { goal: z.string().max(500).optional().describe('What the integration should do, such as "show the projects on my site".') },
+    },
+    ({ goal }) => ({
+      description: 'Integrate with the portfolio API',
+      messages: [{ role: 'user', content: { type: 'text', text: integrationPrompt(docs, siteUrl, goal) } }],
+    }),
+  );
+  return server;
+}
+
+/** The agent guide, the goal, and where every other page is. */
+function integrationPrompt(docs: readonly DocPage[], siteUrl: string, goal: string | undefined): string {
+  const guide = docs.find((doc) => doc.path === AGENT_GUIDE_PATH);
+  return [
+    `Help me integrate with the portfolio API at ${siteUrl}.${goal ? ` My goal: ${goal}` : ''}`,
+    'Work in this order: read the guide below; try every call in sandbox mode first; use the OpenAPI description',
+    `(${siteUrl}/openapi.json) for exact shapes; handle errors by their code and respect Retry-After.`,
+    '',
+    guide?.markdown ?? '',
+    '## Other pages',
+    '',
+    ...docs.filter((doc) => doc !== guide).map((doc) => `- [${doc.title}](${siteUrl}${doc.path}.md): ${doc.description}`),
+  ].join('\n');
+}

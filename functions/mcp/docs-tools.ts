@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { DocPage } from '../docs/doc-page.ts';
+import { ApiError } from '../http/api-error.ts';
+import { searchResultsSchema } from '../openapi/resource-schemas.ts';
+import { OPERATIONS } from '../operations.ts';
+import { SEARCH_QUERY } from '../parameters.ts';
+import { queryOf, refuseArguments, type ToolContext, type ToolDefinition } from './tool-registry.ts';
+
+export interface DocsContext extends ToolContext {
+  docs: readonly DocPage[];
+  siteUrl: string;
+}
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const docSummary = z.object({
+  path: z.string().describe('Pass it to get_doc.'),
+  title: z.string(),
+  description: z.string(),
+  url: z.string().url().describe('The page for people.'),
+  markdownUrl: z.string().url().describe('The same page as Markdown; also the URI of its resource.'),
+});
+
+const NO_ARGUMENTS = z.object({}).strict();
+
+/** The documentation tools of /mcp/docs. Search goes through the API's search operation, limited to documents. */
+export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
+  {
+    name: 'list_docs',
+    title: 'List documentation pages',
+    description: 'Every documentation page of the portfolio API (getting started, auth, pricing, sandbox, CLI, SDK, deprecation, the agent guide) with its path and summary. Read one with get_doc.',
+    input: NO_ARGUMENTS,
+    output: z.object({ docs: z.array(docSummary) }),
+    annotations: READ_ONLY,
+    run: async (args, { docs, siteUrl }) => {
+      refuseArguments(args, []);
+      return { status: 200, body: { docs: docs.map((doc) => summary(doc, siteUrl)) } };
+    },
+  },
+  {
+    name: 'get_doc',
+    title: 'Read a documentation page',
+    description: 'The full Markdown of one documentation page, by the path list_docs or search_docs gave (such as /developers/cli; a leading slash and a .md suffix are optional).',
+    input: z.object({ path: z.string().min(1).max(200).describe('The page path, such as /auth or /developers/cli.') }).strict(),
+    output: docSummary.extend({ markdown: z.string() }),
+    annotations: READ_ONLY,
+    run: async (args, { docs, siteUrl }) => {
+      refuseArguments(args, ['path']);
+      const doc = findDoc(docs, args.path);
+      return { status: 200, body: { ...summary(doc, siteUrl), markdown: doc.markdown } };
+    },
+  },
+  {
+    name: 'search_docs',
+    title: 'Search the documentation',
+    description: 'Full-text search over the documentation pages only (prefixes and small typos match). Returns {query, total, results}; read a hit with get_doc.',
+    input: z.object({ q: SEARCH_QUERY.q, limit: SEARCH_QUERY.limit }).strict(),
+    output: searchResultsSchema,
+    annotations: READ_ONLY,
+    run: async (args, { api }) => {
+      refuseArguments(args, ['q', 'limit']);
+      const query = queryOf(args);
+      query.set('type', 'doc');
+      return api({ method: 'GET', path: OPERATIONS.search.path, query });
+    },
+  },
+];
+
+function summary(doc: DocPage, siteUrl: string): z.infer<typeof docSummary> {
+  return { path: doc.path, title: doc.title, description: doc.description, url: `${siteUrl}${doc.path}`, markdownUrl: `${siteUrl}${doc.path}.md` };
+}
+
+/** `developers/cli`, `/developers/cli` and `/developers/cli.md` all name the same page. */
+function findDoc(docs: readonly DocPage[], path: unknown): DocPage {
+  if (typeof path !== 'string') {
+    throw new ApiError('invalid_parameter', 'Argument "path" is required and must be a string.', { hint: 'Call list_docs for every path.' });
+  }
+  const wanted = `/${path.trim().replace(/^\/+/, '').replace(/\.md$/, '')}`;
+  const doc = docs.find((candidate) => candidate.path === wanted);
+  if (doc === undefined) {
+    throw new ApiError('not_found', `No documentation page at "${wanted.slice(0, 200)}".`, { hint: 'Call list_docs for every path.' });
+  }
+  return doc;
+}

@@ -1,0 +1,96 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ApiError } from '../http/api-error.ts';
+import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
+import { FORWARDED_HEADERS, type McpCaller } from './api-caller.ts';
+
+/** Most bytes one MCP message may have; tool arguments are small (a contact message is 16 KiB at most). */
+export const MCP_BODY_MAX_BYTES = 64 * 1024;
+
+const ALLOW = 'POST';
+const CORS_REQUEST_HEADERS = 'Content-Type, Accept, Authorization, X-API-Key, X-Sandbox, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+
+export interface McpEndpointOptions {
+  /** The server for one request; it is connected to a fresh transport and closed after the answer. */
+  buildServer(caller: McpCaller): McpServer;
+  isAllowedOrigin(origin: string): boolean;
+  siteUrl: string;
+}
+
+/**
+ * One MCP server over Streamable HTTP, stateless: every POST gets a new server and transport
+ * (the SDK cannot reuse a stateless transport), answered as JSON, both closed afterwards. GET
+ * (the optional SSE stream) and DELETE (ending a session) have nothing to do without sessions:
+ * 405 with Allow: POST, as the transport specification allows. Failures before the SDK sees the
+ * message answer in JSON-RPC's error shape, like the SDK's own.
+ */
+export function mcpEndpoint({ buildServer, isAllowedOrigin, siteUrl }: McpEndpointOptions) {
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    const origin = headerValue(request, 'origin');
+    if (origin !== undefined && !isAllowedOrigin(origin)) {
+      return jsonRpcError(403, 'Forbidden: this Origin may not call the MCP server (see MCP_ALLOWED_ORIGINS).', {});
+    }
+    const cors: HeaderMap = origin === undefined ? {} : { 'access-control-allow-origin': origin, vary: 'Origin' };
+    if (request.method === 'OPTIONS') {
+      return {
+        status: 204,
+        headers: { ...cors, allow: `${ALLOW}, OPTIONS`, 'access-control-allow-methods': ALLOW, 'access-control-allow-headers': CORS_REQUEST_HEADERS, 'access-control-max-age': '86400' },
+        body: null,
+      };
+    }
+    if (request.method !== 'POST') {
+      return jsonRpcError(405, 'Method Not Allowed: this stateless server answers POST only.', { ...cors, allow: ALLOW });
+    }
+
+    let body: Buffer;
+    try {
+      body = await request.readBody(MCP_BODY_MAX_BYTES);
+    } catch (error) {
+      if (error instanceof ApiError) return jsonRpcError(error.status, error.message, cors);
+      throw error;
+    }
+    const server = buildServer(callerOf(request));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(webRequest(request, body, siteUrl));
+      const headers: HeaderMap = { ...cors, 'cache-control': 'no-store' };
+      response.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      const text = await response.text();
+      return { status: response.status, headers, body: text === '' ? null : text };
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  };
+}
+
+function callerOf(request: ApiRequest): McpCaller {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = headerValue(request, name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return { clientIp: request.clientIp, requestId: request.requestId, headers, sandbox: request.query.get('sandbox') ?? undefined };
+}
+
+/** The web Request the SDK transport reads; the body was already read (and bounded) here. */
+function webRequest(request: ApiRequest, body: Buffer, siteUrl: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const search = request.query.size > 0 ? `?${request.query.toString()}` : '';
+  return new Request(`${siteUrl}${request.path}${search}`, { method: 'POST', headers, body: new Uint8Array(body) });
+}
+
+function jsonRpcError(status: number, message: string, headers: HeaderMap): ApiResponse {
+  return {
+    status,
+    headers: { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store' },
+    body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }),
+  };
+}

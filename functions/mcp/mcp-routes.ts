@@ -1,0 +1,27 @@
+import type { Api } from '../app.ts';
+import type { DocPage } from '../docs/doc-page.ts';
+import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import { apiCaller } from './api-caller.ts';
+import { buildDocsServer } from './docs-server.ts';
+import { mcpEndpoint } from './mcp-endpoint.ts';
+import { originPolicy } from './origins.ts';
+import { buildProductServer } from './product-server.ts';
+import { MCP_SERVERS } from './server-identity.ts';
+
+/** Both MCP servers by path, each answering with the API (and so its rules) behind its tools. */
+export function mcpRoutes(api: Api, docs: readonly DocPage[]): Map<string, (request: ApiRequest) => Promise<ApiResponse>> {
+  const { config, catalog } = api.services;
+  const siteUrl = config.siteUrl;
+  const isAllowedOrigin = originPolicy(siteUrl, config.mcpAllowedOrigins);
+  const contextOf = (caller: Parameters<typeof apiCaller>[1]) => ({ api: apiCaller(api.router, caller), requestId: caller.requestId });
+  return new Map([
+    [
+      MCP_SERVERS.product.path,
+      mcpEndpoint({ siteUrl, isAllowedOrigin, buildServer: (caller) => buildProductServer({ catalog, siteUrl }, contextOf(caller)) }),
+    ],
+    [
+      MCP_SERVERS.docs.path,
+      mcpEndpoint({ siteUrl, isAllowedOrigin, buildServer: (caller) => buildDocsServer({ ...contextOf(caller), docs, siteUrl }) }),
+    ],
+  ]);
+}

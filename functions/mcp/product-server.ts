@@ -1,0 +1,60 @@
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Catalog } from '../projects/catalog.ts';
+import { projectAsMarkdown } from '../projects/project-markdown.ts';
+import { resourceNotFound } from './resource-not-found.ts';
+import { PRODUCT_TOOLS } from './product-tools.ts';
+import { MCP_SERVER_VERSION, MCP_SERVERS } from './server-identity.ts';
+import { registerTools, type ToolContext } from './tool-registry.ts';
+
+const MARKDOWN = 'text/markdown';
+
+/** What an agent should know before its first call; sent in the initialize result. */
+const INSTRUCTIONS = [
+  'This server is the portfolio\'s product API for agents: projects, search, contact and jobs.',
+  'Start with search (free text) or list_projects (filter by domain or stack), then get_project or read the project\'s resource for its full write-up; compare_projects lays several side by side.',
+  'submit_contact sends the owner a message: make one UUID for idempotency_key and reuse it on retries.',
+  'Errors are tool results with isError and the HTTP API\'s Error body ({code, message, hint}); rate_limited means wait.',
+  'Sandbox mode (/mcp?sandbox=true or X-Sandbox: true) keeps writes away from the owner; sandbox_ping says which mode you are in.',
+  'Documentation lives on the sibling server /mcp/docs.',
+].join(' ');
+
+export interface ProductServerParts {
+  catalog: Catalog;
+  siteUrl: string;
+}
+
+/**
+ * The product server of /mcp, built fresh for each request (the transport is stateless): the
+ * tools of PRODUCT_TOOLS, and every project as a Markdown resource behind one URI template,
+ * the URL of the project's Markdown page.
+ */
+export function buildProductServer({ catalog, siteUrl }: ProductServerParts, context: ToolContext): McpServer {
+  const { name, title } = MCP_SERVERS.product;
+  const server = new McpServer({ name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl }, { instructions: INSTRUCTIONS });
+  registerTools(server, PRODUCT_TOOLS, context);
+
+  const template = new ResourceTemplate(`${siteUrl}/projects/{slug}.md`, {
+    list: () => ({
+      resources: catalog.records.map(({ project }) => ({
+        uri: `${siteUrl}/projects/${project.slug}.md`,
+        name: project.slug,
+        title: project.title,
+        description: project.description,
+        mimeType: MARKDOWN,
+      })),
+    }),
+    complete: { slug: (prefix) => catalog.records.map(({ project }) => project.slug).filter((slug) => slug.startsWith(prefix)) },
+  });
+  server.registerResource(
+    'project',
+    template,
+    { title: 'Project write-up', description: 'A project as Markdown: its facts, then the owner\'s write-up.', mimeType: MARKDOWN },
+    (uri, { slug }) => {
+      const record = typeof slug === 'string' ? catalog.get(slug) : undefined;
+      if (record === undefined) throw resourceNotFound(uri, 'List the resources for every project.');
+      return { contents: [{ uri: uri.href, mimeType: MARKDOWN, text: projectAsMarkdown(record) }] };
+    },
+  );
+  return server;
+}
+

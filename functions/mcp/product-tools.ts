@@ -1,0 +1,130 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { contactSchema } from '../contact/schema.ts';
+import { jobCreatedSchema, jobRequestSchema, jobSchema } from '../openapi/job-schemas.ts';
+import {
+  contactResultSchema,
+  projectComponent,
+  projectListSchema,
+  sandboxPingSchema,
+  searchResultsSchema,
+} from '../openapi/resource-schemas.ts';
+import { OPERATIONS, type OperationId } from '../operations.ts';
+import { IDEMPOTENCY_KEY, JOB_ID_PARAMETER, LIST_QUERY, SEARCH_QUERY, SLUG_PARAMETER } from '../parameters.ts';
+import { COMPARE_LIMIT, compareProjects, comparisonSchema } from './compare-projects.ts';
+import { queryOf, stringArgument, type ToolContext, type ToolDefinition } from './tool-registry.ts';
+
+/** Reads this service's own data: safe to call any number of times. */
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** The path of an operation with its `{parameter}` filled in. */
+function pathOf(operationId: OperationId, parameter?: string): string {
+  const { path } = OPERATIONS[operationId];
+  return parameter === undefined ? path : path.replace(/\{[^}]+\}/, encodeURIComponent(parameter));
+}
+
+/** A read tool: its arguments (but the path parameter) become the operation's query string. */
+function readTool(
+  operationId: OperationId,
+  tool: Omit<ToolDefinition, 'annotations' | 'run'>,
+  pathArgument?: string,
+): ToolDefinition {
+  return {
+    ...tool,
+    annotations: READ_ONLY,
+    run: (args, { api }) => {
+      if (pathArgument === undefined) return api({ method: 'GET', path: pathOf(operationId), query: queryOf(args) });
+      const rest = Object.fromEntries(Object.entries(args).filter(([name]) => name !== pathArgument));
+      return api({ method: 'GET', path: pathOf(operationId, stringArgument(args, pathArgument)), query: queryOf(rest) });
+    },
+  };
+}
+
+/**
+ * The product tools of /mcp. Each one is an operation of the HTTP API called in process (see
+ * api-caller.ts), so validation, quotas, idempotency and sandbox mode are the API's own; only
+ * compare_projects adds something, and it reads through the batch operation.
+ */
+export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
+  readTool('listProjects', {
+    name: 'list_projects',
+    title: 'List projects',
+    description:
+      'List the portfolio\'s projects, newest first, optionally only one domain or one stack item. Returns {data, pagination}; when pagination.hasMore is true, call again with cursor = pagination.nextCursor (the cursor keeps the filter).',
+    input: z.object(LIST_QUERY).strict(),
+    output: projectListSchema,
+  }),
+  readTool(
+    'getProject',
+    {
+      name: 'get_project',
+      title: 'Get a project',
+      description: 'Get one project by its slug (from list_projects or search): title, description, stack, domain, year, links. Its full write-up is the resource of the same project.',
+      input: z.object({ slug: SLUG_PARAMETER }).strict(),
+      output: projectComponent,
+    },
+    'slug',
+  ),
+  readTool('search', {
+    name: 'search',
+    title: 'Search the site',
+    description:
+      'Full-text search over projects, documentation pages, API operations and MCP tools; prefixes and small typos match. Returns {query, total, results} with each result\'s type, title, url and snippet. Use type to narrow, e.g. type=project.',
+    input: z.object(SEARCH_QUERY).strict(),
+    output: searchResultsSchema,
+  }),
+  {
+    name: 'submit_contact',
+    title: 'Send the owner a message',
+    description:
+      'Send the portfolio\'s owner a message (name, email, message). Make one new UUID for idempotency_key per message and reuse it on every retry: the message is stored once and a retry returns the first answer. Quota: a few messages per client per window; in sandbox mode the owner never sees it.',
+    input: contactSchema.extend({ idempotency_key: IDEMPOTENCY_KEY }),
+    output: contactResultSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    run: ({ idempotency_key: key, ...message }, { api }) =>
+      api({
+        method: 'POST',
+        path: pathOf('createContact'),
+        headers: key === undefined ? {} : { 'idempotency-key': typeof key === 'string' ? key : JSON.stringify(key) },
+        body: message,
+      }),
+  },
+  {
+    name: 'create_job',
+    title: 'Start a job',
+    description:
+      'Start an asynchronous job (task export, stats or digest; no arguments runs the default task). Returns {jobId, status, pollUrl} at once; then call get_job with the jobId until status is succeeded or failed.',
+    input: jobRequestSchema,
+    output: jobCreatedSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: (args, { api }) => api({ method: 'POST', path: pathOf('createJob'), body: args }),
+  },
+  readTool(
+    'getJobStatus',
+    {
+      name: 'get_job',
+      title: 'Get a job',
+      description: 'The status, progress (0 to 1) and, once succeeded, the result of a job create_job started. Poll until status is succeeded or failed.',
+      input: z.object({ job_id: JOB_ID_PARAMETER }).strict(),
+      output: jobSchema,
+    },
+    'job_id',
+  ),
+  readTool('sandboxPing', {
+    name: 'sandbox_ping',
+    title: 'Check sandbox mode',
+    description:
+      'Answers {pong: true, sandbox}: whether this connection runs in sandbox mode. Sandbox mode comes from /mcp?sandbox=true, an X-Sandbox: true header or a test key on the MCP request, and applies to every tool call on it.',
+    input: z.object({}).strict(),
+    output: sandboxPingSchema,
+  }),
+  {
+    name: 'compare_projects',
+    title: 'Compare projects',
+    description: `Compare ${COMPARE_LIMIT.min} to ${COMPARE_LIMIT.max} projects by slug in one consistent read: the projects themselves, the stack items they share, what each uses alone, their domains and their year span. Useful to answer "which of these fits X" questions.`,
+    input: z.object({ slugs: z.array(SLUG_PARAMETER).min(COMPARE_LIMIT.min).max(COMPARE_LIMIT.max).describe('Slugs of the projects to compare, in the order to show them.') }).strict(),
+    output: comparisonSchema,
+    annotations: READ_ONLY,
+    run: (args, context: ToolContext) => compareProjects(args, context.api),
+  },
+];

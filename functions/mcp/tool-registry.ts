@@ -1,0 +1,113 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AnyZodObject } from 'zod';
+import { ApiError, errorBody } from '../http/api-error.ts';
+import type { ApiCaller, ApiOutcome } from './api-caller.ts';
+
+/** What every tool can use while it runs: the API as the caller reaches it, and the request id. */
+export interface ToolContext {
+  api: ApiCaller;
+  requestId: string;
+}
+
+/** One MCP tool. Its arguments arrive as the client sent them; the operation behind it validates them. */
+export interface ToolDefinition<Context extends ToolContext = ToolContext> {
+  name: string;
+  title: string;
+  /** What the tool does and when to use it, written for an agent choosing between tools. */
+  description: string;
+  input: AnyZodObject;
+  output: AnyZodObject;
+  annotations: ToolAnnotations;
+  /** The API's answer, or a local one in the same shape; an ApiError thrown becomes an error result. */
+  run(args: Record<string, unknown>, context: Context): Promise<ApiOutcome>;
+}
+
+/** The tools/list entry of a tool: JSON Schemas made from its zod schemas by the SDK's own converter. */
+export function describeTool(tool: ToolDefinition<never>): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toJsonSchemaCompat(tool.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
+    outputSchema: toJsonSchemaCompat(tool.output, { strictUnions: true, pipeStrategy: 'output' }) as Tool['outputSchema'],
+    annotations: tool.annotations,
+  };
+}
+
+/**
+ * Serves tools/list and tools/call for a set of tools. The SDK's registerTool would check the
+ * arguments itself and answer with its own wording; here the operation behind each tool checks
+ * them (the API's validation, once), so a bad argument gets the same error code and message
+ * over MCP as over HTTP.
+ */
+export function registerTools<Context extends ToolContext>(server: McpServer, tools: readonly ToolDefinition<Context>[], context: Context): void {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  server.server.registerCapabilities({ tools: {} });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => describeTool(tool as ToolDefinition<never>)) }));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (tool === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the tools this server has.`);
+    }
+    try {
+      return toolResult(await tool.run(request.params.arguments ?? {}, context));
+    } catch (error) {
+      if (error instanceof ApiError) return toolResult({ status: error.status, body: errorBody(error, context.requestId) });
+      throw error;
+    }
+  });
+}
+
+/**
+ * A success carries the API's JSON as structuredContent and, for clients that read only text,
+ * the same JSON as text. A failure is an error result whose text is the API's Error body
+ * (code, message, hint, requestId), so an agent can act on the code.
+ */
+export function toolResult({ status, body }: ApiOutcome): CallToolResult {
+  const text = JSON.stringify(body);
+  if (status >= 400) return { isError: true, content: [{ type: 'text', text }] };
+  return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> };
+}
+
+/** A required string argument (a path parameter); a missing or non-string one is refused like a bad parameter. */
+export function stringArgument(args: Record<string, unknown>, name: string): string {
+  const value = args[name];
+  if (typeof value !== 'string') {
+    throw new ApiError('invalid_parameter', `Argument "${name}" is required and must be a string.`, { hint: 'See the tool\'s inputSchema.' });
+  }
+  return value;
+}
+
+/**
+ * The arguments of a read tool as the query string of its operation. Strings go as they are,
+ * numbers and booleans as their text; anything else as JSON, which the operation then refuses
+ * with its own message.
+ */
+export function queryOf(args: Record<string, unknown>): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(args)) {
+    if (value === undefined) continue;
+    query.set(name, typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value));
+  }
+  return query;
+}
+
+/** Refuses an argument the tool does not take, as the API refuses an unknown parameter. */
+export function refuseArguments(args: Record<string, unknown>, allowed: readonly string[]): void {
+  const unknown = Object.keys(args).find((name) => !allowed.includes(name));
+  if (unknown !== undefined) {
+    throw new ApiError('unknown_parameter', `Argument "${unknown.slice(0, 64)}" is not an argument of this tool.`, {
+      hint: allowed.length === 0 ? 'Send no arguments.' : `Send only: ${allowed.join(', ')}.`,
+    });
+  }
+}
