@@ -1,0 +1,37 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { errorSchema } from './schemas.ts';
+
+/** An SDK client connected over real HTTP to one of the servers (`/mcp` or `/mcp/docs`). */
+export async function connectMcp(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'portfolio-tests', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+/** Calls a tool and returns its result; the SDK client has already checked structuredContent against outputSchema. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** The text block of a result, parsed as JSON. */
+export function textJson(result: CallToolResult): unknown {
+  const block = result.content[0];
+  if (block?.type !== 'text') throw new Error('The result has no text block');
+  return JSON.parse(block.text) as unknown;
+}
+
+/** A successful result's structured content, checked to equal its text block. */
+export function structured(result: CallToolResult): Record<string, unknown> {
+  if (result.isError) throw new Error(`Tool failed: ${JSON.stringify(result.content)}`);
+  if (result.structuredContent === undefined) throw new Error('No structuredContent');
+  if (JSON.stringify(textJson(result)) !== JSON.stringify(result.structuredContent)) throw new Error('Text and structuredContent differ');
+  return result.structuredContent;
+}
+
+/** An error result's API error (Error shape; extra problem members allowed). */
+export function toolError(result: CallToolResult) {
+  if (!result.isError) throw new Error(`Expected an error, got ${JSON.stringify(result.structuredContent)}`);
+  return errorSchema.passthrough().parse(textJson(result));
+}
