@@ -1,0 +1,167 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { connectMcp } from '../support/mcp.ts';
+import { freshDataDir, ROOT, startServer, type RunningServer } from '../support/server.ts';
+
+const run = promisify(execFile);
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ MCP_ALLOWED_ORIGINS: '' });
+});
+afterAll(() => server.stop());
+
+const ACCEPT = 'application/json, text/event-stream';
+const LIST_TOOLS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+
+function post(pathname: string, headers: Record<string, string>, body = LIST_TOOLS) {
+  return fetch(`${server.baseUrl}${pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, ...headers },
+    body,
+  });
+}
+
+describe('MCP over Streamable HTTP, stateless', () => {
+  it.each(['/mcp', '/mcp/docs'])('%s answers GET and DELETE with 405 and Allow: POST', async (pathname) => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${server.baseUrl}${pathname}`, { method, headers: { accept: 'text/event-stream' } });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.any(String) } });
+    }
+  });
+
+  it('answers without a session: no Mcp-Session-Id, JSON body, no-store', async () => {
+    const response = await post('/mcp', {});
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    const body = (await response.json()) as { result: { tools: unknown[] } };
+    expect(body.result.tools.length).toBeGreaterThan(5);
+  });
+
+  it('refuses an Origin outside the allowed list with 403, serves allowed ones with CORS', async () => {
+    const refused = await post('/mcp', { origin: 'https://evil.example' });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    const docsRefused = await post('/mcp/docs', { origin: 'http://localhost.evil.example' });
+    expect(docsRefused.status).toBe(403);
+    for (const origin of ['http://localhost:4321', 'http://127.0.0.1:8080']) {
+      const allowed = await post('/mcp', { origin });
+      expect(allowed.status, origin).toBe(200);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(origin);
+    }
+    const preflight = await fetch(`${server.baseUrl}/mcp`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/MCP-Protocol-Version/i);
+  });
+
+  it('honours MCP_ALLOWED_ORIGINS when set', async () => {
+    const configured = await startServer({ MCP_ALLOWED_ORIGINS: 'https://app.example' }, freshDataDir());
+    try {
+      const call = (origin: string) =>
+        fetch(`${configured.baseUrl}/mcp`, { method: 'POST', headers: { origin, 'content-type': 'application/json', accept: ACCEPT }, body: LIST_TOOLS });
+      expect((await call('https://app.example')).status).toBe(200);
+      expect((await call('http://localhost:4321')).status).toBe(403);
+    } finally {
+      await configured.stop();
+    }
+  });
+
+  it('answers an unsupported MCP-Protocol-Version with 400', async () => {
+    const response = await post('/mcp', { 'mcp-protocol-version': '1999-01-01' });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/protocol version/i);
+  });
+
+  it('answers malformed JSON and oversized bodies with JSON-RPC errors, never 5xx', async () => {
+    const malformed = await post('/mcp', {}, '{"jsonrpc":');
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    const huge = await post('/mcp', {}, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { padding: 'x'.repeat(100_000) } }));
+    expect(huge.status).toBe(413);
+    const notJson = await post('/mcp', { 'content-type': 'text/plain' });
+    expect(notJson.status).toBe(415);
+  });
+});
+
+/** The rules of the current experimental server-card schema (NOTES.md), plus the members older readers use. */
+const serverCardSchema = z
+  .object({
+    $schema: z.literal('https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'),
+    name: z.string().regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/),
+    version: z.string().regex(/^\d+\.\d+\.\d+$/),
+    description: z.string().min(1).max(100),
+    title: z.string().min(1),
+    websiteUrl: z.string().url(),
+    remotes: z.array(z.object({ type: z.literal('streamable-http'), url: z.string().url(), supportedProtocolVersions: z.array(z.string()).min(1) })).length(1),
+    serverInfo: z.object({ name: z.string(), version: z.string() }).passthrough(),
+    transport: z.object({ type: z.literal('streamable-http'), url: z.string().url() }),
+    capabilities: z.record(z.unknown()),
+    tools: z.array(z.object({ name: z.string() }).passthrough()).min(1),
+    resources: z.array(z.unknown()),
+    resourceTemplates: z.array(z.unknown()),
+    prompts: z.array(z.unknown()),
+  })
+  .passthrough();
+
+describe('server cards', () => {
+  it.each([
+    ['/mcp', '/.well-known/mcp/server-card.json', '/mcp/server-card'],
+    ['/mcp/docs', '/.well-known/mcp/docs/server-card.json', '/mcp/docs/server-card'],
+  ])('%s: the card equals what the live server lists', async (endpoint, wellKnown, beside) => {
+    const [first, second] = await Promise.all([fetch(`${server.baseUrl}${wellKnown}`), fetch(`${server.baseUrl}${beside}`)]);
+    for (const response of [first, second]) {
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('etag')).toMatch(/^"/);
+      expect(response.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    }
+    const card = serverCardSchema.parse(await first.json());
+    expect(await second.json()).toEqual(card);
+    const revalidated = await fetch(`${server.baseUrl}${wellKnown}`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(revalidated.status).toBe(304);
+
+    const client = await connectMcp(`${server.baseUrl}${endpoint}`);
+    try {
+      expect(card.remotes[0]!.url.endsWith(endpoint)).toBe(true);
+      expect(card.serverInfo).toEqual(client.getServerVersion());
+      expect(card.capabilities).toEqual(client.getServerCapabilities());
+      expect(card.instructions).toBe(client.getInstructions());
+      expect(card.tools).toEqual((await client.listTools()).tools);
+      expect(card.resources).toEqual((await client.listResources()).resources);
+      expect(card.resourceTemplates).toEqual((await client.listResourceTemplates()).resourceTemplates);
+      expect(card.prompts).toEqual(client.getServerCapabilities()?.prompts ? (await client.listPrompts()).prompts : []);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('MCP Inspector CLI', () => {
+  const inspector = (...args: string[]) =>
+    run(process.execPath, [path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js'), '--cli', ...args], {
+      env: { ...process.env, MCP_CATALOG_PATH: path.join(freshDataDir(), 'mcp.json') },
+      timeout: 30_000,
+    });
+
+  it('lists the tools of both servers and calls one', async () => {
+    const product = JSON.parse((await inspector(`${server.baseUrl}/mcp`, '--transport', 'http', '--method', 'tools/list')).stdout) as { tools: { name: string }[] };
+    expect(product.tools.map((tool) => tool.name)).toContain('get_project');
+    const docs = JSON.parse((await inspector(`${server.baseUrl}/mcp/docs`, '--transport', 'http', '--method', 'tools/list')).stdout) as { tools: { name: string }[] };
+    expect(docs.tools.map((tool) => tool.name)).toEqual(['list_docs', 'get_doc', 'search_docs']);
+    const called = JSON.parse(
+      (await inspector(`${server.baseUrl}/mcp/docs`, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'get_doc', '--tool-arg', 'path=/auth')).stdout,
+    ) as { structuredContent: { path: string; markdown: string } };
+    expect(called.structuredContent.path).toBe('/auth');
+    expect(called.structuredContent.markdown).toMatch(/^# /);
+  });
+});
