@@ -1,5 +1,6 @@
 import type { Request as CannonRequest } from 'autocannon';
 import { randomUUID } from 'node:crypto';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 
 /** One benchmarked request; `requests` builds per-request bodies (distinct keys) when needed. */
 export interface Scenario {
@@ -17,6 +18,10 @@ const CONTACT_BODY = JSON.stringify({
   email: 'bench@example.com',
   message: 'A message sent by npm run bench to measure durable writes.',
 });
+
+// A stateless call: no initialize first (the server keeps no session), as an agent repeating a tool does.
+const MCP_GET_PROJECT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_project', arguments: { slug: 'leakhound' } } });
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
 
 export const scenarios: Scenario[] = [
   { name: 'GET /api/v1/projects', method: 'GET', path: '/api/v1/projects' },
@@ -40,5 +45,14 @@ export const scenarios: Scenario[] = [
         }),
       },
     ],
+  },
+  {
+    // A fresh MCP server and transport per request, the tool calling getProject through the router.
+    name: 'MCP tools/call get_project',
+    method: 'POST',
+    path: '/mcp',
+    headers: MCP_HEADERS,
+    sampleBody: MCP_GET_PROJECT,
+    requests: () => [{ method: 'POST', path: '/mcp', body: MCP_GET_PROJECT, headers: MCP_HEADERS }],
   },
 ];

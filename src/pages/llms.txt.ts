@@ -1,4 +1,7 @@
 import type { APIRoute } from 'astro';
+import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
+import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
+import { MCP_SERVERS } from '../../functions/mcp/server-identity.ts';
 import { OPERATIONS } from '../../functions/operations.ts';
 import { buildCatalog } from '../lib/catalog.ts';
 import { loadDocs } from '../lib/docs.ts';
@@ -12,7 +15,7 @@ export const GET: APIRoute = async () => {
   const lines = [
     `# ${site.name}`,
     '',
-    `> ${site.tagline} A portfolio of ${catalog.records.length} projects with a public read API and a contact endpoint.`,
+    `> ${site.tagline} A portfolio of ${catalog.records.length} projects with a public read API, a contact endpoint and two MCP servers.`,
     '',
     '## Docs',
     ...docs.filter((doc) => !doc.optional).map((doc) => link(doc.title, `/${doc.path}.md`, doc.description)),
@@ -22,6 +25,11 @@ export const GET: APIRoute = async () => {
     link('OpenAPI description (YAML)', '/openapi.yaml', 'the same document as YAML'),
     link('API catalog', '/.well-known/api-catalog', 'RFC 9727 linkset of the API and its documents'),
     ...Object.entries(OPERATIONS).map(([id, op]) => link(`${id}: ${op.method} ${op.path}`, `/developers#${id}`, op.summary)),
+    '',
+    '## MCP',
+    link(`${MCP_SERVERS.product.title} (MCP server card)`, '/.well-known/mcp/server-card.json', `Streamable HTTP at ${absolute(MCP_SERVERS.product.path)}: ${MCP_SERVERS.product.description}`),
+    link(`${MCP_SERVERS.docs.title} (MCP server card)`, '/.well-known/mcp/docs/server-card.json', `Streamable HTTP at ${absolute(MCP_SERVERS.docs.path)}: ${MCP_SERVERS.docs.description}`),
+    ...[...PRODUCT_TOOLS, ...DOCS_TOOLS].map((tool) => link(`${tool.name}: ${tool.title}`, `/developers#tool-${tool.name}`, firstSentence(tool.description))),
     '',
     '## Projects',
     ...catalog.records.map(({ project }) => link(project.title, `/projects/${project.slug}.md`, project.description)),
@@ -34,3 +42,8 @@ export const GET: APIRoute = async () => {
   ];
   return textResponse(lines.join('\n'), 'text/plain; charset=utf-8');
 };
+
+/** The first sentence of a description, for a one-line note. */
+function firstSentence(text: string): string {
+  return /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
+}

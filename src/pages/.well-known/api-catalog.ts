@@ -1,10 +1,12 @@
 import type { APIRoute } from 'astro';
+import { MCP_SERVERS } from '../../../functions/mcp/server-identity.ts';
 import { API_CATALOG_MEDIA_TYPE } from '../../../functions/server/media-types.ts';
 import { absolute, textResponse } from '../../lib/site-documents.ts';
 
 /**
  * /.well-known/api-catalog (RFC 9727): a linkset (RFC 9264) with one entry for the API, whose
- * relations point at its descriptions, documentation, metadata and status.
+ * relations point at its descriptions, documentation, metadata and status, and one entry per
+ * MCP server, described by its server card.
  */
 export const GET: APIRoute = () => {
   const linkset = {
@@ -22,6 +24,14 @@ export const GET: APIRoute = () => {
         ],
         status: [{ href: absolute('/api/health'), type: 'application/json' }],
       },
+      ...[
+        { server: MCP_SERVERS.product, card: '/.well-known/mcp/server-card.json' },
+        { server: MCP_SERVERS.docs, card: '/.well-known/mcp/docs/server-card.json' },
+      ].map(({ server, card }) => ({
+        anchor: absolute(server.path),
+        'service-desc': [{ href: absolute(card), type: 'application/json' }],
+        'service-doc': [{ href: absolute('/developers#mcp-servers'), type: 'text/html' }],
+      })),
     ],
   };
   return textResponse(`${JSON.stringify(linkset, null, 2)}\n`, API_CATALOG_MEDIA_TYPE);
