@@ -1,8 +1,8 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AGENT_GUIDE_PATH, type DocPage } from '../docs/doc-page.ts';
 import { DOCS_TOOLS, type DocsContext } from './docs-tools.ts';
-import { MCP_SERVER_VERSION, MCP_SERVERS } from './server-identity.ts';
+import { newMcpServer } from './server-identity.ts';
 import { registerTools } from './tool-registry.ts';
 
 const MARKDOWN = 'text/markdown';
@@ -19,9 +19,8 @@ const INSTRUCTIONS = [
  * DOCS_TOOLS, each documentation page as a Markdown resource at its `.md` URL, and a prompt.
  */
 export function buildDocsServer(context: DocsContext): McpServer {
-  const { name, title } = MCP_SERVERS.docs;
   const { docs, siteUrl } = context;
-  const server = new McpServer({ name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl }, { instructions: INSTRUCTIONS });
+  const server = newMcpServer('docs', siteUrl, INSTRUCTIONS);
   registerTools(server, DOCS_TOOLS, context);
 
   for (const doc of docs) {

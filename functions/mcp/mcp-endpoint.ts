@@ -53,7 +53,8 @@ export function mcpEndpoint({ buildServer, isAllowedOrigin, siteUrl }: McpEndpoi
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(webRequest(request, body, siteUrl));
+      const parsedBody = parsedOrUndefined(body);
+      const response = await transport.handleRequest(webRequest(request, siteUrl, parsedBody === undefined ? body : null), { parsedBody });
       const headers: HeaderMap = { ...cors, 'cache-control': 'no-store' };
       response.headers.forEach((value, name) => {
         headers[name] = value;
@@ -76,15 +77,28 @@ function callerOf(request: ApiRequest): McpCaller {
   return { clientIp: request.clientIp, requestId: request.requestId, headers, sandbox: request.query.get('sandbox') ?? undefined };
 }
 
-/** The web Request the SDK transport reads; the body was already read (and bounded) here. */
-function webRequest(request: ApiRequest, body: Buffer, siteUrl: string): Request {
+/**
+ * The body as JSON for the transport, which then skips reading it again from a web stream (a
+ * tenth of a call's time). Left undefined when it is not JSON, the transport reads the raw body
+ * and answers with its own parse error.
+ */
+function parsedOrUndefined(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The web Request the SDK transport reads; the body was already read (and bounded) here, and goes along only when it is not JSON. */
+function webRequest(request: ApiRequest, siteUrl: string, body: Buffer | null): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const search = request.query.size > 0 ? `?${request.query.toString()}` : '';
-  return new Request(`${siteUrl}${request.path}${search}`, { method: 'POST', headers, body: new Uint8Array(body) });
+  return new Request(`${siteUrl}${request.path}${search}`, { method: 'POST', headers, body: body === null ? null : new Uint8Array(body) });
 }
 
 function jsonRpcError(status: number, message: string, headers: HeaderMap): ApiResponse {

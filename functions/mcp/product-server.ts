@@ -1,9 +1,9 @@
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Catalog } from '../projects/catalog.ts';
 import { projectAsMarkdown } from '../projects/project-markdown.ts';
 import { resourceNotFound } from './resource-not-found.ts';
 import { PRODUCT_TOOLS } from './product-tools.ts';
-import { MCP_SERVER_VERSION, MCP_SERVERS } from './server-identity.ts';
+import { newMcpServer } from './server-identity.ts';
 import { registerTools, type ToolContext } from './tool-registry.ts';
 
 const MARKDOWN = 'text/markdown';
@@ -29,8 +29,7 @@ export interface ProductServerParts {
  * the URL of the project's Markdown page.
  */
 export function buildProductServer({ catalog, siteUrl }: ProductServerParts, context: ToolContext): McpServer {
-  const { name, title } = MCP_SERVERS.product;
-  const server = new McpServer({ name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl }, { instructions: INSTRUCTIONS });
+  const server = newMcpServer('product', siteUrl, INSTRUCTIONS);
   registerTools(server, PRODUCT_TOOLS, context);
 
   const template = new ResourceTemplate(`${siteUrl}/projects/{slug}.md`, {

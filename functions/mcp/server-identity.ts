@@ -1,3 +1,5 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { site } from '../config/site.ts';
 
 /** The version both servers report; it follows the API's info.version. */
@@ -28,3 +30,16 @@ export const SERVER_CARD_PATHS = [
   '/.well-known/mcp/docs/server-card.json',
   '/mcp/docs/server-card',
 ] as const;
+
+/**
+ * The SDK's Server makes a JSON Schema validator (a new Ajv) unless given one, and it is only
+ * used for elicitation, which these servers never ask for. Built per request, that Ajv was the
+ * largest cost of a tool call, so every server shares this one.
+ */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+
+/** A new, empty server of the given kind, with its identity and instructions. */
+export function newMcpServer(id: McpServerId, siteUrl: string, instructions: string): McpServer {
+  const { name, title } = MCP_SERVERS[id];
+  return new McpServer({ name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl }, { instructions, jsonSchemaValidator: SHARED_VALIDATOR });
+}
