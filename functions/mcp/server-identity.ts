@@ -9,12 +9,14 @@ export const MCP_SERVER_VERSION = '1.0.0';
 export const MCP_SERVERS = {
   product: {
     path: '/mcp',
+    cardPath: '/.well-known/mcp/server-card.json',
     name: 'portfolio',
     title: `${site.name}'s portfolio`,
     description: `Browse, search and compare ${site.name}'s projects, and contact her.`,
   },
   docs: {
     path: '/mcp/docs',
+    cardPath: '/.well-known/mcp/docs/server-card.json',
     name: 'portfolio-docs',
     title: `${site.name}'s portfolio: documentation`,
     description: 'Read and search the developer documentation of the portfolio API.',
@@ -24,12 +26,7 @@ export const MCP_SERVERS = {
 export type McpServerId = keyof typeof MCP_SERVERS;
 
 /** Where each card is published: the well-known path, and beside its server. */
-export const SERVER_CARD_PATHS = [
-  '/.well-known/mcp/server-card.json',
-  '/mcp/server-card',
-  '/.well-known/mcp/docs/server-card.json',
-  '/mcp/docs/server-card',
-] as const;
+export const SERVER_CARD_PATHS = Object.values(MCP_SERVERS).flatMap((server) => [server.cardPath, `${server.path}/server-card`]);
 
 /**
  * The SDK's Server makes a JSON Schema validator (a new Ajv) unless given one, and it is only

@@ -9,6 +9,14 @@ import { absolute, textResponse } from '../../lib/site-documents.ts';
  * MCP server, described by its server card.
  */
 export const GET: APIRoute = () => {
+  // The MCP servers run in the API's process under its rules: same auth, quotas and health.
+  const sharedRelations = {
+    'service-meta': [
+      { href: absolute('/auth.md'), type: 'text/markdown' },
+      { href: absolute('/pricing.md'), type: 'text/markdown' },
+    ],
+    status: [{ href: absolute('/api/health'), type: 'application/json' }],
+  };
   const linkset = {
     linkset: [
       {
@@ -18,19 +26,13 @@ export const GET: APIRoute = () => {
           { href: absolute('/openapi.yaml'), type: 'application/vnd.oai.openapi' },
         ],
         'service-doc': [{ href: absolute('/developers'), type: 'text/html' }],
-        'service-meta': [
-          { href: absolute('/auth.md'), type: 'text/markdown' },
-          { href: absolute('/pricing.md'), type: 'text/markdown' },
-        ],
-        status: [{ href: absolute('/api/health'), type: 'application/json' }],
+        ...sharedRelations,
       },
-      ...[
-        { server: MCP_SERVERS.product, card: '/.well-known/mcp/server-card.json' },
-        { server: MCP_SERVERS.docs, card: '/.well-known/mcp/docs/server-card.json' },
-      ].map(({ server, card }) => ({
+      ...Object.values(MCP_SERVERS).map((server) => ({
         anchor: absolute(server.path),
-        'service-desc': [{ href: absolute(card), type: 'application/json' }],
+        'service-desc': [{ href: absolute(server.cardPath), type: 'application/json' }],
         'service-doc': [{ href: absolute('/developers#mcp-servers'), type: 'text/html' }],
+        ...sharedRelations,
       })),
     ],
   };
