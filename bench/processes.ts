@@ -12,6 +12,8 @@ export interface Started {
   port: number;
   /** Resident set size of the process now, in MiB (from /proc). */
   rssMiB(): number;
+  /** The highest resident set size the process has had, in MiB (VmHWM). */
+  peakRssMiB(): number;
 }
 
 /**
@@ -31,15 +33,15 @@ export async function startNode(name: string, args: string[], env: Record<string
     for (const line of readFileSync(logFile, 'utf8').split('\n')) {
       if (!line.includes('"port"')) continue;
       const { port } = JSON.parse(line) as { port: number };
-      return { child, port, rssMiB: () => rssMiB(child.pid!) };
+      return { child, port, rssMiB: () => memoryMiB(child.pid!, 'VmRSS'), peakRssMiB: () => memoryMiB(child.pid!, 'VmHWM') };
     }
     if (child.exitCode !== null) break;
   }
   throw new Error(`${name} did not start; see ${logFile}`);
 }
 
-function rssMiB(pid: number): number {
+function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const kib = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return Math.round(kib / 102.4) / 10;
 }

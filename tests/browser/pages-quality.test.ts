@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+/** Pages are under this many bytes transferred, everything they load included (issue 7). */
+const PAGE_WEIGHT_LIMIT = 100 * 1024;
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let server: RunningServer;
+let browser: Browser;
+let pages: string[];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ READ_RATE_LIMIT: '100000/60' }), launchChromium()]);
+  const sitemap = await (await fetch(`${server.baseUrl}/sitemap.xml`)).text();
+  const fromSitemap = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
+  pages = [...new Set([...fromSitemap, '/search', '/search?q=rust', '/contact/thanks', '/no-such-page'])];
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+interface Visit {
+  violations: { id: string; impact: string | null; nodes: number }[];
+  cspViolations: string[];
+  transferred: number;
+  scripts: string[];
+}
+
+/** Loads a page in a fresh context, records CSP reports and every response's encoded size, then runs axe. */
+async function visit(path: string): Promise<Visit> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cspViolations: string[] = [];
+  const sizes: Promise<number>[] = [];
+  const scripts: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+    sizes.push(request.sizes().then((size) => size.responseBodySize + size.responseHeadersSize));
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => console.error(`Content Security Policy: ${event.violatedDirective} ${event.blockedURI}`));
+  });
+  await page.goto(`${server.baseUrl}${path}`, { waitUntil: 'networkidle' });
+  // Evaluated through the DevTools protocol, so the page's CSP does not apply to axe itself.
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.length }));
+  });
+  const transferred = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
+  await context.close();
+  return { violations, cspViolations, transferred, scripts };
+}
+
+describe('every page, in Chromium', () => {
+  it('has no axe violations, no CSP violation and weighs under 100 KB; project and doc pages ship no JavaScript', async () => {
+    const report: string[] = [];
+    const failures: string[] = [];
+    for (const path of pages) {
+      const result = await visit(path);
+      report.push(`${path} ${result.transferred} B`);
+      if (result.violations.length > 0) failures.push(`${path}: axe ${JSON.stringify(result.violations)}`);
+      if (result.cspViolations.length > 0) failures.push(`${path}: CSP ${result.cspViolations.join('; ')}`);
+      if (result.transferred >= PAGE_WEIGHT_LIMIT) failures.push(`${path}: ${result.transferred} bytes`);
+      const scriptFree = path.startsWith('/projects/') || !['/search', '/contact'].some((prefix) => path.startsWith(prefix));
+      if (scriptFree && result.scripts.length > 0) failures.push(`${path}: loads ${result.scripts.join(', ')}`);
+    }
+    expect(failures).toEqual([]);
+    expect(pages.length).toBeGreaterThan(30);
+  }, 240_000);
+});

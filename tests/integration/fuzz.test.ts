@@ -1,0 +1,121 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateResponse, type OpenApiDocument } from '../support/openapi.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+/**
+ * Property-based contract fuzzing: for every operation of the published OpenAPI description,
+ * fast-check throws random path segments, query strings, headers and bodies at the real server.
+ * Whatever arrives, the answer is never a 5xx, its status, media type, body and headers are the
+ * ones the description documents, and an error carries the X-Request-Id it was sent with.
+ * FUZZ_RUNS raises the number of cases per operation for a longer run (`npm run fuzz`).
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+
+let server: RunningServer;
+let doc: OpenApiDocument;
+
+beforeAll(async () => {
+  server = await startServer({
+    READ_RATE_LIMIT: '100000000/60',
+    CONTACT_RATE_LIMIT: '100000000/60',
+    KEYS_RATE_LIMIT: '100000000/60',
+    ACCESS_LOG: 'false',
+  });
+  doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as OpenApiDocument;
+});
+afterAll(() => server.stop());
+
+/** Printable ASCII: what fetch lets through in a header value. */
+const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 80 });
+const anyText = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.constantFrom('leakhound', '', ' ', '%', '%00', '\u0000', '🦀', 'a'.repeat(500), '-1', '1e309', 'null', 'true', '[]', '{}', "' OR 1=1 --", '<script>alert(1)</script>'),
+  fc.integer().map(String),
+);
+const jsonBody = fc.oneof(
+  fc.jsonValue().map((value) => JSON.stringify(value)),
+  fc.record({ name: anyText, email: anyText, message: anyText }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+  fc.record({ operations: fc.array(fc.record({ op: anyText, id: anyText }), { maxLength: 30 }) }).map((value) => JSON.stringify(value)),
+  fc.record({ task: anyText, input: fc.jsonValue() }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+  anyText,
+);
+const headerSets = fc.record(
+  {
+    'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml'),
+    'idempotency-key': fc.oneof(fc.uuid(), headerText),
+    'x-sandbox': fc.oneof(fc.constantFrom('true', 'false', '1', '0'), headerText),
+    'x-api-version': fc.oneof(fc.constant('v1'), headerText),
+    'x-api-key': headerText,
+    authorization: fc.oneof(headerText.map((value) => `Bearer ${value}`), headerText.map((value) => `Basic ${value}`), headerText),
+    'if-none-match': headerText,
+    accept: fc.constantFrom('application/json', '*/*', 'text/html', 'application/problem+json'),
+  },
+  { requiredKeys: [] },
+);
+
+interface Case {
+  segment: string;
+  query: [string, string][];
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+function caseFor(queryNames: string[], takesBody: boolean): fc.Arbitrary<Case> {
+  return fc.record({
+    segment: anyText,
+    query: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...queryNames, 'sandbox', 'x', ''), fc.string({ maxLength: 10 })), anyText), { maxLength: 4 }),
+    headers: headerSets,
+    body: takesBody ? fc.option(jsonBody, { nil: undefined }) : fc.constant(undefined),
+  });
+}
+
+/** A path segment the URL parser keeps as it is: dot segments would be resolved away before sending. */
+function segmentOf(value: string): string {
+  const encoded = encodeURIComponent(value);
+  return encoded === '.' || encoded === '..' || encoded === '' ? `x${encoded}` : encoded;
+}
+
+describe('contract fuzzing (fast-check) against every operation', () => {
+  it('never answers 5xx and answers only what the description documents', async () => {
+    const failures: string[] = [];
+    let requests = 0;
+    for (const [template, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const parameters = (operation.parameters ?? []) as { name: string; in: string }[];
+        const queryNames = parameters.filter((p) => p.in === 'query').map((p) => p.name);
+        await fc.assert(
+          fc.asyncProperty(caseFor(queryNames.length > 0 ? queryNames : ['q'], method === 'post'), async (sample) => {
+            const path = template.replace(/\{[^}]+\}/g, segmentOf(sample.segment));
+            const search = new URLSearchParams(sample.query).toString();
+            const requestId = `fuzz-${++requests}`;
+            const response = await fetch(`${server.baseUrl}${path}${search ? `?${search}` : ''}`, {
+              method: method.toUpperCase(),
+              headers: { ...sample.headers, 'x-request-id': requestId },
+              body: sample.body,
+            });
+            const text = await response.text();
+            const contentType = response.headers.get('content-type');
+            let body: unknown;
+            try {
+              body = text === '' ? undefined : contentType?.includes('json') ? (JSON.parse(text) as unknown) : text;
+            } catch {
+              body = text;
+            }
+            const where = `${method.toUpperCase()} ${path}${search ? `?${search}` : ''} ${JSON.stringify(sample.headers)} ${sample.body ?? ''}`.slice(0, 400);
+            const errors = response.status >= 500 ? [`answered ${response.status}: ${text.slice(0, 200)}`] : validateResponse(doc, operation.operationId, { status: response.status, contentType, body, headers: response.headers }, { closed: false });
+            if (response.status >= 400 && (body as { requestId?: string } | undefined)?.requestId !== undefined && (body as { requestId: string }).requestId !== requestId) {
+              errors.push('the error does not carry the request id');
+            }
+            if (errors.length > 0) failures.push(`${where}\n  ${errors.join('\n  ')}`);
+            return errors.length === 0;
+          }),
+          { numRuns: RUNS, endOnFailure: true },
+        ).catch(() => undefined);
+      }
+    }
+    expect(failures.slice(0, 5)).toEqual([]);
+    expect(requests).toBeGreaterThan(RUNS * 10);
+  }, 300_000);
+});
