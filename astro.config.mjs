@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { loadConfig } from './functions/config/env.ts';
+import { MARKDOWN_OPTIONS } from './src/lib/markdown-options.ts';
 
 // The same validated configuration the server runs on, so a bad SITE_URL fails the build too.
 const config = loadConfig();
@@ -18,9 +19,7 @@ export default defineConfig({
     inlineStylesheets: 'never',
   },
   server: { host: config.host, port: config.port || 4321 },
-  // Prism marks tokens with classes (styled in site.css); Shiki would write inline style
-  // attributes, which the Content-Security-Policy blocks.
-  markdown: { syntaxHighlight: 'prism' },
+  markdown: MARKDOWN_OPTIONS,
   devToolbar: { enabled: false },
   vite: {
     ssr: { external: ['better-sqlite3'] },

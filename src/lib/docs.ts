@@ -3,6 +3,7 @@ import { getCollection } from 'astro:content';
 import { loadConfig } from '../../functions/config/env.ts';
 import type { DocPage } from '../../functions/docs/doc-page.ts';
 import { docFacts, fillFacts } from '../../functions/docs/facts.ts';
+import { MARKDOWN_OPTIONS } from './markdown-options.ts';
 
 /** A documentation page with its facts filled in. */
 export interface Doc {
@@ -39,7 +40,7 @@ let processor: ReturnType<typeof createMarkdownProcessor> | undefined;
 
 /** Markdown to HTML with Astro's own pipeline (Prism classes, no inline styles). */
 export async function renderMarkdown(markdown: string): Promise<string> {
-  processor ??= createMarkdownProcessor({ syntaxHighlight: 'prism' });
+  processor ??= createMarkdownProcessor(MARKDOWN_OPTIONS);
   return (await (await processor).render(markdown)).code;
 }
 
