@@ -1,0 +1,155 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { postContact, readInbox, VALID } from '../support/contact.ts';
+import { errorSchema } from '../support/schemas.ts';
+import { freshDataDir, startServer } from '../support/server.ts';
+
+/** A small tmpfs to fill up; mounting needs the root the build machines run tests as. */
+function mountTmpfs(sizeKiB: number): string | null {
+  const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-fs-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k`, 'tmpfs', dir], { stdio: 'ignore' });
+    return dir;
+  } catch {
+    return null;
+  }
+}
+const mounts: string[] = [];
+afterAll(() => {
+  for (const dir of mounts) execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+});
+const canMount = (() => {
+  const dir = mountTmpfs(64);
+  if (dir === null) return false;
+  execFileSync('umount', [dir]);
+  return true;
+})();
+
+const message = (n: number, size = 40) => ({ ...VALID, message: `Message ${n} ${'x'.repeat(size)}` });
+
+describe('a full DATA_DIR', () => {
+  it.skipIf(!canMount)('answers writes with 503 in the Error shape, keeps reading, and writes again when space returns', async () => {
+    const dir = mountTmpfs(3 * 1024)!;
+    mounts.push(dir);
+    const server = await startServer({ CONTACT_RATE_LIMIT: '100000/60' }, dir);
+    try {
+      const acknowledged: string[] = [];
+      const first = await postContact(server.baseUrl, message(0));
+      expect(first.status).toBe(200);
+      acknowledged.push(message(0).message);
+
+      // Fill the disk to the last byte, then keep writing until SQLite runs out of room.
+      const filler = path.join(dir, 'filler');
+      try {
+        for (;;) appendFileSync(filler, Buffer.alloc(64 * 1024));
+      } catch {
+        try {
+          for (;;) appendFileSync(filler, Buffer.alloc(512));
+        } catch {
+          // The disk is full.
+        }
+      }
+      let refused: Awaited<ReturnType<typeof postContact>> | undefined;
+      for (let n = 1; n <= 200 && refused === undefined; n++) {
+        const answer = await postContact(server.baseUrl, message(n, 4000));
+        expect(answer.status, JSON.stringify(answer.body)).toBeOneOf([200, 503]);
+        if (answer.status === 200) acknowledged.push(message(n, 4000).message);
+        else refused = answer;
+      }
+      expect(refused?.status).toBe(503);
+      expect(errorSchema.parse(refused?.body).code).toBe('storage_unavailable');
+      expect(refused?.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect((await fetch(`${server.baseUrl}/api/v1/projects?limit=1`)).status).toBe(200);
+      expect((await fetch(`${server.baseUrl}/projects/leakhound`)).status).toBe(200);
+
+      rmSync(filler);
+      const again = await postContact(server.baseUrl, message(999));
+      expect(again.status).toBe(200);
+      acknowledged.push(message(999).message);
+
+      const inbox = await readInbox(dir);
+      expect(inbox.map((entry) => entry.message).sort()).toEqual([...acknowledged].sort());
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('kill -9 during sustained contact traffic', () => {
+  it('keeps every acknowledged message after a restart, none twice', async () => {
+    const dataDir = freshDataDir();
+    const server = await startServer({ CONTACT_RATE_LIMIT: '100000/60', ACCESS_LOG: 'false' }, dataDir);
+    const acknowledged = new Map<string, string>();
+    const unanswered = new Map<string, string>();
+    let n = 0;
+    let killed = false;
+    const sender = async () => {
+      while (!killed) {
+        const key = randomUUID();
+        const body = message(++n);
+        try {
+          const answer = await postContact(server.baseUrl, body, { key });
+          if (answer.status === 200) acknowledged.set(key, body.message);
+        } catch {
+          unanswered.set(key, body.message);
+        }
+      }
+    };
+    const senders = Array.from({ length: 16 }, sender);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    server.process.kill('SIGKILL');
+    killed = true;
+    await Promise.all(senders);
+    await server.stop();
+    expect(acknowledged.size).toBeGreaterThan(20);
+
+    const restarted = await startServer({ CONTACT_RATE_LIMIT: '100000/60', ACCESS_LOG: 'false' }, dataDir);
+    try {
+      // A client retries what got no answer, with the same key: stored once whether or not it had been.
+      for (const [key, text] of unanswered) expect((await postContact(restarted.baseUrl, { ...VALID, message: text }, { key })).status).toBe(200);
+      const inbox = (await readInbox(dataDir)).map((entry) => entry.message);
+      expect(new Set(inbox).size).toBe(inbox.length);
+      expect(inbox).toEqual(expect.arrayContaining([...acknowledged.values(), ...unanswered.values()]));
+      // A replayed key does not store a second copy.
+      const [someKey, someText] = [...acknowledged][0]!;
+      const replay = await postContact(restarted.baseUrl, { ...VALID, message: someText }, { key: someKey });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect((await readInbox(dataDir)).length).toBe(inbox.length);
+    } finally {
+      await restarted.stop();
+    }
+  });
+});
+
+describe('SIGTERM under load', () => {
+  it('answers every contact whose body is still arriving, stores each, then exits 0', async () => {
+    const dataDir = freshDataDir();
+    const server = await startServer({ CONTACT_RATE_LIMIT: '100000/60' }, dataDir);
+    const { port } = new URL(server.baseUrl);
+    const slowPosts = Array.from({ length: 10 }, (_, i) => {
+      const body = JSON.stringify(message(i));
+      return new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/contact', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'idempotency-key': randomUUID() } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        // Half the body now, the rest after SIGTERM has been sent.
+        req.write(body.slice(0, 20));
+        setTimeout(() => req.end(body.slice(20)), 400);
+      });
+    });
+    const reads = Array.from({ length: 50 }, () => fetch(`${server.baseUrl}/api/v1/projects`).then((response) => response.status));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const exit = server.stop('SIGTERM');
+    expect(await Promise.all(slowPosts)).toEqual(Array(10).fill(200));
+    for (const status of await Promise.allSettled(reads)) if (status.status === 'fulfilled') expect(status.value).toBe(200);
+    expect(await exit).toBe(0);
+    expect(await readInbox(dataDir)).toHaveLength(10);
+  });
+});
