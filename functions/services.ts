@@ -5,12 +5,13 @@ import { JobService } from './jobs/job-service.ts';
 import { AccessTokens } from './keys/access-token.ts';
 import { KeyService } from './keys/key-service.ts';
 import { KeyStore } from './keys/key-store.ts';
+import { logError, logEvent } from './log.ts';
 import { QuotaBook } from './limits/quotas.ts';
 import { Catalog, type ProjectSource } from './projects/catalog.ts';
 import { CursorCodec } from './projects/cursor.ts';
 import { loadSearchIndex } from './search/load-search-index.ts';
 import type { SearchIndex } from './search/search-index.ts';
-import { openDatabase, type Db } from './state/database.ts';
+import { isReadOnly, openDatabase, type Db } from './state/database.ts';
 import { IdempotencyStore } from './state/idempotency-store.ts';
 import { MessageStore } from './state/message-store.ts';
 import { loadOrCreateSecret } from './state/secret.ts';
@@ -34,17 +35,27 @@ export interface Services {
   close(): void;
 }
 
+/** Housekeeping that may fail on a full or read-only disk without stopping anything: it runs again later. */
+function purgeExpired(purge: () => void): void {
+  try {
+    purge();
+  } catch (error) {
+    logError('purge', error);
+  }
+}
+
 /** `searchIndex` is the JSON of the build's search index; without it one is made from the projects. */
 export function createServices(config: Config, projects: readonly ProjectSource[], searchIndex?: string): Services {
   const db = openDatabase(config.dataDir);
   const catalog = new Catalog(projects, config.siteUrl);
   const idempotency = new IdempotencyStore(db, config.idempotencyTtlSeconds * 1000);
   const keyStore = new KeyStore(db);
+  if (isReadOnly(db)) logEvent('DATA_DIR is read-only: serving reads; writes answer 503 storage_unavailable until a restart on a writable DATA_DIR', { dataDir: config.dataDir });
   // One process owns the database: claims left by a previous process ended with it.
-  idempotency.purge(Date.now(), { abandonedClaims: true });
+  purgeExpired(() => idempotency.purge(Date.now(), { abandonedClaims: true }));
   const purgeTimer = setInterval(() => {
-    idempotency.purge();
-    keyStore.purgeExpired();
+    purgeExpired(() => idempotency.purge());
+    purgeExpired(() => keyStore.purgeExpired());
   }, PURGE_INTERVAL_MS).unref();
   const messages = new MessageStore(db);
   const notifier = config.notify === null ? null : new Notifier(messages, config.notify);

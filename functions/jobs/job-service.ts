@@ -47,8 +47,13 @@ export class JobService {
   constructor(private readonly deps: JobServiceDependencies) {
     this.store = new JobStore(deps.db);
     const now = Date.now();
-    this.store.failAllRunning(INTERRUPTED, now);
-    this.store.purge(now);
+    try {
+      this.store.failAllRunning(INTERRUPTED, now);
+      this.store.purge(now);
+    } catch (error) {
+      // A full or read-only DATA_DIR must not stop the service from starting; maintain() retries the purge.
+      logError('job-startup', error);
+    }
     // unref: a pending purge must never keep the process alive.
     this.maintenance = setInterval(() => this.maintain(), MAINTENANCE_INTERVAL_MS).unref();
     this.startWaitingJobs();

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS } from './migrations.ts';
 
@@ -12,6 +12,46 @@ export type Db = Database.Database;
  * power loss as well would need synchronous=FULL, an fsync per commit.
  */
 export function openDatabase(dataDir: string): Db {
+  try {
+    return openWritable(dataDir);
+  } catch (error) {
+    if (!READ_ONLY_FAILURES.has((error as { code?: string }).code ?? '')) throw error;
+    return openReadOnlyCopy(path.join(dataDir, 'portfolio.db'));
+  }
+}
+
+/** How opening fails on a read-only (or not ours to write) DATA_DIR. */
+const READ_ONLY_FAILURES = new Set(['EROFS', 'EACCES', 'EPERM', 'SQLITE_CANTOPEN', 'SQLITE_READONLY']);
+const readOnlyCopies = new WeakSet<Db>();
+
+/** Whether the database is the read-only stand-in of openReadOnlyCopy: every write fails. */
+export function isReadOnly(db: Db): boolean {
+  return readOnlyCopies.has(db);
+}
+
+/**
+ * On a read-only DATA_DIR SQLite cannot open a WAL database at all (it needs the -shm file), so
+ * the service reads an in-memory copy of it instead, with `query_only` set: reads keep working
+ * and every write fails with SQLITE_READONLY, which handlers answer as 503 storage_unavailable.
+ * The copy is of the main file, so changes still in a -wal file of a crashed process are not seen.
+ */
+function openReadOnlyCopy(file: string): Db {
+  let image: Buffer | null = null;
+  try {
+    image = readFileSync(file);
+    // File format bytes 18 and 19 say "WAL"; an in-memory database has no WAL, so say "rollback journal".
+    if (image.length >= 20) image.fill(1, 18, 20);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const db = image === null ? new Database(':memory:') : new Database(image);
+  migrate(db);
+  db.pragma('query_only = ON');
+  readOnlyCopies.add(db);
+  return db;
+}
+
+function openWritable(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(path.join(dataDir, 'portfolio.db'));
   db.pragma('journal_mode = WAL');

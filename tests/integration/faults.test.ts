@@ -80,6 +80,46 @@ describe('a full DATA_DIR', () => {
   });
 });
 
+describe('a read-only DATA_DIR', () => {
+  it.skipIf(!canMount)('starts, serves reads, answers every write with 503, and writes again on a writable one', async () => {
+    const dir = mountTmpfs(4 * 1024)!;
+    mounts.push(dir);
+    const first = await startServer({}, dir);
+    expect((await postContact(first.baseUrl, message(1))).status).toBe(200);
+    await first.stop();
+
+    execFileSync('mount', ['-o', 'remount,ro', dir]);
+    const readOnly = await startServer({}, dir);
+    try {
+      expect(readOnly.logLines.some((line) => String(line.message).startsWith('DATA_DIR is read-only'))).toBe(true);
+      for (const path of ['/api/v1/projects?limit=2', '/api/v1/projects/leakhound', '/api/health', '/api/search?q=rust', '/projects/leakhound', '/']) {
+        expect((await fetch(`${readOnly.baseUrl}${path}`)).status, path).toBe(200);
+      }
+      const writes = [
+        await postContact(readOnly.baseUrl, message(2)),
+        await fetch(`${readOnly.baseUrl}/api/v1/jobs`, { method: 'POST' }).then(async (response) => ({ status: response.status, body: await response.json() })),
+        await fetch(`${readOnly.baseUrl}/api/v1/keys`, { method: 'POST' }).then(async (response) => ({ status: response.status, body: await response.json() })),
+      ];
+      for (const write of writes) {
+        expect(write.status, JSON.stringify(write.body)).toBe(503);
+        expect(errorSchema.parse(write.body).code).toBe('storage_unavailable');
+      }
+      expect((await readInbox(dir)).map((entry) => entry.message)).toEqual([message(1).message]);
+    } finally {
+      expect(await readOnly.stop()).toBe(0);
+    }
+
+    execFileSync('mount', ['-o', 'remount,rw', dir]);
+    const writable = await startServer({}, dir);
+    try {
+      expect((await postContact(writable.baseUrl, message(3))).status).toBe(200);
+      expect(await readInbox(dir)).toHaveLength(2);
+    } finally {
+      await writable.stop();
+    }
+  });
+});
+
 describe('kill -9 during sustained contact traffic', () => {
   it('keeps every acknowledged message after a restart, none twice', async () => {
     const dataDir = freshDataDir();
