@@ -1,13 +1,18 @@
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateResponse, type OpenApiDocument } from '../support/openapi.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 
 /**
  * Property-based contract fuzzing: for every operation of the published OpenAPI description,
  * fast-check throws random path segments, query strings, headers and bodies at the real server.
  * Whatever arrives, the answer is never a 5xx, its status, media type, body and headers are the
- * ones the description documents, and an error carries the X-Request-Id it was sent with.
+ * ones the description documents, and an error carries the X-Request-Id it was sent with. The
+ * same cases then go through Stoplight's Prism proxy, which checks every answer against the
+ * description with a validator that is not ours.
  * FUZZ_RUNS raises the number of cases per operation for a longer run (`npm run fuzz`).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
@@ -77,47 +82,111 @@ function segmentOf(value: string): string {
   return encoded === '.' || encoded === '..' || encoded === '' ? `x${encoded}` : encoded;
 }
 
-describe('contract fuzzing (fast-check) against every operation', () => {
-  it('never answers 5xx and answers only what the description documents', async () => {
-    const failures: string[] = [];
-    let requests = 0;
-    for (const [template, item] of Object.entries(doc.paths)) {
-      for (const [method, operation] of Object.entries(item)) {
-        const parameters = (operation.parameters ?? []) as { name: string; in: string }[];
-        const queryNames = parameters.filter((p) => p.in === 'query').map((p) => p.name);
-        await fc.assert(
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * Runs RUNS random cases per operation of the description against `baseUrl`; `check` returns the
+ * problems with one answer. Returns every problem found, with the request that caused it.
+ */
+async function fuzzEveryOperation(baseUrl: string, check: (operationId: string, answer: Answer, requestId: string) => string[]): Promise<{ failures: string[]; requests: number }> {
+  const failures: string[] = [];
+  let requests = 0;
+  for (const [template, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const parameters = (operation.parameters ?? []) as { name: string; in: string }[];
+      const queryNames = parameters.filter((p) => p.in === 'query').map((p) => p.name);
+      await fc
+        .assert(
           fc.asyncProperty(caseFor(queryNames.length > 0 ? queryNames : ['q'], method === 'post'), async (sample) => {
             const path = template.replace(/\{[^}]+\}/g, segmentOf(sample.segment));
             const search = new URLSearchParams(sample.query).toString();
             const requestId = `fuzz-case-${++requests}`;
-            const response = await fetch(`${server.baseUrl}${path}${search ? `?${search}` : ''}`, {
+            const response = await fetch(`${baseUrl}${path}${search ? `?${search}` : ''}`, {
               method: method.toUpperCase(),
               headers: { ...sample.headers, 'x-request-id': requestId },
               body: sample.body,
             });
-            const text = await response.text();
-            const contentType = response.headers.get('content-type');
-            let body: unknown;
-            try {
-              body = text === '' ? undefined : contentType?.includes('json') ? (JSON.parse(text) as unknown) : text;
-            } catch {
-              body = text;
-            }
+            const errors = check(operation.operationId, { status: response.status, headers: response.headers, text: await response.text() }, requestId);
             const where = `${method.toUpperCase()} ${path}${search ? `?${search}` : ''} ${JSON.stringify(sample.headers)} ${sample.body ?? ''}`.slice(0, 400);
-            const errors = response.status >= 500 ? [`answered ${response.status}: ${text.slice(0, 200)}`] : validateResponse(doc, operation.operationId, { status: response.status, contentType, body, headers: response.headers }, { closed: false });
-            // Errors in the Error shape repeat the id; OAuth errors keep RFC 6749's shape.
-            const apiError = typeof body === 'object' && body !== null && 'code' in body ? (body as { requestId?: string }) : undefined;
-            if (response.headers.get('x-request-id') !== requestId || (apiError !== undefined && apiError.requestId !== requestId)) {
-              errors.push('the error does not carry the request id');
-            }
             if (errors.length > 0) failures.push(`${where}\n  ${errors.join('\n  ')}`);
             return errors.length === 0;
           }),
           { numRuns: RUNS, endOnFailure: true },
-        ).catch(() => undefined);
-      }
+        )
+        .catch(() => undefined);
     }
+  }
+  return { failures, requests };
+}
+
+/** Our own reading of the description: status, media type, body schema, headers, request id. */
+function documented(operationId: string, { status, headers, text }: Answer, requestId: string): string[] {
+  if (status >= 500) return [`answered ${status}: ${text.slice(0, 200)}`];
+  const contentType = headers.get('content-type');
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : contentType?.includes('json') ? (JSON.parse(text) as unknown) : text;
+  } catch {
+    body = text;
+  }
+  const errors = validateResponse(doc, operationId, { status, contentType, body, headers }, { closed: false });
+  // Errors in the Error shape repeat the id; OAuth errors keep RFC 6749's shape.
+  const apiError = typeof body === 'object' && body !== null && 'code' in body ? (body as { requestId?: string }) : undefined;
+  if (headers.get('x-request-id') !== requestId || (apiError !== undefined && apiError.requestId !== requestId)) {
+    errors.push('the answer does not carry the request id');
+  }
+  if (/\n\s+at |node:internal|\.ts:\d+/.test(text)) errors.push('the answer shows a stack trace');
+  return errors;
+}
+
+describe('contract fuzzing (fast-check) against every operation', () => {
+  it('never answers 5xx and answers only what the description documents', async () => {
+    const { failures, requests } = await fuzzEveryOperation(server.baseUrl, documented);
     expect(failures.slice(0, 5)).toEqual([]);
     expect(requests).toBeGreaterThan(RUNS * 10);
   }, 300_000);
+
+  it('passes the Prism validation proxy: no response of the real server violates the description', async () => {
+    const prism = await startPrism(server.baseUrl);
+    try {
+      const { failures, requests } = await fuzzEveryOperation(prism.baseUrl, (_operationId, { status, headers, text }) => {
+        if (status >= 500) return [`answered ${status}: ${text.slice(0, 200)}`];
+        const violations = JSON.parse(headers.get('sl-violations') ?? '[]') as { location: string[]; severity: string; message: string }[];
+        // Request violations are the point of fuzzing; the server's answers must have none.
+        return violations.filter((violation) => violation.location[0] === 'response').map((violation) => `Prism: ${violation.message} at ${violation.location.join('.')}`);
+      });
+      expect(failures.slice(0, 5)).toEqual([]);
+      expect(requests).toBeGreaterThan(RUNS * 10);
+    } finally {
+      prism.stop();
+    }
+  }, 300_000);
 });
+
+/** Prism (Stoplight) as a validating proxy in front of the server, on a free port. */
+async function startPrism(upstream: string): Promise<{ baseUrl: string; stop: () => void }> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'proxy', path.join(ROOT, 'dist/client/openapi.json'), upstream, '-p', String(port), '-h', '127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('Prism did not start')), 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Prism is listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`Prism exited with ${code}`)));
+  });
+  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
