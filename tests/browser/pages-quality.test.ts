@@ -63,11 +63,9 @@ async function visit(path: string): Promise<Visit> {
 
 describe('every page, in Chromium', () => {
   it('has no axe violations, no CSP violation and weighs under 100 KB; project and doc pages ship no JavaScript', async () => {
-    const report: string[] = [];
     const failures: string[] = [];
     for (const path of pages) {
       const result = await visit(path);
-      report.push(`${path} ${result.transferred} B`);
       if (result.violations.length > 0) failures.push(`${path}: axe ${JSON.stringify(result.violations)}`);
       if (result.cspViolations.length > 0) failures.push(`${path}: CSP ${result.cspViolations.join('; ')}`);
       if (result.transferred >= PAGE_WEIGHT_LIMIT) failures.push(`${path}: ${result.transferred} bytes`);
