@@ -94,6 +94,8 @@ export function docFacts(config: Config): Record<string, string> {
     'mcp.url': `${config.siteUrl}${MCP_SERVERS.product.path}`,
     'mcp.docs.url': `${config.siteUrl}${MCP_SERVERS.docs.path}`,
     'mcp.tools.table': toolTable(PRODUCT_TOOLS),
+    'mcp.tools.list': PRODUCT_TOOLS.map((tool) => `\`${tool.name}\``).join(', '),
+    'mcp.docs.tools.list': DOCS_TOOLS.map((tool) => `\`${tool.name}\``).join(', '),
     'mcp.docs.tools.table': toolTable(DOCS_TOOLS),
     'mcp.origins':
       config.mcpAllowedOrigins === null

@@ -4,14 +4,12 @@ import { ApiError } from '../http/api-error.ts';
 import { searchResultsSchema } from '../openapi/resource-schemas.ts';
 import { OPERATIONS } from '../operations.ts';
 import { SEARCH_QUERY } from '../parameters.ts';
-import { queryOf, refuseArguments, type ToolContext, type ToolDefinition } from './tool-registry.ts';
+import { queryOf, READ_ONLY, refuseArguments, type ToolContext, type ToolDefinition } from './tool-registry.ts';
 
 export interface DocsContext extends ToolContext {
   docs: readonly DocPage[];
   siteUrl: string;
 }
-
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 const docSummary = z.object({
   path: z.string().describe('Pass it to get_doc.'),

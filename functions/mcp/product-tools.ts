@@ -1,6 +1,6 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { contactSchema } from '../contact/schema.ts';
+import { DEFAULT_TASK, TASK_NAMES } from '../jobs/tasks.ts';
 import { jobCreatedSchema, jobRequestSchema, jobSchema } from '../openapi/job-schemas.ts';
 import {
   contactResultSchema,
@@ -12,10 +12,7 @@ import {
 import { OPERATIONS, type OperationId } from '../operations.ts';
 import { IDEMPOTENCY_KEY, JOB_ID_PARAMETER, LIST_QUERY, SEARCH_QUERY, SLUG_PARAMETER } from '../parameters.ts';
 import { COMPARE_LIMIT, compareProjects, comparisonSchema } from './compare-projects.ts';
-import { queryOf, stringArgument, type ToolContext, type ToolDefinition } from './tool-registry.ts';
-
-/** Reads this service's own data: safe to call any number of times. */
-const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+import { queryOf, READ_ONLY, stringArgument, type ToolContext, type ToolDefinition } from './tool-registry.ts';
 
 /** The path of an operation with its `{parameter}` filled in. */
 function pathOf(operationId: OperationId, parameter?: string): string {
@@ -93,7 +90,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     name: 'create_job',
     title: 'Start a job',
     description:
-      'Start an asynchronous job (task export, stats or digest; no arguments runs the default task). Returns {jobId, status, pollUrl} at once; then call get_job with the jobId until status is succeeded or failed.',
+      `Start an asynchronous job: task ${TASK_NAMES.join(', ')} (no arguments runs ${DEFAULT_TASK}). Returns {jobId, status, pollUrl} at once; then call get_job with the jobId until status is succeeded or failed.`,
     input: jobRequestSchema,
     output: jobCreatedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

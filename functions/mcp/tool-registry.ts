@@ -13,6 +13,9 @@ import type { AnyZodObject } from 'zod';
 import { ApiError, errorBody } from '../http/api-error.ts';
 import type { ApiCaller, ApiOutcome } from './api-caller.ts';
 
+/** Reads this service's own data: safe to call any number of times. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
 /** What every tool can use while it runs: the API as the caller reaches it, and the request id. */
 export interface ToolContext {
   api: ApiCaller;
