@@ -12,6 +12,7 @@ import { QUOTA_NAMES, quotaTable } from '../limits/quotas.ts';
 import { OPERATIONS, type OperationId } from '../operations.ts';
 import { LIST_LIMIT } from '../projects/list-projects.ts';
 import { DEPRECATED_ALIASES, DEPRECATED_AT, SUNSET_AT } from '../deprecation.ts';
+import { INTEGRATION_PROMPT } from '../mcp/docs-server.ts';
 import { DOCS_TOOLS } from '../mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../mcp/product-tools.ts';
 import { MCP_SERVERS } from '../mcp/server-identity.ts';
@@ -95,6 +96,7 @@ export function docFacts(config: Config): Record<string, string> {
     'mcp.docs.url': `${config.siteUrl}${MCP_SERVERS.docs.path}`,
     'mcp.tools.table': toolTable(PRODUCT_TOOLS),
     'mcp.tools.list': PRODUCT_TOOLS.map((tool) => `\`${tool.name}\``).join(', '),
+    'mcp.prompt': `\`${INTEGRATION_PROMPT}\``,
     'mcp.docs.tools.list': DOCS_TOOLS.map((tool) => `\`${tool.name}\``).join(', '),
     'mcp.docs.tools.table': toolTable(DOCS_TOOLS),
     'mcp.origins':

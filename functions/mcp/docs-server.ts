@@ -7,10 +7,13 @@ import { registerTools } from './tool-registry.ts';
 
 const MARKDOWN = 'text/markdown';
 
+/** The prompt that walks an agent through an integration. */
+export const INTEGRATION_PROMPT = 'integrate_with_api';
+
 const INSTRUCTIONS = [
   'This server holds the developer documentation of the portfolio API and its MCP servers.',
   'Call list_docs for the pages, search_docs to find a topic, get_doc for a page\'s Markdown; every page is also a text/markdown resource.',
-  'The prompt integrate_with_api walks through building a client step by step.',
+  `The prompt ${INTEGRATION_PROMPT} walks through building a client step by step.`,
   'To act on the portfolio itself (projects, contact, jobs), use the sibling server /mcp.',
 ].join(' ');
 
@@ -31,7 +34,7 @@ export function buildDocsServer(context: DocsContext): McpServer {
   }
 
   server.registerPrompt(
-    'integrate_with_api',
+    INTEGRATION_PROMPT,
     {
       title: 'Integrate with the portfolio API',
       description: 'Step-by-step instructions for building a client of the portfolio API or its MCP servers, for a goal you name.',
