@@ -102,9 +102,8 @@ export class Router {
       }
       checkApiVersion(request);
       const response = await route.handler(request, params, context);
-      const link = response.headers.link;
       Object.assign(response.headers, CORS_HEADERS, headers);
-      response.headers.link = link === undefined ? DISCOVERY_LINKS : `${link}, ${DISCOVERY_LINKS}`;
+      addDiscoveryLinks(response);
       return response;
     } catch (error) {
       return this.renderError(request, error, headers, route.path);
@@ -139,8 +138,15 @@ export class Router {
       ? problemResponse(apiError, request.requestId, instance)
       : errorResponse(apiError, request.requestId);
     Object.assign(response.headers, CORS_HEADERS, extraHeaders);
+    addDiscoveryLinks(response);
     return response;
   }
+}
+
+/** Every API answer, errors too, links to the catalog and the description (after any link of its own). */
+function addDiscoveryLinks(response: ApiResponse): void {
+  const link = response.headers.link;
+  response.headers.link = link === undefined ? DISCOVERY_LINKS : `${link}, ${DISCOVERY_LINKS}`;
 }
 
 

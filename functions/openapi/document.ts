@@ -97,7 +97,7 @@ function route(operationId: OperationId, doc: OperationDoc, config: Config, depr
   const description = [spec.description, doc.notes, quota === undefined ? undefined : quotaSentence(config, quota)];
   const responses: Record<string, ResponseConfig> = {};
   for (const [status, success] of Object.entries(doc.success)) responses[status] = successResponse(success, quota !== undefined, extraHeaders);
-  Object.assign(responses, errorResponses([...codeVariants(spec.errors), ...(doc.extraErrors ?? [])], extraHeaders));
+  Object.assign(responses, errorResponses([...codeVariants(spec.errors), ...(doc.extraErrors ?? [])], extraHeaders, quota !== undefined));
   return {
     method: spec.method === 'GET' ? 'get' : 'post',
     path: spec.path,
@@ -114,7 +114,7 @@ function route(operationId: OperationId, doc: OperationDoc, config: Config, depr
 }
 
 function successResponse(success: SuccessDoc, charged: boolean, extraHeaders: readonly ResponseHeaderName[]): ResponseConfig {
-  const names = [...EVERY_RESPONSE, ...(charged ? RATE_LIMIT : []), 'Link' as const, ...(success.headers ?? []), ...extraHeaders];
+  const names = [...EVERY_RESPONSE, ...(charged ? RATE_LIMIT : []), ...(success.headers ?? []), ...extraHeaders];
   const headers = headerRefs(names);
   if (success.schema === undefined) return { description: success.description, headers };
   return { description: success.description, headers, content: { 'application/json': { schema: success.schema } } };

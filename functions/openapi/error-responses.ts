@@ -3,7 +3,7 @@ import type { ResponseConfig, ZodContentObject } from '@asteasolutions/zod-to-op
 import { ERROR_CODES, type ErrorCode } from '../http/error-codes.ts';
 import { COMMON_ERRORS } from '../operations.ts';
 import { errorSchema, problemSchema } from './error-schemas.ts';
-import { EVERY_RESPONSE, headerRefs, RATE_LIMIT, type ResponseHeaderName } from './headers.ts';
+import { EVERY_RESPONSE, headerRefs, RATE_LIMIT, RATE_LIMIT_ON_ERRORS, type ResponseHeaderName } from './headers.ts';
 import { unionOf, type z } from './zod.ts';
 
 /**
@@ -46,7 +46,11 @@ function statusHeaders(status: number): ResponseHeaderName[] {
  * status has several body shapes in one media type (the token endpoint's 400 is either an
  * OAuth error or the Error shape), the schema is their anyOf.
  */
-export function errorResponses(variants: readonly ErrorVariant[], extraHeaders: readonly ResponseHeaderName[] = []): Record<string, ResponseConfig> {
+export function errorResponses(
+  variants: readonly ErrorVariant[],
+  extraHeaders: readonly ResponseHeaderName[] = [],
+  charged = false,
+): Record<string, ResponseConfig> {
   const byStatus = new Map<number, ErrorVariant[]>();
   for (const variant of variants) byStatus.set(variant.status, [...(byStatus.get(variant.status) ?? []), variant]);
 
@@ -59,7 +63,10 @@ export function errorResponses(variants: readonly ErrorVariant[], extraHeaders: 
     }
     responses[String(status)] = {
       description: `${STATUS_CODES[status] ?? 'Error'}:\n\n${group.map((variant) => `- ${variant.line}`).join('\n')}`,
-      headers: headerRefs([...EVERY_RESPONSE, ...statusHeaders(status), ...extraHeaders]),
+      headers: {
+        ...headerRefs([...EVERY_RESPONSE, ...statusHeaders(status), ...extraHeaders]),
+        ...(charged && status !== 429 ? RATE_LIMIT_ON_ERRORS : {}),
+      },
       content,
     };
   }

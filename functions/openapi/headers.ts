@@ -54,8 +54,20 @@ export const DEPRECATION_HEADERS = {
 export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS | keyof typeof DEPRECATION_HEADERS;
 
 /** What every response carries, whatever the operation and status. */
-export const EVERY_RESPONSE: readonly ResponseHeaderName[] = ['X-Request-Id', 'X-Quota-Tier', 'X-Sandbox', 'X-API-Key-Status'];
+export const EVERY_RESPONSE: readonly ResponseHeaderName[] = ['X-Request-Id', 'X-Quota-Tier', 'X-Sandbox', 'X-API-Key-Status', 'Link'];
 export const RATE_LIMIT: readonly ResponseHeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/**
+ * RateLimit-* on the errors of a charged operation: sent when the failure came after the quota
+ * was counted (a bad parameter is found after the charge, a bad X-Sandbox header before it),
+ * so they are listed there as optional, inline, beside the required ones of the successes.
+ */
+export const RATE_LIMIT_ON_ERRORS: Record<string, HeaderObject> = Object.fromEntries(
+  RATE_LIMIT.map((name) => {
+    const { description, schema } = RESPONSE_HEADERS[name as keyof typeof RESPONSE_HEADERS];
+    return [name, { description: `${description} Sent when the quota was counted before the request failed.`, schema }];
+  }),
+);
 
 export function headerRefs(names: readonly ResponseHeaderName[]): Record<string, ReferenceObject> {
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));

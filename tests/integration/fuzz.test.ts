@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateResponse, type OpenApiDocument } from '../support/openapi.ts';
+import { documentedResponse, validateResponse, type OpenApiDocument } from '../support/openapi.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 
 /**
@@ -140,8 +140,16 @@ function documented(operationId: string, { status, headers, text }: Answer, requ
     errors.push('the answer does not carry the request id');
   }
   if (/\n\s+at |node:internal|\.ts:\d+/.test(text)) errors.push('the answer shows a stack trace');
+  const described = new Set(Object.keys(documentedResponse(doc, operationId, status)?.headers ?? {}).map((name) => name.toLowerCase()));
+  for (const name of headers.keys()) {
+    if (!GENERIC_HEADERS.test(name) && !described.has(name)) errors.push(`header ${name} is not documented for ${status}`);
+  }
   return errors;
 }
+
+/** HTTP's own headers, CORS and the security headers every response has: not part of an operation's contract. */
+const GENERIC_HEADERS =
+  /^(content-type|content-length|content-encoding|transfer-encoding|date|connection|keep-alive|vary|cache-control|pragma|allow|access-control-.*|content-security-policy|x-content-type-options|referrer-policy|x-frame-options|cross-origin-opener-policy|permissions-policy|strict-transport-security)$/;
 
 describe('contract fuzzing (fast-check) against every operation', () => {
   it('never answers 5xx and answers only what the description documents', async () => {
