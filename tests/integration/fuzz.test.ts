@@ -175,6 +175,54 @@ describe('contract fuzzing (fast-check) against every operation', () => {
   }, 300_000);
 });
 
+describe('MCP fuzzing (fast-check)', () => {
+  const TOOLS = ['list_projects', 'get_project', 'search', 'submit_contact', 'create_job', 'get_job', 'sandbox_ping', 'compare_projects', 'list_docs', 'get_doc', 'search_docs', 'no_such_tool'];
+  const message = fc.oneof(
+    fc.record({
+      jsonrpc: fc.constant('2.0'),
+      id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 })),
+      method: fc.constant('tools/call'),
+      params: fc.record({ name: fc.constantFrom(...TOOLS), arguments: fc.dictionary(fc.oneof(fc.constantFrom('slug', 'slugs', 'q', 'limit', 'cursor', 'path', 'job_id', 'task', 'input', 'idempotency_key', 'name', 'email', 'message'), fc.string({ maxLength: 8 })), fc.jsonValue(), { maxKeys: 4 }) }),
+    }),
+    fc.record({
+      jsonrpc: fc.constantFrom('2.0', '1.0'),
+      id: fc.oneof(fc.integer(), fc.constant(null)),
+      method: fc.oneof(fc.constantFrom('initialize', 'tools/list', 'resources/list', 'resources/read', 'resources/templates/list', 'prompts/get', 'prompts/list', 'ping', 'completion/complete', 'logging/setLevel'), fc.string({ maxLength: 20 })),
+      params: fc.jsonValue(),
+    }),
+    fc.jsonValue(),
+  );
+
+  it.each(['/mcp', '/mcp/docs'])('%s never answers 5xx, and tool results are well formed', async (endpoint) => {
+    const failures: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(message.map((value) => JSON.stringify(value)), fc.string({ maxLength: 60 })), async (body) => {
+        const response = await fetch(`${server.baseUrl}${endpoint}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body,
+        });
+        const text = await response.text();
+        const problems: string[] = [];
+        if (response.status >= 500) problems.push(`answered ${response.status}: ${text.slice(0, 200)}`);
+        if (/\n\s+at |node:internal|\.ts:\d+/.test(text)) problems.push('shows a stack trace');
+        if (text !== '') {
+          const answer = JSON.parse(text) as { result?: { isError?: boolean; content?: { text: string }[] } };
+          // A failed tool call carries the API's Error body as its text.
+          if (answer.result?.isError === true) {
+            const error = JSON.parse(answer.result.content?.[0]?.text ?? '{}') as { code?: unknown; message?: unknown };
+            if (typeof error.code !== 'string' || typeof error.message !== 'string') problems.push(`tool error without code and message: ${text.slice(0, 200)}`);
+          }
+        }
+        if (problems.length > 0) failures.push(`${body.slice(0, 300)}\n  ${problems.join('\n  ')}`);
+        return problems.length === 0;
+      }),
+      { numRuns: RUNS * 4, endOnFailure: true },
+    ).catch(() => undefined);
+    expect(failures.slice(0, 5)).toEqual([]);
+  }, 120_000);
+});
+
 /** Prism (Stoplight) as a validating proxy in front of the server, on a free port. */
 async function startPrism(upstream: string): Promise<{ baseUrl: string; stop: () => void }> {
   const port = await new Promise<number>((resolve) => {
