@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ApiError, type BatchFailure, type FieldProblem } from '../http/api-error.ts';
+import { ApiError, type BatchFailure } from '../http/api-error.ts';
+import { fieldProblems } from '../http/field-problems.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
@@ -56,10 +57,7 @@ export function batchHandler(deps: BatchDependencies) {
     requireJsonContentType(request);
     const parsed = schema.safeParse(parseJsonBody(await request.readBody(64 * 1024)));
     if (!parsed.success) {
-      const errors: FieldProblem[] = parsed.error.issues.map((issue) => ({
-        field: issue.code === 'unrecognized_keys' ? `${pathOf(issue.path)}${issue.path.length ? '.' : ''}${issue.keys.join(', ')}` : pathOf(issue.path) || 'body',
-        problem: issue.code === 'unrecognized_keys' ? 'is not a field of a batch' : issue.message,
-      }));
+      const errors = fieldProblems(parsed.error, { unknownField: 'is not a field of a batch', notAnObject: 'must be a JSON object with operations' });
       throw new ApiError('validation_failed', 'The batch is not valid; errors name each offending operation by index.', {
         hint: `Send {"operations": [{"op": "getProject", "id": "<slug>"}]} with 1 to ${deps.maxOperations} operations.`,
         errors,
@@ -97,9 +95,4 @@ function resolve(deps: BatchDependencies, op: BatchOp, id: string, sandbox: bool
   }
   const job = deps.getJob(id, sandbox);
   return job === undefined ? { ok: false, code: 'job_not_found' } : { ok: true, data: job };
-}
-
-/** `["operations", 3, "op"]` -> `operations[3].op` */
-function pathOf(path: (string | number)[]): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${part}`)).join('');
 }

@@ -3,10 +3,11 @@ import { ApiError } from '../http/api-error.ts';
 import { charge } from '../limits/charge.ts';
 import { rateLimitHeaders, type RateLimiter } from '../limits/rate-limiter.ts';
 import type { Db } from '../state/database.ts';
+import { fieldProblems } from '../http/field-problems.ts';
 import { withStorage } from '../state/storage-errors.ts';
 import type { IdempotencyStore, KeyRef } from '../state/idempotency-store.ts';
 import type { MessageStore } from '../state/message-store.ts';
-import { contactProblems, contactSchema } from './schema.ts';
+import { CONTACT_PROBLEM_WORDS, contactSchema } from './schema.ts';
 
 /** What a submission came to; `replayed` marks an answer repeated from the key's first request. */
 export interface ContactOutcome {
@@ -68,7 +69,7 @@ export class ContactService {
       const raw = await request.payload();
       const parsed = contactSchema.safeParse(raw);
       if (!parsed.success) {
-        const errors = contactProblems(parsed.error);
+        const errors = fieldProblems(parsed.error, CONTACT_PROBLEM_WORDS);
         throw new ApiError('validation_failed', `The submission has ${errors.length} problem${errors.length > 1 ? 's' : ''}.`, {
           hint: 'Fix each field listed in errors and send again with the same Idempotency-Key.',
           errors,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FieldProblem } from '../http/api-error.ts';
+import type { ProblemWords } from '../http/field-problems.ts';
 
 export const CONTACT_LIMITS = {
   nameMax: 200,
@@ -28,19 +28,8 @@ export const contactSchema = z
 
 export type ContactSubmission = z.infer<typeof contactSchema>;
 
-/** Every problem in a body at once, one entry per field (and per unknown field). */
-export function contactProblems(error: z.ZodError): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push({ field: key.slice(0, 64), problem: 'is not a field of this operation' });
-    } else if (issue.path.length === 0) {
-      problems.push({ field: 'body', problem: 'must be a JSON object with name, email and message' });
-    } else {
-      let problem = issue.message;
-      if (issue.code === 'invalid_type') problem = issue.received === 'undefined' ? 'is required' : 'must be a string';
-      problems.push({ field: String(issue.path[0]), problem });
-    }
-  }
-  return problems;
-}
+/** How the contact body's problems are worded (functions/http/field-problems.ts). */
+export const CONTACT_PROBLEM_WORDS: ProblemWords = {
+  unknownField: 'is not a field of this operation',
+  notAnObject: 'must be a JSON object with name, email and message',
+};

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { ApiError, type FieldProblem } from '../http/api-error.ts';
+import { ApiError } from '../http/api-error.ts';
+import { fieldProblems } from '../http/field-problems.ts';
 import { DEFAULT_TASK, isTaskName, TASK_NAMES, type TaskName } from './tasks.ts';
 
 /** Task names are echoed in errors only when they look like one, so odd input never comes back. */
@@ -24,28 +25,9 @@ export function taskNameOf(task: unknown): TaskName {
 
 /** A 400 `validation_failed` listing every problem of a task's input, with fields as `input.<path>`. */
 export function invalidInput(task: TaskName, error: z.ZodError): ApiError {
-  const errors = inputProblems(error);
+  const errors = fieldProblems(error, { prefix: 'input', unknownField: 'is not a field of this task', notAnObject: 'must be an object' });
   return new ApiError('validation_failed', `The input of the ${task} task has ${errors.length} problem${errors.length > 1 ? 's' : ''}.`, {
     hint: 'Fix each field listed in errors; the task descriptions in /openapi.json give each input.',
     errors,
   });
-}
-
-function inputProblems(error: z.ZodError): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  for (const issue of error.issues) {
-    const field = ['input', ...issue.path.map(String)].join('.');
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push({ field: `${field}.${key.slice(0, 64)}`, problem: 'is not a field of this task' });
-    } else if (issue.code === 'invalid_type') {
-      problems.push({ field, problem: issue.received === 'undefined' ? 'is required' : `must be ${article(issue.expected)}` });
-    } else {
-      problems.push({ field, problem: issue.message });
-    }
-  }
-  return problems;
-}
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
+import { fieldProblems } from '../http/field-problems.ts';
 import { readOptionalJson } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
 import type { RequestContext } from '../http/request-context.ts';
@@ -21,11 +22,7 @@ export function createKeyHandler(keys: KeyService, limiter: RateLimiter) {
     const body = (await readOptionalJson(request, 4096)) ?? {};
     const parsed = createKeySchema.safeParse(body);
     if (!parsed.success) {
-      const errors = parsed.error.issues.map((issue) =>
-        issue.code === 'unrecognized_keys'
-          ? { field: issue.keys.join(', ').slice(0, 64), problem: 'is not a field of this operation' }
-          : { field: String(issue.path[0] ?? 'body'), problem: issue.path.length === 0 ? 'must be a JSON object' : issue.message },
-      );
+      const errors = fieldProblems(parsed.error, { unknownField: 'is not a field of this operation', notAnObject: 'must be a JSON object' });
       throw new ApiError('validation_failed', 'The body is not a valid key request.', { hint: 'Send {} or {"label": "my script"}.', errors });
     }
     const headers = charge(limiter, request.clientIp, 1, 'keys');
