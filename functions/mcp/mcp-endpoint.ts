@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError, errorBody, type ErrorBody } from '../http/api-error.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { FORWARDED_HEADERS, type McpCaller } from './api-caller.ts';
 
@@ -13,6 +13,11 @@ const CORS_REQUEST_HEADERS = 'Content-Type, Accept, Authorization, X-API-Key, X-
 export interface McpEndpointOptions {
   /** The server for one request; it is connected to a fresh transport and closed after the answer. */
   buildServer(caller: McpCaller): McpServer;
+  /**
+   * Counts `units` reads against the caller's quota and returns the RateLimit-* headers; throws
+   * ApiError `rate_limited` (or a bad X-Sandbox) like the API does.
+   */
+  chargeReads(request: ApiRequest, units: number): HeaderMap;
   isAllowedOrigin(origin: string): boolean;
   siteUrl: string;
 }
@@ -24,7 +29,7 @@ export interface McpEndpointOptions {
  * 405 with Allow: POST, as the transport specification allows. Failures before the SDK sees the
  * message answer in JSON-RPC's error shape, like the SDK's own.
  */
-export function mcpEndpoint({ buildServer, isAllowedOrigin, siteUrl }: McpEndpointOptions) {
+export function mcpEndpoint({ buildServer, chargeReads, isAllowedOrigin, siteUrl }: McpEndpointOptions) {
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const origin = headerValue(request, 'origin');
     if (origin !== undefined && !isAllowedOrigin(origin)) {
@@ -43,19 +48,22 @@ export function mcpEndpoint({ buildServer, isAllowedOrigin, siteUrl }: McpEndpoi
     }
 
     let body: Buffer;
+    let parsedBody: unknown;
+    let quotaHeaders: HeaderMap;
     try {
       body = await request.readBody(MCP_BODY_MAX_BYTES);
+      parsedBody = parsedOrUndefined(body);
+      quotaHeaders = chargeReads(request, protocolCost(parsedBody));
     } catch (error) {
-      if (error instanceof ApiError) return jsonRpcError(error.status, error.message, cors);
+      if (error instanceof ApiError) return jsonRpcError(error.status, error.message, { ...cors, ...error.headers }, errorBody(error, request.requestId));
       throw error;
     }
     const server = buildServer(callerOf(request));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      const parsedBody = parsedOrUndefined(body);
       const response = await transport.handleRequest(webRequest(request, siteUrl, parsedBody === undefined ? body : null), { parsedBody });
-      const headers: HeaderMap = { ...cors, 'cache-control': 'no-store' };
+      const headers: HeaderMap = { ...cors, ...quotaHeaders, 'cache-control': 'no-store' };
       response.headers.forEach((value, name) => {
         headers[name] = value;
       });
@@ -66,6 +74,21 @@ export function mcpEndpoint({ buildServer, isAllowedOrigin, siteUrl }: McpEndpoi
       await server.close();
     }
   };
+}
+
+/**
+ * Reads an MCP POST costs besides its tool calls: one per request other than tools/call
+ * (initialize, the lists, resource reads, prompts), so the protocol cannot be used to work the
+ * server for free; a tool call counts what its operation counts. Notifications cost nothing,
+ * and a body that is not JSON costs one.
+ */
+function protocolCost(parsed: unknown): number {
+  if (parsed === undefined) return 1;
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  return messages.filter((message) => {
+    const { id, method } = (typeof message === 'object' && message !== null ? message : {}) as { id?: unknown; method?: unknown };
+    return id !== undefined && method !== 'tools/call';
+  }).length;
 }
 
 function callerOf(request: ApiRequest): McpCaller {
@@ -101,10 +124,11 @@ function webRequest(request: ApiRequest, siteUrl: string, body: Buffer | null): 
   return new Request(`${siteUrl}${request.path}${search}`, { method: 'POST', headers, body: body === null ? null : new Uint8Array(body) });
 }
 
-function jsonRpcError(status: number, message: string, headers: HeaderMap): ApiResponse {
+/** A JSON-RPC error answer; `data` carries the API's Error body when the API's rules refused the request. */
+function jsonRpcError(status: number, message: string, headers: HeaderMap, data?: ErrorBody): ApiResponse {
   return {
     status,
     headers: { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store' },
-    body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }),
+    body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message, ...(data === undefined ? {} : { data }) }, id: null }),
   };
 }

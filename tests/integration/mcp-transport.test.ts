@@ -75,6 +75,31 @@ describe('MCP over Streamable HTTP, stateless', () => {
     }
   });
 
+  it('counts protocol requests against the read quota shared with the API, tool calls by their operation', async () => {
+    const limited = await startServer({ READ_RATE_LIMIT: '4/60' }, freshDataDir());
+    try {
+      const call = (body: string) =>
+        fetch(`${limited.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }, body });
+      const notification = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect((await call(notification)).status).toBe(202);
+      const listed = await call(LIST_TOOLS);
+      expect(listed.headers.get('ratelimit-remaining')).toBe('3');
+      const toolCall = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sandbox_ping', arguments: {} } });
+      expect((await call(toolCall)).status).toBe(200);
+      expect((await fetch(`${limited.baseUrl}/api/v1/projects?limit=1`)).headers.get('ratelimit-remaining')).toBe('1');
+      expect((await call(LIST_TOOLS)).status).toBe(200);
+      const refused = await call(LIST_TOOLS);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      const body = (await refused.json()) as { error: { message: string; data: { code: string; requestId: string } } };
+      expect(body.error.data).toMatchObject({ code: 'rate_limited', requestId: refused.headers.get('x-request-id') });
+      const refusedTool = (await (await call(toolCall)).json()) as { result?: { isError: boolean; content: { text: string }[] } };
+      expect(JSON.parse(refusedTool.result!.content[0]!.text)).toMatchObject({ code: 'rate_limited' });
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it('answers an unsupported MCP-Protocol-Version with 400', async () => {
     const response = await post('/mcp', { 'mcp-protocol-version': '1999-01-01' });
     expect(response.status).toBe(400);
