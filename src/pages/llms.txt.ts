@@ -36,6 +36,7 @@ export const GET: APIRoute = async () => {
     '## Optional',
     link('Full text', '/llms-full.txt', 'every document and project in one file'),
     link('Portfolio as JSON', '/portfolio.json', 'all projects with their Markdown'),
+    link('Documentation as JSON', '/docs.json', 'every documentation page with its Markdown'),
     ...docs.filter((doc) => doc.optional).map((doc) => link(doc.title, `/${doc.path}.md`, doc.description)),
     '',
   ];
