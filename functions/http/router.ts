@@ -97,9 +97,7 @@ export class Router {
     try {
       const context = resolveContext(request, this.options.verifyCredential);
       Object.assign(headers, contextHeaders(context));
-      if (route.quota !== undefined) {
-        Object.assign(headers, charge(this.options.quotas.limiter(context.tier, route.quota), context.quotaKey));
-      }
+      if (route.quota !== undefined) Object.assign(headers, this.chargeContext(context, route.quota));
       checkApiVersion(request);
       const response = await route.handler(request, params, context);
       Object.assign(response.headers, CORS_HEADERS, headers);
@@ -108,6 +106,20 @@ export class Router {
     } catch (error) {
       return this.renderError(request, error, headers, route.path);
     }
+  }
+
+  /**
+   * Resolves the caller of a request that no route serves (an MCP protocol request) exactly as
+   * for an API request, and counts `units` of a quota against it; the RateLimit-* headers come
+   * back, or a `rate_limited` (or bad X-Sandbox) ApiError is thrown.
+   */
+  chargeCaller(request: ApiRequest, quota: QuotaName, units: number, what?: string): HeaderMap {
+    const context = resolveContext(request, this.options.verifyCredential);
+    return units === 0 ? {} : this.chargeContext(context, quota, units, what);
+  }
+
+  private chargeContext(context: RequestContext, quota: QuotaName, units = 1, what?: string): HeaderMap {
+    return charge(this.options.quotas.limiter(context.tier, quota), context.quotaKey, units, what);
   }
 
   /** The Allow header value for a path (RFC 9110 section 10.2.1): HEAD with GET, and OPTIONS. */

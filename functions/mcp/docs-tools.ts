@@ -4,7 +4,7 @@ import { ApiError } from '../http/api-error.ts';
 import { searchResultsSchema } from '../openapi/resource-schemas.ts';
 import { OPERATIONS } from '../operations.ts';
 import { SEARCH_QUERY } from '../parameters.ts';
-import { queryOf, READ_ONLY, refuseArguments, type ToolContext, type ToolDefinition } from './tool-registry.ts';
+import { queryOf, READ_ONLY, refuseArguments, stringArgument, type ToolContext, type ToolDefinition } from './tool-registry.ts';
 
 export interface DocsContext extends ToolContext {
   docs: readonly DocPage[];
@@ -44,7 +44,7 @@ export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
     annotations: READ_ONLY,
     run: async (args, { docs, siteUrl }) => {
       refuseArguments(args, ['path']);
-      const doc = findDoc(docs, args.path);
+      const doc = findDoc(docs, stringArgument(args, 'path', LIST_HINT));
       return { status: 200, body: { ...summary(doc, siteUrl), markdown: doc.markdown } };
     },
   },
@@ -68,15 +68,14 @@ function summary(doc: DocPage, siteUrl: string): z.infer<typeof docSummary> {
   return { path: doc.path, title: doc.title, description: doc.description, url: `${siteUrl}${doc.path}`, markdownUrl: `${siteUrl}${doc.path}.md` };
 }
 
+const LIST_HINT = 'Call list_docs for every path.';
+
 /** `developers/cli`, `/developers/cli` and `/developers/cli.md` all name the same page. */
-function findDoc(docs: readonly DocPage[], path: unknown): DocPage {
-  if (typeof path !== 'string') {
-    throw new ApiError('invalid_parameter', 'Argument "path" is required and must be a string.', { hint: 'Call list_docs for every path.' });
-  }
+function findDoc(docs: readonly DocPage[], path: string): DocPage {
   const wanted = `/${path.trim().replace(/^\/+/, '').replace(/\.md$/, '')}`;
   const doc = docs.find((candidate) => candidate.path === wanted);
   if (doc === undefined) {
-    throw new ApiError('not_found', `No documentation page at "${wanted.slice(0, 200)}".`, { hint: 'Call list_docs for every path.' });
+    throw new ApiError('not_found', `No documentation page at "${wanted.slice(0, 200)}".`, { hint: LIST_HINT });
   }
   return doc;
 }

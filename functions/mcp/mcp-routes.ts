@@ -1,8 +1,6 @@
 import type { Api } from '../app.ts';
 import type { DocPage } from '../docs/doc-page.ts';
-import { resolveContext } from '../http/request-context.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
-import { charge } from '../limits/charge.ts';
 import { apiCaller } from './api-caller.ts';
 import { buildDocsServer } from './docs-server.ts';
 import { mcpEndpoint } from './mcp-endpoint.ts';
@@ -16,12 +14,8 @@ export function mcpRoutes(api: Api, docs: readonly DocPage[]): Map<string, (requ
   const siteUrl = config.siteUrl;
   const isAllowedOrigin = originPolicy(siteUrl, config.mcpAllowedOrigins);
   const contextOf = (caller: Parameters<typeof apiCaller>[1]) => ({ api: apiCaller(api.router, caller), requestId: caller.requestId });
-  const verify = (credential: string) => api.services.keys.verify(credential);
-  // The caller and tier are resolved as the router resolves them, so MCP and HTTP reads share one quota.
-  const chargeReads = (request: ApiRequest, units: number) => {
-    const context = resolveContext(request, verify);
-    return units === 0 ? {} : charge(api.services.quotas.limiter(context.tier, 'read'), context.quotaKey, units, 'reads');
-  };
+  // The router resolves the caller and charges it, so MCP and HTTP reads share one quota.
+  const chargeReads = (request: ApiRequest, units: number) => api.router.chargeCaller(request, 'read', units, 'reads');
   return new Map([
     [
       MCP_SERVERS.product.path,

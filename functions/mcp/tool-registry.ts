@@ -83,10 +83,10 @@ export function toolResult({ status, body }: ApiOutcome): CallToolResult {
 }
 
 /** A required string argument (a path parameter); a missing or non-string one is refused like a bad parameter. */
-export function stringArgument(args: Record<string, unknown>, name: string): string {
+export function stringArgument(args: Record<string, unknown>, name: string, hint = 'See the tool\'s inputSchema.'): string {
   const value = args[name];
   if (typeof value !== 'string') {
-    throw new ApiError('invalid_parameter', `Argument "${name}" is required and must be a string.`, { hint: 'See the tool\'s inputSchema.' });
+    throw new ApiError('invalid_parameter', `Argument "${name}" is required and must be a string.`, { hint });
   }
   return value;
 }

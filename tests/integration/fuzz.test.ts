@@ -31,6 +31,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
+/** What a stack trace in an answer would look like. */
+const STACK_TRACE = /\n\s+at |node:internal|\.ts:\d+/;
+
 /** Printable ASCII: what fetch lets through in a header value. */
 const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 80 });
 const anyText = fc.oneof(
@@ -139,7 +142,7 @@ function documented(operationId: string, { status, headers, text }: Answer, requ
   if (headers.get('x-request-id') !== requestId || (apiError !== undefined && apiError.requestId !== requestId)) {
     errors.push('the answer does not carry the request id');
   }
-  if (/\n\s+at |node:internal|\.ts:\d+/.test(text)) errors.push('the answer shows a stack trace');
+  if (STACK_TRACE.test(text)) errors.push('the answer shows a stack trace');
   const described = new Set(Object.keys(documentedResponse(doc, operationId, status)?.headers ?? {}).map((name) => name.toLowerCase()));
   for (const name of headers.keys()) {
     if (!GENERIC_HEADERS.test(name) && !described.has(name)) errors.push(`header ${name} is not documented for ${status}`);
@@ -205,7 +208,7 @@ describe('MCP fuzzing (fast-check)', () => {
         const text = await response.text();
         const problems: string[] = [];
         if (response.status >= 500) problems.push(`answered ${response.status}: ${text.slice(0, 200)}`);
-        if (/\n\s+at |node:internal|\.ts:\d+/.test(text)) problems.push('shows a stack trace');
+        if (STACK_TRACE.test(text)) problems.push('shows a stack trace');
         if (text !== '') {
           const answer = JSON.parse(text) as { result?: { isError?: boolean; content?: { text: string }[] } };
           // A failed tool call carries the API's Error body as its text.
