@@ -29,10 +29,10 @@ describe('/developers/cli', () => {
     const blocks = codeBlocks('developers/cli.md', 'sh');
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     for (const block of blocks) {
-      const result = await run('bash', ['-euo', 'pipefail', '-c', block], { timeout: 20_000 }).catch((error: { stderr: string; code: number }) => error);
+      const result = await run('bash', ['-euo', 'pipefail', '-c', block], { timeout: 90_000 }).catch((error: { stderr: string; code: number }) => error);
       expect('code' in result ? `exit ${result.code}: ${result.stderr}\n${block}` : 'ok').toBe('ok');
     }
-  });
+  }, 600_000);
 });
 
 describe('/developers/sdk', () => {

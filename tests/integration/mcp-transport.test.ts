@@ -175,7 +175,7 @@ describe('MCP Inspector CLI', () => {
   const inspector = (...args: string[]) =>
     run(process.execPath, [path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js'), '--cli', ...args], {
       env: { ...process.env, MCP_CATALOG_PATH: path.join(freshDataDir(), 'mcp.json') },
-      timeout: 30_000,
+      timeout: 90_000,
     });
 
   it('lists the tools of both servers and calls one', async () => {
@@ -188,5 +188,5 @@ describe('MCP Inspector CLI', () => {
     ) as { structuredContent: { path: string; markdown: string } };
     expect(called.structuredContent.path).toBe('/auth');
     expect(called.structuredContent.markdown).toMatch(/^# /);
-  });
+  }, 300_000);
 });

@@ -35,7 +35,7 @@ export function startServer(env: Record<string, string> = {}, dataDir = freshDat
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 90_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}: ${stderr}`));
