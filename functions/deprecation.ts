@@ -8,21 +8,31 @@ import { OPERATIONS, type OperationId, type OperationSpec } from './operations.t
 export const DEPRECATED_ALIASES = (Object.keys(OPERATIONS) as OperationId[]).flatMap((id) => {
   const spec: OperationSpec = OPERATIONS[id];
   if (spec.deprecatedFor === undefined) return [];
-  const successor = spec.deprecatedFor as OperationId;
-  return [{ operationId: id, path: spec.path, successor, successorPath: OPERATIONS[successor].path }];
+  if (!Object.hasOwn(OPERATIONS, spec.deprecatedFor)) throw new Error(`${id} is deprecated for an unknown operation`);
+  const successor = spec.deprecatedFor as CurrentId;
+  return [{ operationId: id as AliasId, path: spec.path, successor, successorPath: OPERATIONS[successor].path }];
 });
+
+/** The operations with `deprecatedFor` (functions/operations.ts), and the current ones they stand for. */
+export type AliasId = { [K in OperationId]: (typeof OPERATIONS)[K] extends { deprecatedFor: string } ? K : never }[OperationId];
+export type CurrentId = Exclude<OperationId, AliasId>;
+
+export type DeprecatedAlias = (typeof DEPRECATED_ALIASES)[number];
 
 /** When the aliases were deprecated, and when they stop answering (never earlier than deprecation). */
 export const DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');
 export const SUNSET_AT = new Date('2027-07-01T00:00:00Z');
 
+/** RFC 9745 section 2: an Item Structured Field holding a Date, "@" + Unix seconds. */
+export const DEPRECATION_HEADER_VALUE = `@${Math.floor(DEPRECATED_AT.getTime() / 1000)}`;
+/** RFC 8594 section 3: an HTTP-date, always in GMT. */
+export const SUNSET_HEADER_VALUE = SUNSET_AT.toUTCString();
+
 /** The headers every response of a deprecated alias carries. */
 export function deprecationHeaders(siteUrl: string, successorUrl: string): Record<string, string> {
   return {
-    // RFC 9745 section 2: an Item Structured Field holding a Date, "@" + Unix seconds.
-    deprecation: `@${Math.floor(DEPRECATED_AT.getTime() / 1000)}`,
-    // RFC 8594 section 3: an HTTP-date, always in GMT.
-    sunset: SUNSET_AT.toUTCString(),
+    deprecation: DEPRECATION_HEADER_VALUE,
+    sunset: SUNSET_HEADER_VALUE,
     link: `<${siteUrl}/developers/deprecation>; rel="deprecation"; type="text/html", <${successorUrl}>; rel="successor-version"`,
   };
 }

@@ -1,5 +1,5 @@
 import { batchHandler } from './batch/batch-handler.ts';
-import { DEPRECATED_ALIASES, deprecationHeaders } from './deprecation.ts';
+import { DEPRECATED_ALIASES, deprecationHeaders, type CurrentId, type DeprecatedAlias } from './deprecation.ts';
 import { healthHandler } from './health.ts';
 import { ApiError } from './http/api-error.ts';
 import { contactHandler } from './contact/contact-handler.ts';
@@ -37,7 +37,7 @@ export function apiRoutes(services: Services): Route[] {
     maxOperations: config.batchMaxOperations,
   });
 
-  const handlers: Record<OperationId, RouteHandler> = {
+  const current: Record<CurrentId, RouteHandler> = {
     listProjects: (request) => listProjects(request),
     getProject: (request, params) => getProject(request, params.slug ?? ''),
     search: (request) => search(request),
@@ -49,9 +49,11 @@ export function apiRoutes(services: Services): Route[] {
     createKey: (request, _params, context) => createKey(request, context),
     issueToken: (request) => issueToken(request),
     getHealth: (request) => health(request),
-    listProjectsUnversioned: deprecated('listProjectsUnversioned', (request) => listProjects(request)),
-    getProjectUnversioned: deprecated('getProjectUnversioned', (request, params) => getProject(request, params.slug ?? '')),
   };
+  const handlers: Record<OperationId, RouteHandler> = {
+    ...current,
+    ...Object.fromEntries(DEPRECATED_ALIASES.map((alias) => [alias.operationId, deprecated(alias, current[alias.successor])])),
+  } as Record<OperationId, RouteHandler>;
 
   return (Object.keys(OPERATIONS) as OperationId[]).map((operationId) => {
     const spec = OPERATIONS[operationId];
@@ -59,11 +61,9 @@ export function apiRoutes(services: Services): Route[] {
   });
 
   /** A deprecated alias answers like its successor, plus the deprecation headers (errors included). */
-  function deprecated(operationId: OperationId, handler: RouteHandler): RouteHandler {
-    const alias = DEPRECATED_ALIASES.find((entry) => entry.operationId === operationId);
-    if (alias === undefined) throw new Error(`${operationId} is not a deprecated alias`);
+  function deprecated(alias: DeprecatedAlias, handler: RouteHandler): RouteHandler {
     return async (request, params, context) => {
-      const successorPath = alias.successorPath.replace('{slug}', encodeURIComponent(params.slug ?? ''));
+      const successorPath = alias.successorPath.replace(/\{(\w+)\}/g, (_slot, name: string) => encodeURIComponent(params[name] ?? ''));
       const headers = deprecationHeaders(config.siteUrl, `${config.siteUrl}${successorPath}`);
       try {
         const response = await handler(request, params, context);

@@ -8,8 +8,13 @@ type OAuthError = (typeof OAUTH_ERRORS)[number];
 
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
+/** RFC 6749 section 5.2: an invalid client answers 401, every other token error 400. */
+export function oauthErrorStatus(error: OAuthError): number {
+  return error === 'invalid_client' ? 401 : 400;
+}
+
 function oauthError(error: OAuthError, description: string): ApiResponse {
-  const status = error === 'invalid_client' ? 401 : 400;
+  const status = oauthErrorStatus(error);
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...NO_STORE };
   // RFC 6749 section 5.2: a failed client authentication answers 401 with a challenge.
   if (status === 401) headers['www-authenticate'] = 'Basic realm="portfolio-api", charset="UTF-8"';

@@ -2,6 +2,7 @@ import { OpenApiGeneratorV3, OpenAPIRegistry, type ResponseConfig, type RouteCon
 import type { OpenAPIObject } from 'openapi3-ts/oas30';
 import type { Config } from '../config/env.ts';
 import { site } from '../config/site.ts';
+import { DEPRECATED_ALIASES } from '../deprecation.ts';
 import { OPERATIONS, type OperationId, type OperationSpec } from '../operations.ts';
 import { codeVariants, errorResponses } from './error-responses.ts';
 import { TASK_RESULTS } from './job-schemas.ts';
@@ -55,16 +56,16 @@ export function buildOpenApiDocument(config: Config): OpenAPIObject {
 
   const docs = operationDocs(config);
   const operationIds = Object.keys(OPERATIONS) as OperationId[];
-  let deprecated = false;
+  // A deprecated alias takes its parameters and answers from its successor.
+  const successors = new Map<OperationId, DocumentedId>(DEPRECATED_ALIASES.map((alias) => [alias.operationId, alias.successor]));
   for (const operationId of operationIds) {
-    const successor = successorOf(operationId);
-    deprecated ||= successor !== undefined;
+    const successor = successors.get(operationId);
     registry.registerPath(route(operationId, docs[successor ?? (operationId as DocumentedId)], config, successor !== undefined));
   }
   // The Job schema names the task results in an anyOf the generator does not follow (job-schemas.ts).
   for (const { name, schema } of TASK_RESULTS) registry.register(name, schema);
   // Registered only when used: an unused component is a lint warning.
-  if (deprecated) for (const [name, header] of Object.entries(DEPRECATION_HEADERS)) registry.registerComponent('headers', name, header);
+  if (successors.size > 0) for (const [name, header] of Object.entries(DEPRECATION_HEADERS)) registry.registerComponent('headers', name, header);
 
   const tags = [...new Set(operationIds.map((operationId) => OPERATIONS[operationId].tag))];
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
@@ -80,14 +81,6 @@ export function buildOpenApiDocument(config: Config): OpenAPIObject {
     security: [],
     tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
   });
-}
-
-/** The operation a deprecated alias stands for, which also supplies its parameters and answers. */
-function successorOf(operationId: OperationId): DocumentedId | undefined {
-  const spec: OperationSpec = OPERATIONS[operationId];
-  if (spec.deprecatedFor === undefined) return undefined;
-  if (!Object.hasOwn(OPERATIONS, spec.deprecatedFor)) throw new Error(`${operationId} is deprecated for an unknown operation`);
-  return spec.deprecatedFor as DocumentedId;
 }
 
 function route(operationId: OperationId, doc: OperationDoc, config: Config, deprecated: boolean): RouteConfig {

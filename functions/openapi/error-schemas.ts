@@ -51,11 +51,6 @@ export const problemSchema = z
   })
   .openapi('Problem', { description: 'An RFC 9457 problem document (`application/problem+json`) carrying the Error fields as extension members.' });
 
-/** RFC 6749 section 5.2: an invalid client answers 401, every other token error 400 (see token-handler.ts). */
-export function oauthErrorStatus(error: (typeof OAUTH_ERRORS)[number]): number {
-  return error === 'invalid_client' ? 401 : 400;
-}
-
 export const oauthErrorSchema = z
   .object({
     error: z.enum(OAUTH_ERRORS),

@@ -1,6 +1,6 @@
 import type { HeaderObject, ParameterObject, ReferenceObject } from 'openapi3-ts/oas30';
 import { SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
-import { DEPRECATED_AT, SUNSET_AT } from '../deprecation.ts';
+import { DEPRECATED_AT, DEPRECATION_HEADER_VALUE, SUNSET_HEADER_VALUE } from '../deprecation.ts';
 import { API_VERSIONS } from '../http/router.ts';
 
 const integer = { type: 'integer', minimum: 0 } as const;
@@ -42,11 +42,11 @@ export const RESPONSE_HEADERS = {
 /** Headers of deprecated aliases only, published when the API has any (functions/deprecation.ts). */
 export const DEPRECATION_HEADERS = {
   Deprecation: {
-    description: `When the operation was deprecated, as \`@\` and Unix seconds (RFC 9745): \`@${Math.floor(DEPRECATED_AT.getTime() / 1000)}\` (${DEPRECATED_AT.toISOString().slice(0, 10)}).`,
+    description: `When the operation was deprecated, as \`@\` and Unix seconds (RFC 9745): \`${DEPRECATION_HEADER_VALUE}\` (${DEPRECATED_AT.toISOString().slice(0, 10)}).`,
     schema: { type: 'string' },
   },
   Sunset: {
-    description: `When the operation stops answering, as an HTTP-date (RFC 8594): ${SUNSET_AT.toUTCString()}.`,
+    description: `When the operation stops answering, as an HTTP-date (RFC 8594): ${SUNSET_HEADER_VALUE}.`,
     schema: { type: 'string' },
   },
 } satisfies Record<string, HeaderObject>;

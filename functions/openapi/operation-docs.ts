@@ -2,10 +2,10 @@ import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { SecurityRequirementObject } from 'openapi3-ts/oas30';
 import type { Config } from '../config/env.ts';
 import { CONTACT_LIMITS } from '../contact/schema.ts';
-import { OAUTH_ERRORS } from '../keys/token-handler.ts';
-import type { OPERATIONS, OperationId } from '../operations.ts';
+import type { CurrentId } from '../deprecation.ts';
+import { OAUTH_ERRORS, oauthErrorStatus } from '../keys/token-handler.ts';
 import { IDEMPOTENCY_KEY, JOB_ID_PARAMETER, LIST_QUERY, SEARCH_QUERY, SLUG_PARAMETER } from '../parameters.ts';
-import { oauthErrorSchema, oauthErrorStatus } from './error-schemas.ts';
+import { oauthErrorSchema } from './error-schemas.ts';
 import type { ErrorVariant } from './error-responses.ts';
 import type { ParameterName, ResponseHeaderName } from './headers.ts';
 import { jobCreatedSchema, jobRequestSchema, jobSchema } from './job-schemas.ts';
@@ -32,9 +32,8 @@ export interface OperationDoc {
   security?: SecurityRequirementObject[];
 }
 
-/** Deprecated aliases (`deprecatedFor` in functions/operations.ts) are documented like their successor. */
-type AliasId = { [K in OperationId]: (typeof OPERATIONS)[K] extends { deprecatedFor: string } ? K : never }[OperationId];
-export type DocumentedId = Exclude<OperationId, AliasId>;
+/** Deprecated aliases are documented like their successor, so only current operations have docs. */
+export type DocumentedId = CurrentId;
 
 const json = (schema: z.ZodTypeAny, required: boolean) => ({ required, content: { 'application/json': { schema } } });
 
