@@ -1,8 +1,8 @@
 import autocannon, { type Request as CannonRequest } from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { startNode, WORK_DIR } from './processes.ts';
+import { MCP_GET_PROJECT, MCP_HEADERS } from './scenarios.ts';
 
 /**
  * `npm run load`: two bounded runs against the production server.
@@ -19,7 +19,6 @@ const FLOOD_IPS = Number(process.env.LOAD_FLOOD_IPS ?? 1_000_000);
 /** The documented ceiling for the flood (README, "Reliability"). */
 const FLOOD_RSS_CEILING_MIB = 400;
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const MCP_HEADERS = { ...JSON_HEADERS, accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
 
 function withKey(request: CannonRequest): CannonRequest {
   return { ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } };
@@ -41,7 +40,7 @@ const MIXED: CannonRequest[] = [
     method: 'POST',
     path: '/mcp',
     headers: MCP_HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_project', arguments: { slug: 'leakhound' } } }),
+    body: MCP_GET_PROJECT,
   },
 ];
 

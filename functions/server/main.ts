@@ -57,14 +57,16 @@ const statics = new StaticFiles(`${DIST}client`, securityHeaders(config.siteUrl)
   '/.well-known/api-catalog': discoveryLinks,
   ...Object.fromEntries(SERVER_CARD_PATHS.map((path) => [path, openToAll])),
 });
-const contactTemplate = statics.get('/contact')?.identity.body.toString('utf8');
-if (contactTemplate === undefined) throw new Error('The build has no contact page');
+/** A built page that a handler fills in per request (the form echoed back, the search results). */
+function pageTemplate(urlPath: string, name: string): string {
+  const template = statics.get(urlPath)?.identity.body.toString('utf8');
+  if (template === undefined) throw new Error(`The build has no ${name} page`);
+  return template;
+}
 const contactLimiter = api.services.quotas.limiter('anonymous', 'contact');
-const searchTemplate = statics.get('/search')?.identity.body.toString('utf8');
-if (searchTemplate === undefined) throw new Error('The build has no search page');
 const endpoints = new Map([
-  ['/contact', contactFormHandler(api.services.contact, new ContactPage(contactTemplate), contactLimiter)],
-  ['/search', searchPageHandler(api.services.search, new SearchPage(searchTemplate), api.services.quotas.limiter('anonymous', 'read'))],
+  ['/contact', contactFormHandler(api.services.contact, new ContactPage(pageTemplate('/contact', 'contact')), contactLimiter)],
+  ['/search', searchPageHandler(api.services.search, new SearchPage(pageTemplate('/search', 'search')), api.services.quotas.limiter('anonymous', 'read'))],
   ...mcpRoutes(api, build.docs),
 ]);
 const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ api, statics, endpoints }));
