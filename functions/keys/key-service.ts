@@ -16,11 +16,13 @@ export interface IssuedKey {
 
 /**
  * Test keys: creation, and verification of a presented key or access token on every request.
- * Verified keys are cached by hash (bounded, and never past the key's expiry) so a keyed read
- * costs a hash and a map lookup, not a query.
+ * Keys are cached by hash (for a presented key) and by id (for an access token), bounded, so a
+ * keyed read costs a hash and a map lookup, not a query. A cached key is used only until its
+ * expiry; key rows never change otherwise.
  */
 export class KeyService {
-  private readonly cache = new LRUCache<string, StoredKey>({ max: 10_000 });
+  private readonly byHashCache = new LRUCache<string, StoredKey>({ max: 10_000 });
+  private readonly byIdCache = new LRUCache<string, StoredKey>({ max: 10_000 });
 
   constructor(
     private readonly store: KeyStore,
@@ -40,7 +42,7 @@ export class KeyService {
   verify(credential: string, now = Date.now()): string | null {
     if (TEST_KEY_PATTERN.test(credential)) return this.liveKey(this.byHash(hashKey(credential)), now)?.keyId ?? null;
     const keyId = this.tokens.verify(credential, now);
-    return keyId === null ? null : (this.liveKey(this.store.findById(keyId), now)?.keyId ?? null);
+    return keyId === null ? null : (this.liveKey(this.byId(keyId), now)?.keyId ?? null);
   }
 
   /** The client-credentials grant: the key must match its id. Returns the token and its lifetime. */
@@ -54,15 +56,24 @@ export class KeyService {
   }
 
   private byHash(hash: string): StoredKey | undefined {
-    let key = this.cache.get(hash);
-    if (key === undefined) {
-      key = this.store.findByHash(hash);
-      if (key !== undefined) this.cache.set(hash, key);
-    }
-    return key;
+    return cached(this.byHashCache, hash, () => this.store.findByHash(hash));
+  }
+
+  private byId(keyId: string): StoredKey | undefined {
+    return cached(this.byIdCache, keyId, () => this.store.findById(keyId));
   }
 
   private liveKey(key: StoredKey | undefined, now: number): StoredKey | undefined {
     return key !== undefined && key.expiresAt > now ? key : undefined;
   }
+}
+
+/** A stored key from the cache, or from the store (and then cached) when it exists there. */
+function cached(cache: LRUCache<string, StoredKey>, id: string, load: () => StoredKey | undefined): StoredKey | undefined {
+  let key = cache.get(id);
+  if (key === undefined) {
+    key = load();
+    if (key !== undefined) cache.set(id, key);
+  }
+  return key;
 }

@@ -47,6 +47,22 @@ export function describeTool(tool: ToolDefinition<never>): Tool {
   };
 }
 
+const toolSets = new WeakMap<readonly ToolDefinition<never>[], { listed: Tool[]; byName: Map<string, ToolDefinition<never>> }>();
+
+/**
+ * A tool array's tools/list answer and name index, made once: the arrays are constant, a
+ * server is built for every MCP request, and converting the schemas costs milliseconds.
+ */
+function toolSet<Context extends ToolContext>(tools: readonly ToolDefinition<Context>[]) {
+  const key = tools as readonly ToolDefinition<never>[];
+  let set = toolSets.get(key);
+  if (set === undefined) {
+    set = { listed: key.map((tool) => describeTool(tool)), byName: new Map(key.map((tool) => [tool.name, tool])) };
+    toolSets.set(key, set);
+  }
+  return set;
+}
+
 /**
  * Serves tools/list and tools/call for a set of tools. The SDK's registerTool would check the
  * arguments itself and answer with its own wording; here the operation behind each tool checks
@@ -54,11 +70,11 @@ export function describeTool(tool: ToolDefinition<never>): Tool {
  * over MCP as over HTTP.
  */
 export function registerTools<Context extends ToolContext>(server: McpServer, tools: readonly ToolDefinition<Context>[], context: Context): void {
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const { listed, byName } = toolSet(tools);
   server.server.registerCapabilities({ tools: {} });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => describeTool(tool as ToolDefinition<never>)) }));
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = byName.get(request.params.name);
+    const tool = byName.get(request.params.name) as ToolDefinition<Context> | undefined;
     if (tool === undefined) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the tools this server has.`);
     }

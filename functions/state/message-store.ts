@@ -60,19 +60,30 @@ export interface InboxQuery {
 /** The durable inbox: contact messages and the state of their owner notification. */
 export class MessageStore {
   private readonly db: Db;
-  private readonly insertStatement;
+  /** The statements of the request path and of the notifier (which runs after every stored message), prepared once. */
+  private readonly statements;
 
   constructor(db: Db) {
     this.db = db;
-    // The one statement on the request path, prepared once.
-    this.insertStatement = db.prepare(
-      `INSERT INTO messages (sandbox, name, email, message, created_at, notify_state, notify_next_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.statements = {
+      insert: db.prepare(
+        `INSERT INTO messages (sandbox, name, email, message, created_at, notify_state, notify_next_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      due: db.prepare("SELECT * FROM messages WHERE notify_state = 'pending' AND notify_next_at <= ? ORDER BY id LIMIT ?"),
+      nextDue: db.prepare("SELECT MIN(notify_next_at) AS next FROM messages WHERE notify_state = 'pending'"),
+      delivered: db.prepare(
+        "UPDATE messages SET notify_state = 'delivered', notify_attempts = notify_attempts + 1, notify_next_at = NULL, notify_last_error = NULL WHERE id = ?",
+      ),
+      failed: db.prepare(
+        `UPDATE messages SET notify_attempts = notify_attempts + 1, notify_last_error = ?, notify_next_at = ?,
+           notify_state = CASE WHEN ? IS NULL THEN 'failed' ELSE 'pending' END WHERE id = ?`,
+      ),
+    };
   }
 
   insert(message: NewMessage, notifyState: NotifyState, now = Date.now()): number {
-    const result = this.insertStatement.run(Number(message.sandbox), message.name, message.email, message.message, now, notifyState, notifyState === 'pending' ? now : null);
+    const result = this.statements.insert.run(Number(message.sandbox), message.name, message.email, message.message, now, notifyState, notifyState === 'pending' ? now : null);
     return Number(result.lastInsertRowid);
   }
 
@@ -87,10 +98,6 @@ export class MessageStore {
     return rows.map(fromRow);
   }
 
-  count(sandbox: boolean): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE sandbox = ?').get(Number(sandbox)) as { n: number }).n;
-  }
-
   markRead(ids: readonly number[], now = Date.now()): number {
     const mark = this.db.prepare('UPDATE messages SET read_at = ? WHERE id = ? AND read_at IS NULL');
     return this.db.transaction(() => ids.reduce((changed, id) => changed + mark.run(now, id).changes, 0))();
@@ -98,32 +105,19 @@ export class MessageStore {
 
   /** Messages whose notification is due. */
   dueForNotification(now: number, limit: number): StoredMessage[] {
-    const rows = this.db
-      .prepare("SELECT * FROM messages WHERE notify_state = 'pending' AND notify_next_at <= ? ORDER BY id LIMIT ?")
-      .all(now, limit) as MessageRow[];
-    return rows.map(fromRow);
+    return (this.statements.due.all(now, limit) as MessageRow[]).map(fromRow);
   }
 
   /** The next time a pending notification is due, if any. */
   nextNotificationAt(): number | null {
-    const row = this.db.prepare("SELECT MIN(notify_next_at) AS next FROM messages WHERE notify_state = 'pending'").get() as {
-      next: number | null;
-    };
-    return row.next;
+    return (this.statements.nextDue.get() as { next: number | null }).next;
   }
 
   recordDelivery(id: number): void {
-    this.db
-      .prepare("UPDATE messages SET notify_state = 'delivered', notify_attempts = notify_attempts + 1, notify_next_at = NULL, notify_last_error = NULL WHERE id = ?")
-      .run(id);
+    this.statements.delivered.run(id);
   }
 
   recordFailure(id: number, error: string, nextAt: number | null): void {
-    this.db
-      .prepare(
-        `UPDATE messages SET notify_attempts = notify_attempts + 1, notify_last_error = ?, notify_next_at = ?,
-           notify_state = CASE WHEN ? IS NULL THEN 'failed' ELSE 'pending' END WHERE id = ?`,
-      )
-      .run(error.slice(0, 500), nextAt, nextAt, id);
+    this.statements.failed.run(error.slice(0, 500), nextAt, nextAt, id);
   }
 }
