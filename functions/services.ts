@@ -26,7 +26,6 @@ export interface Services {
   cursors: CursorCodec;
   quotas: QuotaBook;
   db: Db;
-  messages: MessageStore;
   contact: ContactService;
   keys: KeyService;
   jobs: JobService;
@@ -68,7 +67,6 @@ export function createServices(config: Config, projects: readonly ProjectSource[
     cursors: new CursorCodec(loadOrCreateSecret(config.dataDir, 'cursor.key')),
     quotas: new QuotaBook(config),
     db,
-    messages,
     contact: new ContactService({ db, idempotency, messages, notifyConfigured: notifier !== null, onStored: () => notifier?.wake() }),
     keys: new KeyService(
       keyStore,

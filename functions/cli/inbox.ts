@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config/env.ts';
+import { loadConfig } from '../config/env.ts';
 import { openDatabase } from '../state/database.ts';
 import { MessageStore, type StoredMessage } from '../state/message-store.ts';
 
@@ -117,7 +117,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     main();
   } catch (error) {
-    process.stderr.write(`${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
     process.exit(1);
   }
 }

@@ -26,8 +26,6 @@ export const contactSchema = z
   })
   .strict();
 
-export type ContactSubmission = z.infer<typeof contactSchema>;
-
 /** How the contact body's problems are worded (functions/http/field-problems.ts). */
 export const CONTACT_PROBLEM_WORDS: ProblemWords = {
   unknownField: 'is not a field of this operation',

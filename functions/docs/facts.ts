@@ -1,7 +1,6 @@
 import { BATCH_OPS } from '../batch/batch-handler.ts';
 import { CONTACT_LIMITS } from '../contact/schema.ts';
-import { ENV_VARIABLES, type Config } from '../config/env.ts';
-import { formatRateQuota } from '../config/rate-quota.ts';
+import type { Config } from '../config/env.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
 import { SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
 import { JOB_ERROR_CODES } from '../jobs/job-store.ts';
@@ -65,13 +64,10 @@ export function docFacts(config: Config): Record<string, string> {
     ),
     'quota.read': perWindow(quotas.anonymous.read),
     'quota.contact': perWindow(quotas.anonymous.contact),
-    'quota.keys': perWindow(quotas.anonymous.keys),
     'quota.test.read': perWindow(quotas.test.read),
-    'quota.test.contact': perWindow(quotas.test.contact),
     'env.quotas': ['READ_RATE_LIMIT', 'CONTACT_RATE_LIMIT', 'KEYS_RATE_LIMIT', 'TEST_KEY_READ_RATE_LIMIT', 'TEST_KEY_CONTACT_RATE_LIMIT']
       .map((name) => `\`${name}\``)
       .join(', '),
-    'quota.example': formatRateQuota(config.readRateLimit),
     'list.limit': `${LIST_LIMIT.min} to ${LIST_LIMIT.max} (default ${LIST_LIMIT.default})`,
     'contact.limits': `name 1 to ${CONTACT_LIMITS.nameMax} characters, email up to ${CONTACT_LIMITS.emailMax} characters, message ${CONTACT_LIMITS.messageMin} to ${CONTACT_LIMITS.messageMax} characters, body up to ${CONTACT_LIMITS.bodyMaxBytes / 1024} KiB`,
     'batch.ops': BATCH_OPS.map((op) => `\`${op}\``).join(', '),
@@ -103,10 +99,6 @@ export function docFacts(config: Config): Record<string, string> {
       config.mcpAllowedOrigins === null
         ? `\`${new URL(config.siteUrl).origin}\` and loopback origins (\`http://localhost:<port>\`, \`http://127.0.0.1:<port>\`)`
         : config.mcpAllowedOrigins.map((origin) => `\`${origin}\``).join(', '),
-    'env.table': table(
-      ['Variable', 'Default', 'Meaning'],
-      Object.entries(ENV_VARIABLES).map(([name, { default: value, meaning }]) => [`\`${name}\``, `\`${value}\``, meaning]),
-    ),
   };
   return facts;
 }

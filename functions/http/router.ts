@@ -166,7 +166,7 @@ function addDiscoveryLinks(response: ApiResponse): void {
 function contextHeaders(context: RequestContext): HeaderMap {
   const headers: HeaderMap = { 'x-quota-tier': context.tier };
   if (context.sandbox) headers['x-sandbox'] = 'true';
-  if (context.keyStatus !== 'none') headers['x-api-key-status'] = context.keyStatus === 'valid' ? 'valid' : 'invalid';
+  if (context.keyStatus !== 'none') headers['x-api-key-status'] = context.keyStatus;
   return headers;
 }
 

@@ -50,7 +50,7 @@ export class StaticFiles {
     for (const urlPath of urlPaths) {
       const clean = urlPath === '/404.html' ? urlPath : cleanUrl(urlPath);
       const headers = { ...commonHeaders, ...extraHeaders[clean] };
-      const file = loadFile(path.join(root, urlPath), urlPath, headers, negotiated.has(clean) || negotiated.has(urlPath));
+      const file = loadFile(path.join(root, urlPath), urlPath, headers, negotiated.has(clean));
       if (urlPath === '/404.html') notFound = file;
       else this.files.set(clean, file);
     }
