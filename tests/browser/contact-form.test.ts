@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium, watchedPage } from '../support/browser.ts';
 import { readInbox } from '../support/contact.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
@@ -22,13 +22,7 @@ function unexpected(problems: string[]): string[] {
 
 /** A page that records Content-Security-Policy violations and script errors. */
 async function openContact(javaScriptEnabled: boolean): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ javaScriptEnabled });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
+  const { page, problems } = await watchedPage(browser, javaScriptEnabled);
   await page.goto(`${server.baseUrl}/contact`);
   return { page, problems };
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium, watchedPage } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 let server: RunningServer;
@@ -16,14 +16,8 @@ afterAll(async () => {
 
 /** A page that records Content-Security-Policy violations, script errors and API calls. */
 async function openSearch(javaScriptEnabled: boolean, path = '/search'): Promise<{ page: Page; problems: string[]; apiCalls: string[] }> {
-  const context = await browser.newContext({ javaScriptEnabled });
-  const page = await context.newPage();
-  const problems: string[] = [];
+  const { page, problems } = await watchedPage(browser, javaScriptEnabled);
   const apiCalls: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
   page.on('request', (request) => {
     if (request.url().includes('/api/search')) apiCalls.push(request.url());
   });

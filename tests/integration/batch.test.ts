@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validationErrorSchema } from '../support/schemas.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 let server: RunningServer;
@@ -84,7 +85,7 @@ describe('POST /api/v1/batch', () => {
     const answer = await batch(body);
     expect(answer.response.status).toBe(400);
     expect(answer.body.code).toBe('validation_failed');
-    expect((answer.body.errors as { field: string }[]).map((e) => e.field)).toContain(field);
+    expect(validationErrorSchema.parse(answer.body).errors.map((e) => e.field)).toContain(field);
   });
 
   it('refuses a batch bigger than the remaining read quota', async () => {

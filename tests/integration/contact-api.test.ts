@@ -47,7 +47,7 @@ describe('POST /api/v1/contact', () => {
     const posted = await postContact(server.baseUrl, body);
     expect(posted.status).toBe(400);
     expect(posted.body.code).toBe('validation_failed');
-    const errors = posted.body.errors as { field: string; problem: string }[];
+    const { errors } = validationErrorSchema.parse(posted.body);
     expect(errors).toHaveLength(1);
     expect(errors[0]!.field).toBe(field);
     expect(errors[0]!.problem).toContain(problem);

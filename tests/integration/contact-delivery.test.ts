@@ -1,12 +1,8 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postContact, readInbox, VALID } from '../support/contact.ts';
-import { ROOT, startServer, type RunningServer } from '../support/server.ts';
-
-const run = promisify(execFile);
+import { postContact, readInbox, runInbox, VALID } from '../support/contact.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
 
 /** A local webhook receiver that fails its first `failures` posts with a 500. */
 function receiver(failures: number) {
@@ -78,7 +74,7 @@ describe('owner notification by webhook', () => {
       await waitFor(async () => (await readInbox(first.dataDir))[0]?.delivery.state === 'failed');
       const entry = (await readInbox(first.dataDir))[0]!;
       expect(entry.delivery).toMatchObject({ state: 'failed', attempts: 2, lastError: 'HTTP 500' });
-      const text = (await run(process.execPath, ['--import', 'tsx', 'functions/cli/inbox.ts'], { cwd: ROOT, env: { ...process.env, DATA_DIR: first.dataDir } })).stdout;
+      const text = await runInbox(first.dataDir);
       expect(text).toContain('webhook: FAILED after 2 attempts (HTTP 500)');
     } finally {
       await first.stop('SIGKILL');

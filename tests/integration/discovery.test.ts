@@ -152,8 +152,6 @@ describe('documentation pages', () => {
   });
 
   it('quotes the configured quotas and every error code', async () => {
-    const limited = await startServer({ READ_RATE_LIMIT: '7/30' });
-    await limited.stop();
     const pricing = (await text('/pricing.md')).body;
     expect(pricing).toContain('120 per 60 s');
     const developers = (await text('/developers.md')).body;

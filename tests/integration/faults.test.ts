@@ -98,11 +98,11 @@ describe('a read-only DATA_DIR', () => {
       for (const path of ['/api/v1/projects?limit=2', '/api/v1/projects/leakhound', '/api/health', '/api/search?q=rust', '/projects/leakhound', '/']) {
         expect((await fetch(`${readOnly.baseUrl}${path}`)).status, path).toBe(200);
       }
-      const writes = [
-        await postContact(readOnly.baseUrl, message(2)),
-        await fetch(`${readOnly.baseUrl}/api/v1/jobs`, { method: 'POST' }).then(async (response) => ({ status: response.status, body: await response.json() })),
-        await fetch(`${readOnly.baseUrl}/api/v1/keys`, { method: 'POST' }).then(async (response) => ({ status: response.status, body: await response.json() })),
-      ];
+      const emptyPost = async (path: string) => {
+        const response = await fetch(`${readOnly.baseUrl}${path}`, { method: 'POST' });
+        return { status: response.status, body: (await response.json()) as unknown };
+      };
+      const writes = [await postContact(readOnly.baseUrl, message(2)), await emptyPost('/api/v1/jobs'), await emptyPost('/api/v1/keys')];
       for (const write of writes) {
         expect(write.status, JSON.stringify(write.body)).toBe(503);
         expect(errorSchema.parse(write.body).code).toBe('storage_unavailable');

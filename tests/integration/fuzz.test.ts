@@ -223,7 +223,7 @@ describe('MCP fuzzing (fast-check)', () => {
       { numRuns: RUNS * 4, endOnFailure: true },
     ).catch(() => undefined);
     expect(failures.slice(0, 5)).toEqual([]);
-  }, 120_000);
+  });
 });
 
 /** Prism (Stoplight) as a validating proxy in front of the server, on a free port. */

@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, readInbox, VALID } from '../support/contact.ts';
 import { callTool, connectMcp, structured, toolError } from '../support/mcp.ts';
+import { validationErrorSchema } from '../support/schemas.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 
 const PRODUCT_TOOL_NAMES = ['list_projects', 'get_project', 'search', 'submit_contact', 'create_job', 'get_job', 'sandbox_ping', 'compare_projects'];
@@ -131,7 +132,7 @@ describe('/mcp: submit_contact shares the rules of POST /api/v1/contact', () => 
     expect(toolError(await callTool(client, 'submit_contact', { ...VALID, idempotency_key: 'not-a-uuid' })).code).toBe('idempotency_key_invalid');
     const invalid = toolError(await callTool(client, 'submit_contact', { name: '', email: 'nope', message: 'short', idempotency_key: randomUUID() }));
     expect(invalid.code).toBe('validation_failed');
-    expect((invalid.errors as { field: string }[]).map((error) => error.field).sort()).toEqual(['email', 'message', 'name']);
+    expect(validationErrorSchema.parse(invalid).errors.map((error) => error.field).sort()).toEqual(['email', 'message', 'name']);
     expect((await readInbox(server.dataDir)).length).toBe(before);
   });
 });

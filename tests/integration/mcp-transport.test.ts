@@ -18,8 +18,8 @@ afterAll(() => server.stop());
 const ACCEPT = 'application/json, text/event-stream';
 const LIST_TOOLS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
 
-function post(pathname: string, headers: Record<string, string>, body = LIST_TOOLS) {
-  return fetch(`${server.baseUrl}${pathname}`, {
+function post(pathname: string, headers: Record<string, string>, body = LIST_TOOLS, baseUrl = server.baseUrl) {
+  return fetch(`${baseUrl}${pathname}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, ...headers },
     body,
@@ -64,10 +64,9 @@ describe('MCP over Streamable HTTP, stateless', () => {
   });
 
   it('honours MCP_ALLOWED_ORIGINS when set', async () => {
-    const configured = await startServer({ MCP_ALLOWED_ORIGINS: 'https://app.example' }, freshDataDir());
+    const configured = await startServer({ MCP_ALLOWED_ORIGINS: 'https://app.example' });
     try {
-      const call = (origin: string) =>
-        fetch(`${configured.baseUrl}/mcp`, { method: 'POST', headers: { origin, 'content-type': 'application/json', accept: ACCEPT }, body: LIST_TOOLS });
+      const call = (origin: string) => post('/mcp', { origin }, LIST_TOOLS, configured.baseUrl);
       expect((await call('https://app.example')).status).toBe(200);
       expect((await call('http://localhost:4321')).status).toBe(403);
     } finally {
@@ -76,10 +75,9 @@ describe('MCP over Streamable HTTP, stateless', () => {
   });
 
   it('counts protocol requests against the read quota shared with the API, tool calls by their operation', async () => {
-    const limited = await startServer({ READ_RATE_LIMIT: '4/60' }, freshDataDir());
+    const limited = await startServer({ READ_RATE_LIMIT: '4/60' });
     try {
-      const call = (body: string) =>
-        fetch(`${limited.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }, body });
+      const call = (body: string) => post('/mcp', {}, body, limited.baseUrl);
       const notification = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
       expect((await call(notification)).status).toBe(202);
       const listed = await call(LIST_TOOLS);

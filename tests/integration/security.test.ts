@@ -26,11 +26,14 @@ describe('security headers', () => {
       ['304', fetch(`${base}/llms.txt`).then((first) => fetch(`${base}/llms.txt`, { headers: { 'if-none-match': first.headers.get('etag')! } }))],
       ['HEAD', fetch(`${base}/sitemap.xml`, { method: 'HEAD' })],
       ['404 page', fetch(`${base}/no-such-page`)],
+      ['404 project page', fetch(`${base}/projects/nope`)],
+      ['build document', fetch(`${base}/portfolio.json`)],
       ['301', fetch(`${base}/developers/`, { redirect: 'manual' })],
       ['405 static', fetch(`${base}/llms.txt`, { method: 'POST' })],
       ['API 200', fetch(`${base}/api/v1/projects`)],
       ['API problem', fetch(`${base}/api/v1/projects/no-such-project`)],
       ['API 400', fetch(`${base}/api/v1/projects?limit=0`)],
+      ['API 404', fetch(`${base}/api/nope`)],
       ['API preflight', fetch(`${base}/api/v1/contact`, { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' } })],
       ['form redirect', fetch(`${base}/contact`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=&email=&message=' })],
       ['MCP', fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: MCP_CALL })],
@@ -42,6 +45,9 @@ describe('security headers', () => {
       const response = await pending;
       for (const header of SECURITY_HEADERS) expect(response.headers.get(header), `${kind} (${response.status}): ${header}`).toBeTruthy();
       expect(response.headers.get('content-security-policy'), kind).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(response.headers.get('content-security-policy'), kind).toContain("frame-ancestors 'none'");
+      // SITE_URL is http here; HSTS over https is tested in server.test.ts.
+      expect(response.headers.get('strict-transport-security'), kind).toBeNull();
     }
   });
 });

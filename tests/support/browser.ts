@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /**
  * Debian's Chromium (installed by .ci/run), started with the flags this closed network needs;
@@ -18,4 +18,16 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** A page in a fresh context that records console errors (CSP violations among them) and script errors. */
+export async function watchedPage(browser: Browser, javaScriptEnabled: boolean): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ javaScriptEnabled });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return { page, problems };
 }

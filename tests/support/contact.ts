@@ -41,13 +41,18 @@ export interface InboxEntry {
   delivery: { state: string; attempts: number; lastError: string | null };
 }
 
-/** Reads the inbox the way the owner does: `npm run inbox -- --json`. */
-export async function readInbox(dataDir: string, ...args: string[]): Promise<InboxEntry[]> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/inbox.ts', '--json', ...args], {
+/** The inbox command's output, run the way the owner runs it: `npm run inbox -- <args>`. */
+export async function runInbox(dataDir: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/inbox.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir },
   });
-  return stdout
+  return stdout;
+}
+
+/** The inbox as the owner's `npm run inbox -- --json` lists it. */
+export async function readInbox(dataDir: string, ...args: string[]): Promise<InboxEntry[]> {
+  return (await runInbox(dataDir, '--json', ...args))
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as InboxEntry);

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Catalog, type ProjectSource } from '../../functions/projects/catalog.ts';
-
-function source(slug: string, year: number, domain: string, stack: string[]): ProjectSource {
-  return { slug, year, domain, stack, title: slug, description: `${slug} description text`, markdown: '' };
-}
+import { Catalog } from '../../functions/projects/catalog.ts';
+import { projectSource as source } from '../support/fixtures.ts';
 
 const catalog = new Catalog(
   [

@@ -2,12 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../functions/http/api-error.ts';
 import type { ApiRequest } from '../../functions/http/types.ts';
 import { createJobHandler, getJobStatusHandler } from '../../functions/jobs/job-handlers.ts';
 import { JobService } from '../../functions/jobs/job-service.ts';
 import { Catalog } from '../../functions/projects/catalog.ts';
 import { openDatabase } from '../../functions/state/database.ts';
+import { refusal } from '../support/fixtures.ts';
 
 const SITE = 'https://ada.example';
 const jobs = new JobService({
@@ -35,16 +35,6 @@ function request(body: string, query = ''): ApiRequest {
   };
 }
 
-async function refusal(run: () => unknown): Promise<ApiError> {
-  const error: unknown = await Promise.resolve()
-    .then(run)
-    .then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-  if (!(error instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(error)}`);
-  return error;
-}
 
 describe('createJob handler', () => {
   it('answers 202 with jobId, status and pollUrl, and Location equal to pollUrl', async () => {

@@ -2,16 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../functions/http/api-error.ts';
 import { JobService, type JobServiceDependencies } from '../../functions/jobs/job-service.ts';
 import type { JobView } from '../../functions/jobs/job-store.ts';
-import { Catalog, type ProjectSource } from '../../functions/projects/catalog.ts';
+import { Catalog } from '../../functions/projects/catalog.ts';
 import { openDatabase, type Db } from '../../functions/state/database.ts';
+import { projectSource, refusal } from '../support/fixtures.ts';
 
 const catalog = new Catalog(
-  ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map(
-    (slug, i): ProjectSource => ({ slug, title: `Project ${slug}`, description: `${slug} description text`, stack: ['Go'], domain: i % 2 ? 'web' : 'data', year: 2020 + i, markdown: '' }),
-  ),
+  ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((slug, i) => projectSource(slug, 2020 + i, i % 2 ? 'web' : 'data', ['Go'])),
   'https://ada.example',
 );
 
@@ -38,15 +36,6 @@ async function finished(jobs: JobService, jobId: string, sandbox = false): Promi
   throw new Error(`job ${jobId} did not finish`);
 }
 
-function apiError(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('JobService', () => {
   it('runs the default task to success; the result appears only then', async () => {
@@ -77,14 +66,14 @@ describe('JobService', () => {
     expect(sawProgress).toBe(true);
   });
 
-  it('refuses a task that is not a string, an unknown task and bad input', () => {
+  it('refuses a task that is not a string, an unknown task and bad input', async () => {
     const { jobs } = service();
-    const notString = apiError(() => jobs.create(42, undefined, false));
+    const notString = await refusal(() => jobs.create(42, undefined, false));
     expect([notString.code, notString.errors]).toEqual(['validation_failed', [{ field: 'task', problem: 'must be a string' }]]);
-    const unknown = apiError(() => jobs.create('mine-bitcoin', undefined, false));
+    const unknown = await refusal(() => jobs.create('mine-bitcoin', undefined, false));
     expect(unknown.code).toBe('unknown_task');
     expect(unknown.hint).toContain('export (the default), stats, digest');
-    const badInput = apiError(() => jobs.create('digest', { domain: 7, color: 'red' }, false));
+    const badInput = await refusal(() => jobs.create('digest', { domain: 7, color: 'red' }, false));
     expect(badInput.code).toBe('validation_failed');
     expect(badInput.errors).toEqual(
       expect.arrayContaining([
@@ -92,7 +81,7 @@ describe('JobService', () => {
         { field: 'input.color', problem: 'is not a field of this task' },
       ]),
     );
-    expect(apiError(() => jobs.create('stats', [], false)).errors).toEqual([{ field: 'input', problem: 'must be an object' }]);
+    expect((await refusal(() => jobs.create('stats', [], false))).errors).toEqual([{ field: 'input', problem: 'must be an object' }]);
   });
 
   it('refuses a job past concurrency + queueLimit with queue_full and Retry-After', async () => {
@@ -100,7 +89,7 @@ describe('JobService', () => {
     const first = jobs.create('digest', {}, false);
     const second = jobs.create('digest', {}, false);
     expect([first.status, second.status]).toEqual(['running', 'pending']);
-    const full = apiError(() => jobs.create('digest', {}, false));
+    const full = await refusal(() => jobs.create('digest', {}, false));
     expect(full.code).toBe('queue_full');
     expect(full.status).toBe(503);
     expect(full.headers['retry-after']).toMatch(/^[1-9]\d*$/);

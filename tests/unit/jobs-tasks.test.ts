@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TASK_NAMES, TASKS, DEFAULT_TASK, type TaskContext } from '../../functions/jobs/tasks.ts';
-import { Catalog, type ProjectSource } from '../../functions/projects/catalog.ts';
-
-function source(slug: string, year: number, domain: string, stack: string[]): ProjectSource {
-  return { slug, year, domain, stack, title: `Project ${slug}`, description: `${slug} description text`, markdown: '' };
-}
+import { Catalog } from '../../functions/projects/catalog.ts';
+import { projectSource as source } from '../support/fixtures.ts';
 
 const catalog = new Catalog(
   [source('beta', 2020, 'web', ['TypeScript', 'React']), source('alpha', 2020, 'data', ['Python']), source('gamma', 2024, 'web', ['Go', 'TypeScript'])],
