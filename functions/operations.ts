@@ -10,7 +10,10 @@ export interface OperationSpec {
   tag: 'Projects' | 'Contact' | 'Batch' | 'Jobs' | 'Sandbox' | 'Keys' | 'Search' | 'OAuth' | 'Service';
   /** Set on deprecated aliases: the operation that replaces this one (see functions/deprecation.ts). */
   deprecatedFor?: string;
-  /** Charged by the router before the handler runs (see Route.quota). */
+  /**
+   * Charged by the router before the handler runs (see Route.quota): every request counts, an
+   * invalid one too, so no request works the service for free.
+   */
   quota?: QuotaName;
   /** Error codes this operation can answer with, besides the ones every operation shares. */
   errors: readonly ErrorCode[];
@@ -58,6 +61,7 @@ export const OPERATIONS = {
     summary: 'Send the owner a message',
     description: 'Stores a message for the owner, exactly once per Idempotency-Key. A retry with the same key and payload replays the first answer with Idempotent-Replayed: true.',
     tag: 'Contact',
+    quota: 'read',
     errors: [
       'validation_failed',
       'malformed_json',
@@ -77,6 +81,7 @@ export const OPERATIONS = {
     summary: 'Run several reads atomically',
     description: 'Resolves up to BATCH_MAX_OPERATIONS read operations against one consistent snapshot. If any fails, nothing is returned and a 422 lists every failure. Each operation counts as one read.',
     tag: 'Batch',
+    quota: 'read',
     errors: ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'batch_failed', 'rate_limited'],
   },
   createJob: {
@@ -112,6 +117,7 @@ export const OPERATIONS = {
     summary: 'Create a test API key',
     description: 'A new test key, shown once and stored only as a hash. A key selects sandbox mode and the test quota tier. Rate limited per IP.',
     tag: 'Keys',
+    quota: 'read',
     errors: ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'rate_limited', 'storage_unavailable'],
   },
   getHealth: {
@@ -120,7 +126,8 @@ export const OPERATIONS = {
     summary: 'Check the service',
     description: 'Answers {status: "ok"} while the service can serve reads and reach its database; the api-catalog points here as the status resource.',
     tag: 'Service',
-    errors: ['storage_unavailable'],
+    quota: 'read',
+    errors: ['storage_unavailable', 'rate_limited'],
   },
   listProjectsUnversioned: {
     method: 'GET',
@@ -148,7 +155,8 @@ export const OPERATIONS = {
     summary: 'Get an access token',
     description: 'OAuth 2.0 client credentials grant (RFC 6749 section 4.4): client_id is a keyId, client_secret its key. Errors follow RFC 6749 section 5.2.',
     tag: 'OAuth',
-    errors: [],
+    quota: 'read',
+    errors: ['rate_limited'],
   },
 } as const satisfies Record<string, OperationSpec>;
 

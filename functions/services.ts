@@ -50,8 +50,7 @@ export function createServices(config: Config, projects: readonly ProjectSource[
   const idempotency = new IdempotencyStore(db, config.idempotencyTtlSeconds * 1000);
   const keyStore = new KeyStore(db);
   if (isReadOnly(db)) logEvent('DATA_DIR is read-only: serving reads; writes answer 503 storage_unavailable until a restart on a writable DATA_DIR', { dataDir: config.dataDir });
-  // One process owns the database: claims left by a previous process ended with it.
-  purgeExpired(() => idempotency.purge(Date.now(), { abandonedClaims: true }));
+  purgeExpired(() => idempotency.purge());
   const purgeTimer = setInterval(() => {
     purgeExpired(() => idempotency.purge());
     purgeExpired(() => keyStore.purgeExpired());

@@ -47,7 +47,9 @@ type Outcome = { ok: true; data: unknown } | { ok: false; code: 'project_not_fou
 /**
  * POST /api/v1/batch: several reads in one request, all or nothing. Every operation is resolved
  * inside one read transaction, so they see one consistent state; if any fails, no result is
- * returned and the 422 lists every failure. Each operation counts as one read against the quota.
+ * returned and the 422 lists every failure. Each operation counts as one read against the quota:
+ * the router counts the first before the body is read (so an invalid batch is not free), and
+ * the handler the rest once the operations are known.
  */
 export function batchHandler(deps: BatchDependencies) {
   const schema = batchRequestSchema(deps.maxOperations);
@@ -55,7 +57,9 @@ export function batchHandler(deps: BatchDependencies) {
   return async (request: ApiRequest, context: RequestContext): Promise<ApiResponse> => {
     strictQuery(request.query, []);
     requireJsonContentType(request);
-    const parsed = schema.safeParse(parseJsonBody(await request.readBody(64 * 1024)));
+    const body = parseJsonBody(await request.readBody(64 * 1024));
+    refuseOverlongBatch(body, deps.maxOperations);
+    const parsed = schema.safeParse(body);
     if (!parsed.success) {
       const errors = fieldProblems(parsed.error, { unknownField: 'is not a field of a batch', notAnObject: 'must be a JSON object with operations' });
       throw new ApiError('validation_failed', 'The batch is not valid; errors name each offending operation by index.', {
@@ -64,7 +68,7 @@ export function batchHandler(deps: BatchDependencies) {
       });
     }
     const { operations } = parsed.data;
-    const headers = charge(deps.readLimiter(context), context.quotaKey, operations.length, 'reads');
+    const headers = operations.length > 1 ? charge(deps.readLimiter(context), context.quotaKey, operations.length - 1, 'reads') : {};
     const outcomes = deps.db.transaction(() => operations.map(({ op, id }) => resolve(deps, op, id, context.sandbox)))();
 
     const failures: BatchFailure[] = [];
@@ -86,6 +90,19 @@ export function batchHandler(deps: BatchDependencies) {
       body: JSON.stringify({ results }),
     };
   };
+}
+
+/**
+ * Refuses a batch with too many operations before any of them is looked at: validating every
+ * element of a 64 KiB array of `{}` costs half a second of CPU and a megabyte-sized answer.
+ */
+function refuseOverlongBatch(body: unknown, maxOperations: number): void {
+  const operations = (body as { operations?: unknown } | null)?.operations;
+  if (!Array.isArray(operations) || operations.length <= maxOperations) return;
+  throw new ApiError('validation_failed', `The batch holds ${operations.length} operations; at most ${maxOperations} are allowed.`, {
+    hint: `Split the work into batches of at most ${maxOperations} operations.`,
+    errors: [{ field: 'operations', problem: `must hold at most ${maxOperations} operations` }],
+  });
 }
 
 function resolve(deps: BatchDependencies, op: BatchOp, id: string, sandbox: boolean): Outcome {

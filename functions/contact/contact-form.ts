@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type FieldProblem } from '../http/api-error.ts';
+import { clientKeyOf } from '../http/client-ip.ts';
 import { isFormContentType } from '../http/json-body.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
-import type { RateLimiter } from '../limits/rate-limiter.ts';
+import { charge } from '../limits/charge.ts';
+import type { QuotaBook } from '../limits/quotas.ts';
 import type { ContactService } from './contact-service.ts';
 import { CONTACT_FIELDS, type ContactField, type ContactPage, type ContactPageState } from './contact-page.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
@@ -15,9 +17,13 @@ const THANKS = '/contact/thanks';
  * /contact for browsers without JavaScript: GET renders the form with a fresh idempotency
  * token; POST (a plain urlencoded form) goes through the same ContactService as the API, then
  * redirects to the thank-you page (post/redirect/get) or renders the form again with the
- * visitor's values and each problem next to its field.
+ * visitor's values and each problem next to its field. Every post counts one request against
+ * the request quota, as an API call does; an accepted message also counts against the message quota.
  */
-export function contactFormHandler(service: ContactService, page: ContactPage, limiter: RateLimiter) {
+export function contactFormHandler(service: ContactService, page: ContactPage, quotas: QuotaBook) {
+  const requests = quotas.limiter('anonymous', 'read');
+  const messages = quotas.limiter('anonymous', 'contact');
+
   const html = (status: number, state: ContactPageState, headers: Record<string, string> = {}): ApiResponse => ({
     status,
     headers: { 'content-type': HTML, 'cache-control': 'no-store', ...headers },
@@ -32,7 +38,9 @@ export function contactFormHandler(service: ContactService, page: ContactPage, l
 
     let values: Record<ContactField, string> = { name: '', email: '', message: '' };
     let token: string = randomUUID();
+    const quotaKey = clientKeyOf(request.clientIp);
     try {
+      charge(requests, quotaKey);
       if (!isFormContentType(request)) {
         throw new ApiError('unsupported_media_type', 'This form must be sent as a regular form post.');
       }
@@ -43,7 +51,7 @@ export function contactFormHandler(service: ContactService, page: ContactPage, l
       } catch {
         return html(400, { token, values, summary: 'This form had expired. Please press Send again.' });
       }
-      await service.submit({ key: token, sandbox: false, limiter, quotaKey: request.clientIp, payload: async () => values });
+      await service.submit({ key: token, sandbox: false, limiter: messages, quotaKey, payload: async () => values });
       return { status: 303, headers: { location: THANKS, 'cache-control': 'no-store', 'content-length': '0' }, body: null };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

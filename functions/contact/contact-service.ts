@@ -5,8 +5,9 @@ import { rateLimitHeaders, type RateLimiter } from '../limits/rate-limiter.ts';
 import type { Db } from '../state/database.ts';
 import { fieldProblems } from '../http/field-problems.ts';
 import { withStorage } from '../state/storage-errors.ts';
-import type { IdempotencyStore, KeyRef } from '../state/idempotency-store.ts';
+import type { IdempotencyStore, KeyRef, RecordedAnswer } from '../state/idempotency-store.ts';
 import type { MessageStore } from '../state/message-store.ts';
+import { InFlightKeys } from './in-flight-keys.ts';
 import { CONTACT_PROBLEM_WORDS, contactSchema } from './schema.ts';
 
 /** What a submission came to; `replayed` marks an answer repeated from the key's first request. */
@@ -24,7 +25,7 @@ export interface ContactRequest {
   /** The quota of the caller's tier, and who it counts against (the client IP, or the key). */
   limiter: RateLimiter;
   quotaKey: string;
-  /** Produces the parsed body; called once the key is claimed (it may read the network). */
+  /** Produces the parsed body; called once the key is known to be free or recorded (it may read the network). */
   payload: () => Promise<unknown>;
 }
 
@@ -42,29 +43,22 @@ const SCOPE = 'contact';
  * createContact, shared by the JSON API, the plain form post and MCP: validation, the
  * Idempotency-Key rules, the per-IP quota and the durable write live here once.
  *
- * Order matters. The key is claimed first, so a concurrent request with the same key gets a
- * 409 instead of a second message. A completed key replays its first answer without touching
- * the quota. The message and the key's outcome commit in one transaction before the answer
- * goes out, so an acknowledged message survives a crash and is never stored twice.
+ * Order matters. A key with a recorded answer replays it without touching the message quota.
+ * A new key is marked in flight before its body is read, so a concurrent request with the same
+ * key gets a 409 instead of a second message; a body that fails validation then costs no write.
+ * The message and the key's answer commit in one transaction before the answer goes out, so an
+ * acknowledged message survives a crash and is never stored twice.
  */
 export class ContactService {
+  private readonly inFlight = new InFlightKeys();
+
   constructor(private readonly deps: ContactDependencies) {}
 
   async submit(request: ContactRequest): Promise<ContactOutcome> {
     const ref: KeyRef = { scope: SCOPE, sandbox: request.sandbox, key: request.key };
-    const claim = withStorage(() => this.deps.idempotency.claim(ref));
-    if (claim.kind === 'in_progress') {
-      throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed.', {
-        hint: 'Wait a moment and retry with the same key; you will get its answer.',
-        headers: { 'retry-after': '1' },
-      });
-    }
-    if (claim.kind === 'completed') {
-      const fingerprint = fingerprintOf(await request.payload());
-      if (fingerprint !== claim.fingerprint) throw reusedKey();
-      return { status: claim.status, body: claim.body, headers: this.quotaHeaders(request), replayed: true };
-    }
-
+    const recorded = withStorage(() => this.deps.idempotency.find(ref));
+    if (recorded !== undefined) return this.replay(recorded, await request.payload(), request);
+    if (!this.inFlight.enter(ref)) throw inProgress();
     try {
       const raw = await request.payload();
       const parsed = contactSchema.safeParse(raw);
@@ -76,13 +70,18 @@ export class ContactService {
         });
       }
       const headers = charge(request.limiter, quotaKeyOf(request), 1, 'messages');
-      const body = JSON.stringify({ success: true });
+      const answer = { fingerprint: fingerprintOf(raw), status: 200, body: JSON.stringify({ success: true }) };
+      let earlier: RecordedAnswer | undefined;
       try {
-        withStorage(() =>
+        earlier = withStorage(() =>
           this.deps.db.transaction(() => {
+            // Another process may have stored this key's message while the body was arriving.
+            const stored = this.deps.idempotency.find(ref);
+            if (stored !== undefined) return stored;
             const notifyState = request.sandbox ? 'sandbox' : this.deps.notifyConfigured ? 'pending' : 'not_configured';
             this.deps.messages.insert({ sandbox: request.sandbox, ...parsed.data }, notifyState);
-            this.deps.idempotency.complete(ref, fingerprintOf(raw), 200, body);
+            this.deps.idempotency.save(ref, answer);
+            return undefined;
           })(),
         );
       } catch (error) {
@@ -90,23 +89,34 @@ export class ContactService {
         request.limiter.refund(quotaKeyOf(request));
         throw error;
       }
+      if (earlier !== undefined) {
+        request.limiter.refund(quotaKeyOf(request));
+        return this.replay(earlier, raw, request);
+      }
       if (!request.sandbox) this.deps.onStored();
-      return { status: 200, body, headers, replayed: false };
-    } catch (error) {
-      withStorage(() => this.deps.idempotency.release(ref));
-      throw error;
+      return { status: answer.status, body: answer.body, headers, replayed: false };
+    } finally {
+      this.inFlight.leave(ref);
     }
   }
 
-  /** The quota as it stands, without counting this request (for replays). */
-  private quotaHeaders(request: ContactRequest): Record<string, string> {
-    return rateLimitHeaders(request.limiter.peek(quotaKeyOf(request)));
+  /** The key's first answer, for the same payload only; the quota as it stands, without counting this request. */
+  private replay(recorded: RecordedAnswer, payload: unknown, request: ContactRequest): ContactOutcome {
+    if (fingerprintOf(payload) !== recorded.fingerprint) throw reusedKey();
+    return { status: recorded.status, body: recorded.body, headers: rateLimitHeaders(request.limiter.peek(quotaKeyOf(request))), replayed: true };
   }
 }
 
 /** Sandbox traffic has its own counters, so testing never eats a visitor's quota. */
 function quotaKeyOf(request: ContactRequest): string {
   return request.sandbox ? `sandbox:${request.quotaKey}` : request.quotaKey;
+}
+
+function inProgress(): ApiError {
+  return new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed.', {
+    hint: 'Wait a moment and retry with the same key; you will get its answer.',
+    headers: { 'retry-after': '1' },
+  });
 }
 
 function reusedKey(): ApiError {

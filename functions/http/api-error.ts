@@ -19,6 +19,13 @@ export interface BatchFailure {
 
 export type ErrorDetail = FieldProblem | BatchFailure;
 
+/**
+ * Most entries an `errors` list carries; the rest are only counted (`moreErrors`). A body at the
+ * size limit can hold thousands of problems, and listing each would make the answer many
+ * times larger than the request.
+ */
+export const MAX_LISTED_ERRORS = 20;
+
 /** An expected failure a handler throws; the router turns it into the Error shape. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
@@ -27,8 +34,10 @@ export class ApiError extends Error {
   readonly headers: HeaderMap;
   /** Render as an RFC 9457 problem document instead of the plain Error shape. */
   readonly problem: boolean;
-  /** Every problem found in the body, for `validation_failed`. */
+  /** The problems found in the body, at most MAX_LISTED_ERRORS of them. */
   readonly errors: readonly ErrorDetail[] | undefined;
+  /** How many further problems were found but not listed. */
+  readonly moreErrors: number;
 
   constructor(
     code: ErrorCode,
@@ -42,8 +51,14 @@ export class ApiError extends Error {
     this.hint = options.hint;
     this.headers = options.headers ?? {};
     this.problem = options.problem ?? false;
-    this.errors = options.errors;
+    this.errors = options.errors?.slice(0, MAX_LISTED_ERRORS);
+    this.moreErrors = Math.max(0, (options.errors?.length ?? 0) - MAX_LISTED_ERRORS);
   }
+}
+
+/** What a caller learns of a bug: the code and the request id to report; the details go only to the log. */
+export function internalError(): ApiError {
+  return new ApiError('internal_error', 'Something went wrong on our side.', { hint: 'Retry later; if it persists, report the requestId.' });
 }
 
 /** A body past its limit (the body readers of node:http requests and in-process requests share it). */
@@ -58,12 +73,14 @@ export interface ErrorBody {
   hint?: string;
   requestId: string;
   errors?: readonly ErrorDetail[];
+  moreErrors?: number;
 }
 
 export function errorBody(error: ApiError, requestId: string): ErrorBody {
   const body: ErrorBody = { code: error.code, message: error.message, requestId };
   if (error.hint !== undefined) body.hint = error.hint;
   if (error.errors !== undefined) body.errors = error.errors;
+  if (error.moreErrors > 0) body.moreErrors = error.moreErrors;
   return body;
 }
 

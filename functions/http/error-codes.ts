@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   idempotency_key_missing: { status: 400, title: 'Idempotency-Key missing', meaning: 'This operation needs an Idempotency-Key header.' },
   idempotency_key_invalid: { status: 400, title: 'Idempotency-Key invalid', meaning: 'The Idempotency-Key header is not a UUID.' },
   unknown_task: { status: 400, title: 'Unknown task', meaning: 'The job names a task this service does not run; the hint lists the tasks.' },
+  too_many_messages: { status: 400, title: 'Too many messages', meaning: 'An MCP request holds more JSON-RPC messages than one request may carry.' },
   unsupported_api_version: { status: 400, title: 'Unsupported API version', meaning: 'X-API-Version names a version this service does not serve.' },
   not_found: { status: 404, title: 'Not found', meaning: 'No resource or route exists at this path.' },
   project_not_found: { status: 404, title: 'Project not found', meaning: 'No project has this slug.' },

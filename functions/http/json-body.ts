@@ -12,7 +12,7 @@ export function isFormContentType(request: ApiRequest): boolean {
 /** Refuses a body that is not declared as JSON (415 `unsupported_media_type`). */
 export function requireJsonContentType(request: ApiRequest): void {
   if (!JSON_MEDIA_TYPE.test(headerValue(request, 'content-type') ?? '')) {
-    throw new ApiError('unsupported_media_type', 'The body must be JSON.', { hint: 'Send Content-Type: application/json.' });
+    throw new ApiError('unsupported_media_type', 'The request must be declared as JSON.', { hint: 'Send Content-Type: application/json, also with an empty body.' });
   }
 }
 
@@ -27,10 +27,13 @@ export function parseJsonBody(body: Buffer): unknown {
   }
 }
 
-/** Reads an optional JSON body: an empty body (or none) is `undefined`, anything else must be JSON. */
+/**
+ * Reads an optional JSON body: an empty body is `undefined`, anything else must be JSON. The
+ * request must be declared as JSON even when empty: a POST without that Content-Type is a CORS
+ * "simple request" (Fetch standard), which a foreign page could send without a preflight.
+ */
 export async function readOptionalJson(request: ApiRequest, maxBytes: number): Promise<unknown> {
-  const body = await request.readBody(maxBytes);
-  if (body.length === 0) return undefined;
   requireJsonContentType(request);
-  return parseJsonBody(body);
+  const body = await request.readBody(maxBytes);
+  return body.length === 0 ? undefined : parseJsonBody(body);
 }

@@ -12,15 +12,19 @@ export function representation(value: unknown): Representation {
   return { body, etag: strongEtag(body) };
 }
 
-/** Public read-only data: cacheable briefly by anyone, revalidated with the ETag. */
-export const PUBLIC_READ_CACHE = 'public, max-age=60, stale-while-revalidate=300';
+/**
+ * Read-only data, cacheable briefly and revalidated with the ETag, but only by the caller's own
+ * cache: the answer carries that caller's quota (RateLimit-*) and tier, which a shared cache
+ * would hand to everyone else (RFC 9111 section 5.2.2.7).
+ */
+export const READ_CACHE = 'private, max-age=60, stale-while-revalidate=300';
 
 /**
  * A 200 with the representation, or a 304 without a body when If-None-Match already has it
  * (RFC 9110 section 13.1.2 and 15.4.5: the 304 repeats ETag and Cache-Control).
  */
 export function conditionalJson(request: ApiRequest, rep: Representation, headers: HeaderMap = {}): ApiResponse {
-  const common = { etag: rep.etag, 'cache-control': PUBLIC_READ_CACHE, ...headers };
+  const common = { etag: rep.etag, 'cache-control': READ_CACHE, ...headers };
   if (ifNoneMatchHits(headerValue(request, 'if-none-match'), rep.etag)) {
     return { status: 304, headers: common, body: null };
   }

@@ -1,4 +1,5 @@
 import { ApiError } from './api-error.ts';
+import { clientKeyOf } from './client-ip.ts';
 import { headerValue, type ApiRequest } from './types.ts';
 
 /** Quota tiers: anonymous callers, and callers with a valid test key or token. */
@@ -17,7 +18,7 @@ export interface RequestContext {
   tier: Tier;
   keyId: string | null;
   keyStatus: KeyStatus;
-  /** The identity quotas count against: the key when there is one, else the client IP. */
+  /** The identity quotas count against: the key when there is one, else the client IP (its /64 for IPv6). */
   quotaKey: string;
 }
 
@@ -40,7 +41,7 @@ export function resolveContext(request: ApiRequest, verify: CredentialVerifier):
     tier: keyId === null ? 'anonymous' : 'test',
     keyId,
     keyStatus,
-    quotaKey: keyId === null ? request.clientIp : `key:${keyId}`,
+    quotaKey: keyId === null ? clientKeyOf(request.clientIp) : `key:${keyId}`,
   };
 }
 

@@ -1,4 +1,4 @@
-import { ApiError, errorResponse, problemResponse } from './api-error.ts';
+import { ApiError, errorResponse, internalError, problemResponse } from './api-error.ts';
 import { CORS_HEADERS, preflightHeaders } from './cors.ts';
 import { RoutePattern } from './route-pattern.ts';
 import type { QuotaBook, QuotaName } from '../limits/quotas.ts';
@@ -30,6 +30,13 @@ export const API_VERSIONS = ['v1'] as const;
 
 /** RFC 8288 links every API response carries to the catalog (RFC 9727) and the description. */
 export const DISCOVERY_LINKS = '</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc"; type="application/vnd.oai.openapi+json"';
+
+/**
+ * Request headers that change an API answer (the tier, sandbox mode and the headers that say so),
+ * named in Vary (RFC 9110 section 12.5.5) so that no cache hands one caller's answer to another.
+ * A sandbox host needs no entry: the host is part of every cache key (RFC 9111 section 2).
+ */
+const CALLER_HEADERS = 'Authorization, X-API-Key, X-Sandbox';
 
 const SAFE_INSTANCE = /^[A-Za-z0-9/._~-]{1,200}$/;
 
@@ -64,6 +71,7 @@ export class Router {
       response = this.renderError(request, error, {});
     }
     response.headers['x-request-id'] = request.requestId;
+    response.headers.vary = response.headers.vary === undefined ? CALLER_HEADERS : `${response.headers.vary}, ${CALLER_HEADERS}`;
     if (request.method === 'HEAD') response.body = null;
     return response;
   }
@@ -97,10 +105,11 @@ export class Router {
     try {
       const context = resolveContext(request, this.options.verifyCredential);
       Object.assign(headers, contextHeaders(context));
-      if (route.quota !== undefined) Object.assign(headers, this.chargeContext(context, route.quota));
+      if (route.quota !== undefined) Object.assign(headers, this.chargeContext(context, route.quota, request.prepaid === true ? 0 : 1));
       checkApiVersion(request);
       const response = await route.handler(request, params, context);
-      Object.assign(response.headers, CORS_HEADERS, headers);
+      // The handler's own headers win: a quota it charged after the router's is the later count.
+      response.headers = { ...CORS_HEADERS, ...headers, ...response.headers };
       addDiscoveryLinks(response);
       return response;
     } catch (error) {
@@ -114,8 +123,7 @@ export class Router {
    * back, or a `rate_limited` (or bad X-Sandbox) ApiError is thrown.
    */
   chargeCaller(request: ApiRequest, quota: QuotaName, units: number, what?: string): HeaderMap {
-    const context = resolveContext(request, this.options.verifyCredential);
-    return units === 0 ? {} : this.chargeContext(context, quota, units, what);
+    return this.chargeContext(resolveContext(request, this.options.verifyCredential), quota, units, what);
   }
 
   private chargeContext(context: RequestContext, quota: QuotaName, units = 1, what?: string): HeaderMap {
@@ -140,16 +148,14 @@ export class Router {
       apiError = error;
     } else {
       this.options.logError(request.requestId, error);
-      apiError = new ApiError('internal_error', 'Something went wrong on our side.', {
-        hint: 'Retry later; if it persists, report the requestId.',
-      });
+      apiError = internalError();
     }
     // The problem's instance repeats the path only when it is short and plain; odd input is not echoed.
     const instance = SAFE_INSTANCE.test(request.path) ? request.path : template;
     const response = apiError.problem
       ? problemResponse(apiError, request.requestId, instance)
       : errorResponse(apiError, request.requestId);
-    Object.assign(response.headers, CORS_HEADERS, extraHeaders);
+    response.headers = { ...CORS_HEADERS, ...extraHeaders, ...response.headers };
     addDiscoveryLinks(response);
     return response;
   }

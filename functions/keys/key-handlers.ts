@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
+import { clientKeyOf } from '../http/client-ip.ts';
 import { fieldProblems } from '../http/field-problems.ts';
 import { readOptionalJson } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
@@ -25,7 +26,7 @@ export function createKeyHandler(keys: KeyService, limiter: RateLimiter) {
       const errors = fieldProblems(parsed.error, { unknownField: 'is not a field of this operation', notAnObject: 'must be a JSON object' });
       throw new ApiError('validation_failed', 'The body is not a valid key request.', { hint: 'Send {} or {"label": "my script"}.', errors });
     }
-    const headers = charge(limiter, request.clientIp, 1, 'keys');
+    const headers = charge(limiter, clientKeyOf(request.clientIp), 1, 'keys');
     const issued = keys.create(parsed.data.label ?? null, context.sandbox);
     return {
       status: 201,

@@ -27,6 +27,8 @@ export interface ApiCall {
   headers?: Readonly<Record<string, string>>;
   /** Sent as JSON; absent means no body. */
   body?: unknown;
+  /** The MCP endpoint already counted this call's request (see ApiRequest.prepaid). */
+  prepaid?: boolean;
 }
 
 /** The API's answer: its status and its JSON body (null when it had none). */
@@ -57,6 +59,7 @@ export function apiCaller(router: Router, caller: McpCaller): ApiCaller {
       },
       clientIp: caller.clientIp,
       requestId: caller.requestId,
+      prepaid: call.prepaid === true,
       readBody: (maxBytes) => {
         if (body !== null && body.length > maxBytes) return Promise.reject(payloadTooLarge(maxBytes));
         return Promise.resolve(body ?? Buffer.alloc(0));

@@ -7,6 +7,12 @@ import { FORWARDED_HEADERS, type McpCaller } from './api-caller.ts';
 /** Most bytes one MCP message may have; tool arguments are small (a contact message is 16 KiB at most). */
 export const MCP_BODY_MAX_BYTES = 64 * 1024;
 
+/**
+ * Most JSON-RPC messages one POST may carry as a batch. A client needs one at a time (MCP
+ * 2025-06-18 dropped batching); the bound keeps one request from asking for a hundred answers.
+ */
+export const MCP_MAX_MESSAGES = 10;
+
 const ALLOW = 'POST';
 const CORS_REQUEST_HEADERS = 'Content-Type, Accept, Authorization, X-API-Key, X-Sandbox, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
 
@@ -14,10 +20,10 @@ export interface McpEndpointOptions {
   /** The server for one request; it is connected to a fresh transport and closed after the answer. */
   buildServer(caller: McpCaller): McpServer;
   /**
-   * Counts `units` reads against the caller's quota and returns the RateLimit-* headers; throws
-   * ApiError `rate_limited` (or a bad X-Sandbox) like the API does.
+   * Counts `units` requests against the caller's request quota and returns the RateLimit-*
+   * headers; throws ApiError `rate_limited` (or a bad X-Sandbox) like the API does.
    */
-  chargeReads(request: ApiRequest, units: number): HeaderMap;
+  chargeRequests(request: ApiRequest, units: number): HeaderMap;
   isAllowedOrigin(origin: string): boolean;
   siteUrl: string;
 }
@@ -29,7 +35,7 @@ export interface McpEndpointOptions {
  * 405 with Allow: POST, as the transport specification allows. Failures before the SDK sees the
  * message answer in JSON-RPC's error shape, like the SDK's own.
  */
-export function mcpEndpoint({ buildServer, chargeReads, isAllowedOrigin, siteUrl }: McpEndpointOptions) {
+export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, siteUrl }: McpEndpointOptions) {
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const origin = headerValue(request, 'origin');
     if (origin !== undefined && !isAllowedOrigin(origin)) {
@@ -53,7 +59,10 @@ export function mcpEndpoint({ buildServer, chargeReads, isAllowedOrigin, siteUrl
     try {
       body = await request.readBody(MCP_BODY_MAX_BYTES);
       parsedBody = parsedOrUndefined(body);
-      quotaHeaders = chargeReads(request, protocolCost(parsedBody));
+      const messages = messageCount(parsedBody);
+      // A request refused for its length costs one, like any other refused request.
+      quotaHeaders = chargeRequests(request, messages > MCP_MAX_MESSAGES ? 1 : messages);
+      if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
     } catch (error) {
       if (error instanceof ApiError) return jsonRpcError(error.status, error.message, { ...cors, ...error.headers }, errorBody(error, request.requestId));
       throw error;
@@ -77,18 +86,20 @@ export function mcpEndpoint({ buildServer, chargeReads, isAllowedOrigin, siteUrl
 }
 
 /**
- * Reads an MCP POST costs besides its tool calls: one per request other than tools/call
- * (initialize, the lists, resource reads, prompts), so the protocol cannot be used to work the
- * server for free; a tool call counts what its operation counts. Notifications cost nothing,
- * and a body that is not JSON costs one.
+ * What an MCP POST costs, charged before any work: one request per JSON-RPC message (a batch of
+ * n costs n), whatever it is: a tool call, a notification, a call to an unknown tool. A tool
+ * call's first API operation is that request (see tool-registry.ts), so the tool costs what
+ * the operation costs over HTTP. A body that is not JSON, or an empty batch, costs one.
  */
-function protocolCost(parsed: unknown): number {
-  if (parsed === undefined) return 1;
-  const messages = Array.isArray(parsed) ? parsed : [parsed];
-  return messages.filter((message) => {
-    const { id, method } = (typeof message === 'object' && message !== null ? message : {}) as { id?: unknown; method?: unknown };
-    return id !== undefined && method !== 'tools/call';
-  }).length;
+function messageCount(parsed: unknown): number {
+  return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
+}
+
+function tooManyMessages(count: number, quotaHeaders: HeaderMap): ApiError {
+  return new ApiError('too_many_messages', `The request holds ${count} JSON-RPC messages; at most ${MCP_MAX_MESSAGES} are allowed.`, {
+    hint: `Send at most ${MCP_MAX_MESSAGES} messages per request, or one at a time.`,
+    headers: quotaHeaders,
+  });
 }
 
 function callerOf(request: ApiRequest): McpCaller {

@@ -14,16 +14,16 @@ export function mcpRoutes(api: Api, docs: readonly DocPage[]): Map<string, (requ
   const siteUrl = config.siteUrl;
   const isAllowedOrigin = originPolicy(siteUrl, config.mcpAllowedOrigins);
   const contextOf = (caller: Parameters<typeof apiCaller>[1]) => ({ api: apiCaller(api.router, caller), requestId: caller.requestId });
-  // The router resolves the caller and charges it, so MCP and HTTP reads share one quota.
-  const chargeReads = (request: ApiRequest, units: number) => api.router.chargeCaller(request, 'read', units, 'reads');
+  // The router resolves the caller and charges it, so MCP and HTTP requests share one quota.
+  const chargeRequests = (request: ApiRequest, units: number) => api.router.chargeCaller(request, 'read', units);
   return new Map([
     [
       MCP_SERVERS.product.path,
-      mcpEndpoint({ siteUrl, isAllowedOrigin, chargeReads, buildServer: (caller) => buildProductServer({ catalog, siteUrl }, contextOf(caller)) }),
+      mcpEndpoint({ siteUrl, isAllowedOrigin, chargeRequests, buildServer: (caller) => buildProductServer({ catalog, siteUrl }, contextOf(caller)) }),
     ],
     [
       MCP_SERVERS.docs.path,
-      mcpEndpoint({ siteUrl, isAllowedOrigin, chargeReads, buildServer: (caller) => buildDocsServer({ ...contextOf(caller), docs, siteUrl }) }),
+      mcpEndpoint({ siteUrl, isAllowedOrigin, chargeRequests, buildServer: (caller) => buildDocsServer({ ...contextOf(caller), docs, siteUrl }) }),
     ],
   ]);
 }

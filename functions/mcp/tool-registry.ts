@@ -10,7 +10,8 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyZodObject } from 'zod';
-import { ApiError, errorBody } from '../http/api-error.ts';
+import { ApiError, errorBody, internalError } from '../http/api-error.ts';
+import { logError } from '../log.ts';
 import type { ApiCaller, ApiOutcome } from './api-caller.ts';
 
 /** Reads this service's own data: safe to call any number of times. */
@@ -79,12 +80,27 @@ export function registerTools<Context extends ToolContext>(server: McpServer, to
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the tools this server has.`);
     }
     try {
-      return toolResult(await tool.run(request.params.arguments ?? {}, context));
+      return toolResult(await tool.run(request.params.arguments ?? {}, { ...context, api: firstCallPrepaid(context.api) }));
     } catch (error) {
       if (error instanceof ApiError) return toolResult({ status: error.status, body: errorBody(error, context.requestId) });
-      throw error;
+      // A bug, as the API answers one: logged with its stack, and the caller gets the Error shape.
+      logError(context.requestId, error);
+      return toolResult({ status: 500, body: errorBody(internalError(), context.requestId) });
     }
   });
+}
+
+/**
+ * The MCP endpoint charged one request for this tools/call message before any work; the first
+ * operation the tool calls is that request, so the tool costs what its operation costs over HTTP.
+ */
+function firstCallPrepaid(api: ApiCaller): ApiCaller {
+  let prepaid = true;
+  return (call) => {
+    const first = prepaid;
+    prepaid = false;
+    return api({ ...call, prepaid: first });
+  };
 }
 
 /**
@@ -98,11 +114,20 @@ export function toolResult({ status, body }: ApiOutcome): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> };
 }
 
-/** A required string argument (a path parameter); a missing or non-string one is refused like a bad parameter. */
+/** A UTF-16 surrogate without its partner: JSON can carry one (`"\\ud800"`), but no URL or UTF-8 text can. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A required string argument (a path parameter); a missing or non-string one, or one that is not
+ * well-formed Unicode, is refused like a bad parameter.
+ */
 export function stringArgument(args: Record<string, unknown>, name: string, hint = 'See the tool\'s inputSchema.'): string {
   const value = args[name];
   if (typeof value !== 'string') {
     throw new ApiError('invalid_parameter', `Argument "${name}" is required and must be a string.`, { hint });
+  }
+  if (LONE_SURROGATE.test(value)) {
+    throw new ApiError('invalid_parameter', `Argument "${name}" is not well-formed Unicode (it holds a lone surrogate).`, { hint });
   }
   return value;
 }

@@ -18,7 +18,7 @@ import {
   type ResponseHeaderName,
 } from './headers.ts';
 import { operationDocs, type DocumentedId, type OperationDoc, type SuccessDoc } from './operation-docs.ts';
-import { quotaOf, quotaSentence } from './quota-text.ts';
+import { quotasOf, quotaSentence } from './quota-text.ts';
 import { OPTIONAL_CREDENTIALS, securitySchemes } from './security.ts';
 
 /** The version of the description document (SPEC.md section 9), not of the interface (v1). */
@@ -85,12 +85,13 @@ export function buildOpenApiDocument(config: Config): OpenAPIObject {
 
 function route(operationId: OperationId, doc: OperationDoc, config: Config, deprecated: boolean): RouteConfig {
   const spec: OperationSpec = OPERATIONS[operationId];
-  const quota = quotaOf(operationId);
+  const quotas = quotasOf(operationId);
+  const charged = quotas.length > 0;
   const extraHeaders: ResponseHeaderName[] = deprecated ? ['Deprecation', 'Sunset'] : [];
-  const description = [spec.description, doc.notes, quota === undefined ? undefined : quotaSentence(config, quota)];
+  const description = [spec.description, doc.notes, ...quotas.map((quota) => quotaSentence(config, quota))];
   const responses: Record<string, ResponseConfig> = {};
-  for (const [status, success] of Object.entries(doc.success)) responses[status] = successResponse(success, quota !== undefined, extraHeaders);
-  Object.assign(responses, errorResponses([...codeVariants(spec.errors), ...(doc.extraErrors ?? [])], extraHeaders, quota !== undefined));
+  for (const [status, success] of Object.entries(doc.success)) responses[status] = successResponse(success, charged, extraHeaders);
+  Object.assign(responses, errorResponses([...codeVariants(spec.errors), ...(doc.extraErrors ?? [])], extraHeaders, charged));
   return {
     method: spec.method === 'GET' ? 'get' : 'post',
     path: spec.path,

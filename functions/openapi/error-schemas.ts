@@ -1,4 +1,4 @@
-import type { BatchFailure, FieldProblem } from '../http/api-error.ts';
+import { MAX_LISTED_ERRORS, type BatchFailure, type FieldProblem } from '../http/api-error.ts';
 import { ERROR_CODES, type ErrorCode } from '../http/error-codes.ts';
 import { OAUTH_ERRORS } from '../keys/token-handler.ts';
 import { z } from './zod.ts';
@@ -34,7 +34,15 @@ const errorShape = {
   errors: z
     .array(z.union([fieldProblemSchema, batchFailureSchema]))
     .optional()
-    .openapi({ description: 'Every problem at once: FieldProblem items for `validation_failed`, BatchFailure items for `batch_failed`.' }),
+    .openapi({
+      description: `Every problem at once, up to ${MAX_LISTED_ERRORS}: FieldProblem items for \`validation_failed\`, BatchFailure items for \`batch_failed\`.`,
+    }),
+  moreErrors: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .openapi({ description: `How many further problems were found beyond the ${MAX_LISTED_ERRORS} listed in \`errors\`; absent when all are listed.` }),
 };
 
 export const errorSchema = z.object(errorShape).openapi('Error', { description: `Every error of the API has this shape. Codes:\n\n${CODE_TABLE}` });

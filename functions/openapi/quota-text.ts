@@ -3,19 +3,23 @@ import { quotaTable, type QuotaName } from '../limits/quotas.ts';
 import { OPERATIONS, type OperationId } from '../operations.ts';
 
 /**
- * Operations whose handler charges a quota itself rather than the router, because the cost
- * depends on the request: a batch counts one read per operation, a contact message counts
- * once it is valid, and a key counts per client IP whatever the caller holds.
+ * Quotas a handler charges itself besides the router's, because the cost depends on the request:
+ * a batch counts one read per further operation, a contact message counts once it is valid,
+ * and a key counts per client IP whatever the caller holds.
  */
 const HANDLER_CHARGED: Partial<Record<OperationId, QuotaName>> = { batchOperations: 'read', createContact: 'contact', createKey: 'keys' };
 
-/** The quota an operation counts against, if any. */
-export function quotaOf(operationId: OperationId): QuotaName | undefined {
+/** The quotas an operation counts against, the router's first. */
+export function quotasOf(operationId: OperationId): QuotaName[] {
   const spec = OPERATIONS[operationId];
-  return 'quota' in spec ? spec.quota : HANDLER_CHARGED[operationId];
+  const quotas = new Set<QuotaName>();
+  if ('quota' in spec) quotas.add(spec.quota);
+  const charged = HANDLER_CHARGED[operationId];
+  if (charged !== undefined) quotas.add(charged);
+  return [...quotas];
 }
 
-const UNITS: Record<QuotaName, string> = { read: 'reads', contact: 'messages', keys: 'keys' };
+const UNITS: Record<QuotaName, string> = { read: 'requests', contact: 'messages', keys: 'keys' };
 
 /** The quota in numbers, from the running configuration (the table pricing.md is made from too). */
 export function quotaSentence(config: Config, quota: QuotaName): string {

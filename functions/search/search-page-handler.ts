@@ -1,4 +1,5 @@
 import { ApiError } from '../http/api-error.ts';
+import { clientKeyOf } from '../http/client-ip.ts';
 import type { ApiRequest, ApiResponse, HeaderMap } from '../http/types.ts';
 import { charge } from '../limits/charge.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
@@ -35,7 +36,7 @@ export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter:
 
     let quotaHeaders: HeaderMap;
     try {
-      quotaHeaders = charge(limiter, request.clientIp, 1, 'searches');
+      quotaHeaders = charge(limiter, clientKeyOf(request.clientIp), 1, 'searches');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return html(error.status, { query, type, status: `${error.message} ${error.hint ?? ''}`.trim() }, error.headers);

@@ -63,9 +63,8 @@ function pageTemplate(urlPath: string, name: string): string {
   if (template === undefined) throw new Error(`The build has no ${name} page`);
   return template;
 }
-const contactLimiter = api.services.quotas.limiter('anonymous', 'contact');
 const endpoints = new Map([
-  ['/contact', contactFormHandler(api.services.contact, new ContactPage(pageTemplate('/contact', 'contact')), contactLimiter)],
+  ['/contact', contactFormHandler(api.services.contact, new ContactPage(pageTemplate('/contact', 'contact')), api.services.quotas)],
   ['/search', searchPageHandler(api.services.search, new SearchPage(pageTemplate('/search', 'search')), api.services.quotas.limiter('anonymous', 'read'))],
   ...mcpRoutes(api, build.docs),
 ]);

@@ -15,38 +15,38 @@ function store(ttlMs = 1000) {
 const ref = { scope: 'contact', sandbox: false, key: 'k1' };
 
 describe('IdempotencyStore', () => {
-  it('claims a new key, reports it in progress, then completed with its answer', () => {
+  const answer = { fingerprint: 'fp', status: 200, body: '{"success":true}' };
+
+  it('finds nothing for a new key, then the recorded answer', () => {
     const { store: s } = store();
-    expect(s.claim(ref, 0)).toEqual({ kind: 'claimed' });
-    expect(s.claim(ref, 1)).toEqual({ kind: 'in_progress' });
-    s.complete(ref, 'fp', 200, '{"success":true}');
-    expect(s.claim(ref, 2)).toEqual({ kind: 'completed', fingerprint: 'fp', status: 200, body: '{"success":true}' });
+    expect(s.find(ref, 0)).toBeUndefined();
+    s.save(ref, answer, 0);
+    expect(s.find(ref, 1)).toEqual(answer);
   });
 
   it('keeps sandbox and production keys apart', () => {
     const { store: s } = store();
-    s.claim(ref, 0);
-    expect(s.claim({ ...ref, sandbox: true }, 0)).toEqual({ kind: 'claimed' });
+    s.save(ref, answer, 0);
+    expect(s.find({ ...ref, sandbox: true }, 0)).toBeUndefined();
   });
 
-  it('forgets a released claim and an expired record', () => {
+  it('forgets an expired record, and records the key again', () => {
     const { store: s } = store(1000);
-    s.claim(ref, 0);
-    s.release(ref);
-    expect(s.claim(ref, 10)).toEqual({ kind: 'claimed' });
-    s.complete(ref, 'fp', 200, 'x');
-    expect(s.claim(ref, 1009).kind).toBe('completed');
-    expect(s.claim(ref, 1010)).toEqual({ kind: 'claimed' });
+    s.save(ref, answer, 0);
+    expect(s.find(ref, 999)).toEqual(answer);
+    expect(s.find(ref, 1000)).toBeUndefined();
+    s.save(ref, { ...answer, fingerprint: 'other' }, 1000);
+    expect(s.find(ref, 1001)?.fingerprint).toBe('other');
   });
 
-  it('purges expired records, and claims left by a dead process', () => {
+  it('ignores a claim an earlier version left unfinished, and purges expired records', () => {
     const { db, store: s } = store(1000);
-    s.claim({ ...ref, key: 'old' }, 0);
-    s.complete({ ...ref, key: 'old' }, 'fp', 200, 'x');
-    s.claim({ ...ref, key: 'stuck' }, 5000);
-    expect(s.purge(2000)).toBe(1);
-    expect(s.purge(2000, { abandonedClaims: true })).toBe(1);
-    expect((db.prepare('SELECT COUNT(*) AS n FROM idempotency').get() as { n: number }).n).toBe(0);
+    db.prepare("INSERT INTO idempotency (scope, sandbox, key, state, created_at, expires_at) VALUES ('contact', 0, 'stuck', 'in_progress', 0, 1000)").run();
+    expect(s.find({ ...ref, key: 'stuck' }, 10)).toBeUndefined();
+    s.save({ ...ref, key: 'old' }, answer, 0);
+    s.save({ ...ref, key: 'new' }, answer, 5000);
+    expect(s.purge(2000)).toBe(2);
+    expect((db.prepare('SELECT key FROM idempotency').all() as { key: string }[]).map((row) => row.key)).toEqual(['new']);
   });
 
   it('migrates a new database to the current schema version', () => {

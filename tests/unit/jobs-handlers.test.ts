@@ -23,12 +23,12 @@ const createJob = createJobHandler(jobs, SITE);
 const getJobStatus = getJobStatusHandler(jobs);
 const production = { sandbox: false };
 
-function request(body: string, query = ''): ApiRequest {
+function request(body: string, query = '', contentType: string | null = 'application/json'): ApiRequest {
   return {
     method: 'POST',
     path: '/api/v1/jobs',
     query: new URLSearchParams(query),
-    headers: body === '' ? {} : { 'content-type': 'application/json' },
+    headers: contentType === null ? {} : { 'content-type': contentType },
     clientIp: '127.0.0.1',
     requestId: 'test',
     readBody: async () => Buffer.from(body),
@@ -44,6 +44,12 @@ describe('createJob handler', () => {
     expect(Object.keys(body)).toEqual(['jobId', 'status', 'pollUrl']);
     expect(body.pollUrl).toBe(`${SITE}/api/v1/jobs/${body.jobId}`);
     expect(response.headers).toMatchObject({ location: body.pollUrl, 'retry-after': '1', 'cache-control': 'no-store' });
+  });
+
+  it('refuses a post not declared as JSON, an empty one too, so a foreign page cannot send it without a preflight', async () => {
+    for (const [body, contentType] of [['', null], ['', 'text/plain'], ['{}', 'text/plain']] as const) {
+      expect(await refusal(() => createJob(request(body, '', contentType), production)), `${contentType} ${body}`).toMatchObject({ code: 'unsupported_media_type' });
+    }
   });
 
   it.each([

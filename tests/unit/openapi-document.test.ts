@@ -4,7 +4,7 @@ import { ERROR_CODES } from '../../functions/http/error-codes.ts';
 import { TASK_NAMES } from '../../functions/jobs/tasks.ts';
 import { COMMON_ERRORS, OPERATIONS, type OperationId, type OperationSpec } from '../../functions/operations.ts';
 import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
-import { quotaOf } from '../../functions/openapi/quota-text.ts';
+import { quotasOf } from '../../functions/openapi/quota-text.ts';
 import { findOperation, resolveRef, type OpenApiDocument, type Schema } from '../support/openapi.ts';
 
 const config = loadConfig({ SITE_URL: 'https://ada.example', READ_RATE_LIMIT: '77/30', CONTACT_RATE_LIMIT: '3/900', BATCH_MAX_OPERATIONS: '9' });
@@ -66,7 +66,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('writes the configured quotas and limits into the descriptions', () => {
-    expect(findOperation(doc, 'listProjects').operation.description).toContain('77 reads per 30 seconds per client IP');
+    expect(findOperation(doc, 'listProjects').operation.description).toContain('77 requests per 30 seconds per client IP');
     expect(findOperation(doc, 'createContact').operation.description).toContain('3 messages per 900 seconds per client IP');
     expect(schemas.BatchRequest!.properties!.operations!.maxItems).toBe(9);
   });
@@ -77,7 +77,7 @@ describe('the OpenAPI document', () => {
       for (const [status, response] of Object.entries(operation.responses)) {
         const headers = Object.keys(response.headers ?? {});
         expect(headers, `${id} ${status}`).toContain('X-Request-Id');
-        if (status.startsWith('2') && quotaOf(id) !== undefined) expect(headers, `${id} ${status}`).toContain('RateLimit-Remaining');
+        if (status.startsWith('2') && quotasOf(id).length > 0) expect(headers, `${id} ${status}`).toContain('RateLimit-Remaining');
         if (status === '429' || status === '503') expect(headers, `${id} ${status}`).toContain('Retry-After');
       }
     }
