@@ -88,16 +88,31 @@ describe('POST /api/v1/batch', () => {
     expect(validationErrorSchema.parse(answer.body).errors.map((e) => e.field)).toContain(field);
   });
 
-  it('refuses a batch bigger than the remaining read quota', async () => {
-    const limited = await startServer({ READ_RATE_LIMIT: '3/60' });
+  it('charges invalid batches too, refuses an over-long one unread, and caps the listed errors', async () => {
+    const limited = await startServer({ READ_RATE_LIMIT: '10/60' });
     try {
-      const response = await fetch(`${limited.baseUrl}/api/v1/batch`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ operations: Array.from({ length: 4 }, () => ({ op: 'getProject', id: 'leakhound' })) }),
-      });
-      expect(response.status).toBe(429);
-      expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+      const post = async (text: string) => {
+        const response = await fetch(`${limited.baseUrl}/api/v1/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+        const raw = await response.text();
+        return { status: response.status, remaining: response.headers.get('ratelimit-remaining'), size: raw.length, body: JSON.parse(raw) as Record<string, unknown> };
+      };
+      // 21,000 empty operations in 63 KB: refused by the length alone, with one problem listed.
+      const flood = await post(JSON.stringify({ operations: Array.from({ length: 21_000 }, () => ({})) }));
+      expect(flood).toMatchObject({ status: 400, remaining: '9', body: { code: 'validation_failed', errors: [{ field: 'operations', problem: 'must hold at most 25 operations' }] } });
+      expect(flood.size).toBeLessThan(1024);
+
+      // 25 operations with two problems each: 20 are listed, the other 30 counted.
+      const broken = await post(JSON.stringify({ operations: Array.from({ length: 25 }, () => ({ op: 'nope', id: '' })) }));
+      expect(broken).toMatchObject({ status: 400, remaining: '8', body: { code: 'validation_failed', moreErrors: 30 } });
+      expect(validationErrorSchema.parse(broken.body).errors).toHaveLength(20);
+
+      // Nine operations need nine reads: the first is counted as the request, the other eight are refused together.
+      const tooBig = await post(JSON.stringify({ operations: Array.from({ length: 9 }, () => ({ op: 'getProject', id: 'leakhound' })) }));
+      expect(tooBig).toMatchObject({ status: 429, remaining: '7', body: { code: 'rate_limited' } });
+
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push((await post('{"operations": "not a list"}')).status);
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 429]);
     } finally {
       await limited.stop();
     }

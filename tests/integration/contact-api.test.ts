@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from '../support/server.ts';
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServer({ CONTACT_RATE_LIMIT: '1000/600' });
+  server = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '1000/600' });
 });
 afterAll(() => server.stop());
 

@@ -39,7 +39,7 @@ describe('a full DATA_DIR', () => {
   it.skipIf(!canMount)('answers writes with 503 in the Error shape, keeps reading, and writes again when space returns', async () => {
     const dir = mountTmpfs(3 * 1024)!;
     mounts.push(dir);
-    const server = await startServer({ CONTACT_RATE_LIMIT: '100000/60' }, dir);
+    const server = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '100000/60' }, dir);
     try {
       const acknowledged: string[] = [];
       const first = await postContact(server.baseUrl, message(0));
@@ -99,7 +99,7 @@ describe('a read-only DATA_DIR', () => {
         expect((await fetch(`${readOnly.baseUrl}${path}`)).status, path).toBe(200);
       }
       const emptyPost = async (path: string) => {
-        const response = await fetch(`${readOnly.baseUrl}${path}`, { method: 'POST' });
+        const response = await fetch(`${readOnly.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' } });
         return { status: response.status, body: (await response.json()) as unknown };
       };
       const writes = [await postContact(readOnly.baseUrl, message(2)), await emptyPost('/api/v1/jobs'), await emptyPost('/api/v1/keys')];
@@ -126,7 +126,7 @@ describe('a read-only DATA_DIR', () => {
 describe('kill -9 during sustained contact traffic', () => {
   it('keeps every acknowledged message after a restart, none twice', async () => {
     const dataDir = freshDataDir();
-    const server = await startServer({ CONTACT_RATE_LIMIT: '100000/60', ACCESS_LOG: 'false' }, dataDir);
+    const server = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '100000/60', ACCESS_LOG: 'false' }, dataDir);
     const acknowledged = new Map<string, string>();
     const unanswered = new Map<string, string>();
     let n = 0;
@@ -151,7 +151,7 @@ describe('kill -9 during sustained contact traffic', () => {
     await server.stop();
     expect(acknowledged.size).toBeGreaterThan(20);
 
-    const restarted = await startServer({ CONTACT_RATE_LIMIT: '100000/60', ACCESS_LOG: 'false' }, dataDir);
+    const restarted = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '100000/60', ACCESS_LOG: 'false' }, dataDir);
     try {
       // A client retries what got no answer, with the same key: stored once whether or not it had been.
       for (const [key, text] of unanswered) expect((await postContact(restarted.baseUrl, { ...VALID, message: text }, { key })).status).toBe(200);
@@ -172,7 +172,7 @@ describe('kill -9 during sustained contact traffic', () => {
 describe('SIGTERM under load', () => {
   it('answers every contact whose body is still arriving, stores each, then exits 0', async () => {
     const dataDir = freshDataDir();
-    const server = await startServer({ CONTACT_RATE_LIMIT: '100000/60' }, dataDir);
+    const server = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '100000/60' }, dataDir);
     const { port } = new URL(server.baseUrl);
     const slowPosts = Array.from({ length: 10 }, (_, i) => {
       const body = JSON.stringify(message(i));

@@ -36,7 +36,7 @@ async function answer(response: Response): Promise<Answer> {
 /** POSTs a job; `undefined` sends no body at all, `raw` sends the text as it is. */
 async function createJob(baseUrl: string, body?: unknown, options: { query?: string; raw?: string } = {}): Promise<Answer> {
   const text = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
-  const headers: Record<string, string> = text === undefined ? {} : { 'content-type': 'application/json' };
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
   return answer(await fetch(`${baseUrl}/api/v1/jobs${options.query ?? ''}`, { method: 'POST', headers, body: text }));
 }
 

@@ -74,25 +74,37 @@ describe('MCP over Streamable HTTP, stateless', () => {
     }
   });
 
-  it('counts protocol requests against the read quota shared with the API, tool calls by their operation', async () => {
-    const limited = await startServer({ READ_RATE_LIMIT: '4/60' });
+  it('charges every JSON-RPC message one request of the quota shared with the API, before any work', async () => {
+    const limited = await startServer({ READ_RATE_LIMIT: '9/60' });
     try {
-      const call = (body: string) => post('/mcp', {}, body, limited.baseUrl);
-      const notification = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      expect((await call(notification)).status).toBe(202);
-      const listed = await call(LIST_TOOLS);
-      expect(listed.headers.get('ratelimit-remaining')).toBe('3');
-      const toolCall = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sandbox_ping', arguments: {} } });
-      expect((await call(toolCall)).status).toBe(200);
-      expect((await fetch(`${limited.baseUrl}/api/v1/projects?limit=1`)).headers.get('ratelimit-remaining')).toBe('1');
-      expect((await call(LIST_TOOLS)).status).toBe(200);
-      const refused = await call(LIST_TOOLS);
+      const call = async (body: unknown, pathname = '/mcp') => {
+        const response = await post(pathname, {}, JSON.stringify(body), limited.baseUrl);
+        return { status: response.status, remaining: response.headers.get('ratelimit-remaining'), response, body: response.status === 202 ? null : ((await response.json()) as unknown) };
+      };
+      const message = (id: number, method: string, params: unknown = {}) => ({ jsonrpc: '2.0', id, method, params });
+      const toolCall = (id: number, name: string, args: unknown = {}) => message(id, 'tools/call', { name, arguments: args });
+
+      expect(await call({ jsonrpc: '2.0', method: 'notifications/initialized' })).toMatchObject({ status: 202, remaining: '8' });
+      expect(await call(message(1, 'tools/list'))).toMatchObject({ status: 200, remaining: '7' });
+      // A tool call costs what its operation costs over HTTP: its one request is the message's.
+      expect(await call(toolCall(2, 'sandbox_ping'))).toMatchObject({ status: 200, remaining: '6' });
+      expect((await fetch(`${limited.baseUrl}/api/v1/projects?limit=1`)).headers.get('ratelimit-remaining')).toBe('5');
+
+      // A batch of n costs n: unknown tools, docs tools and refused arguments included.
+      const batch = await call([toolCall(3, 'no_such_tool'), toolCall(4, 'get_project', {})]);
+      expect(batch).toMatchObject({ status: 200, remaining: '3' });
+      expect((batch.body as unknown[]).length).toBe(2);
+      expect(await call(toolCall(5, 'list_docs'), '/mcp/docs')).toMatchObject({ status: 200, remaining: '2' });
+
+      // Past the cap the request is refused for one request, before any message is looked at.
+      const flood = await call(Array.from({ length: 11 }, (_, i) => toolCall(10 + i, 'no_such_tool')));
+      expect(flood).toMatchObject({ status: 400, remaining: '1', body: { error: { data: { code: 'too_many_messages' } } } });
+
+      expect(await call(message(30, 'tools/list'))).toMatchObject({ status: 200, remaining: '0' });
+      const refused = await call(toolCall(31, 'sandbox_ping'));
       expect(refused.status).toBe(429);
-      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
-      const body = (await refused.json()) as { error: { message: string; data: { code: string; requestId: string } } };
-      expect(body.error.data).toMatchObject({ code: 'rate_limited', requestId: refused.headers.get('x-request-id') });
-      const refusedTool = (await (await call(toolCall)).json()) as { result?: { isError: boolean; content: { text: string }[] } };
-      expect(JSON.parse(refusedTool.result!.content[0]!.text)).toMatchObject({ code: 'rate_limited' });
+      expect(refused.response.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(refused.body).toMatchObject({ error: { data: { code: 'rate_limited', requestId: refused.response.headers.get('x-request-id') } } });
     } finally {
       await limited.stop();
     }

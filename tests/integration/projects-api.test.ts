@@ -135,7 +135,9 @@ describe('GET /api/v1/projects', () => {
     const first = await fetch(`${server.baseUrl}/api/v1/projects?limit=3`);
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^"[^"]+"$/);
-    expect(first.headers.get('cache-control')).toMatch(/public, max-age=\d+/);
+    // Private: the answer carries this caller's quota, which a shared cache must not pass on.
+    expect(first.headers.get('cache-control')).toMatch(/^private, max-age=\d+/);
+    expect(first.headers.get('vary')).toBe('Authorization, X-API-Key, X-Sandbox');
     const second = await fetch(`${server.baseUrl}/api/v1/projects?limit=3`, { headers: { 'if-none-match': etag! } });
     expect(second.status).toBe(304);
     expect(await second.text()).toBe('');

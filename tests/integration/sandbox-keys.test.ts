@@ -37,7 +37,7 @@ function pingWithHost(host: string): Promise<{ sandbox: unknown; header: string 
 async function createKey(body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.baseUrl}/api/v1/keys`, {
     method: 'POST',
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { response, body: (await response.json()) as Record<string, string> };
@@ -117,6 +117,26 @@ describe('test keys', () => {
     expect((await createKey([1])).response.status).toBe(400);
   });
 
+  it('refuses the posts a foreign page could send without a preflight, creating nothing', async () => {
+    const count = () => {
+      const db = new Database(path.join(server.dataDir, 'portfolio.db'), { readonly: true });
+      try {
+        return (db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    const before = count();
+    // Fetch standard: a POST without a body, or with text/plain or a form type, is a CORS simple request.
+    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+      for (const path of ['/api/v1/keys', '/api/v1/jobs']) {
+        const response = await fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { origin: 'https://evil.example', ...headers } });
+        expect([path, response.status, ((await response.json()) as { code: string }).code]).toEqual([path, 415, 'unsupported_media_type']);
+      }
+    }
+    expect(count()).toBe(before);
+  });
+
   it('selects sandbox and the test tier with Bearer or X-API-Key', async () => {
     const { body } = await createKey();
     const choices: Record<string, string>[] = [{ authorization: `Bearer ${body.key}` }, { 'x-api-key': body.key! }];
@@ -162,7 +182,7 @@ describe('test keys', () => {
   it('survives a restart and expires', async () => {
     const short = await startServer({ TEST_KEY_TTL_SECONDS: '60' });
     try {
-      const created = (await (await fetch(`${short.baseUrl}/api/v1/keys`, { method: 'POST' })).json()) as Record<string, string>;
+      const created = (await (await fetch(`${short.baseUrl}/api/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json' } })).json()) as Record<string, string>;
       await short.stop();
       const again = await startServer({}, short.dataDir);
       try {
@@ -192,7 +212,7 @@ describe('test keys', () => {
     const limited = await startServer({ KEYS_RATE_LIMIT: '2/3600' });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await fetch(`${limited.baseUrl}/api/v1/keys`, { method: 'POST' })).status);
+      for (let i = 0; i < 3; i++) statuses.push((await fetch(`${limited.baseUrl}/api/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status);
       expect(statuses).toEqual([201, 201, 429]);
     } finally {
       await limited.stop();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_LISTED_ERRORS } from '../../functions/http/api-error.ts';
 import { projectSchema } from '../../functions/projects/schema.ts';
 
 /** Response shapes of SPEC.md sections 2 and 7, checked strictly so that extra fields show up. */
@@ -22,5 +23,6 @@ export const problemSchema = errorSchema.extend({
 });
 
 export const validationErrorSchema = errorSchema.extend({
-  errors: z.array(z.object({ field: z.string().min(1), problem: z.string().min(1) }).strict()).min(1),
+  errors: z.array(z.object({ field: z.string().min(1), problem: z.string().min(1) }).strict()).min(1).max(MAX_LISTED_ERRORS),
+  moreErrors: z.number().int().min(1).optional(),
 });
