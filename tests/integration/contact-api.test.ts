@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, readInbox, VALID } from '../support/contact.ts';
@@ -206,6 +208,44 @@ describe('contact quota', () => {
         expect(answer.headers.get('ratelimit-remaining')).toBe('0');
       }
       expect(await readInbox(limited.dataDir)).toHaveLength(5);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe('request quota', () => {
+  it('counts every contact post, replay and refusal, the form, health and token requests, and writes nothing for an invalid body', async () => {
+    const limited = await startServer({ READ_RATE_LIMIT: '8/60', CONTACT_RATE_LIMIT: '100/600' });
+    try {
+      const walSize = () => statSync(path.join(limited.dataDir, 'portfolio.db-wal')).size;
+      const walBefore = walSize();
+      for (let i = 0; i < 3; i++) expect((await postContact(limited.baseUrl, { ...VALID, email: 'not-an-email' })).status).toBe(400);
+      // A body that fails validation costs a request but no write: the write-ahead log did not grow.
+      expect(walSize()).toBe(walBefore);
+      const key = randomUUID();
+      expect((await postContact(limited.baseUrl, VALID, { key })).status).toBe(200);
+      const replay = await postContact(limited.baseUrl, VALID, { key });
+      expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+      expect((await fetch(`${limited.baseUrl}/api/health`)).status).toBe(200);
+      const token = () =>
+        fetch(`${limited.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+      expect((await token()).status).toBe(401);
+      const form = () =>
+        fetch(`${limited.baseUrl}/contact`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ ...VALID, idempotency_key: randomUUID() }),
+        });
+      expect((await form()).status).toBe(303);
+
+      const refused = await postContact(limited.baseUrl, VALID);
+      expect([refused.status, refused.body.code, refused.headers.get('ratelimit-remaining')]).toEqual([429, 'rate_limited', '0']);
+      expect((await fetch(`${limited.baseUrl}/api/health`)).status).toBe(429);
+      expect((await token()).status).toBe(429);
+      expect((await form()).status).toBe(429);
+      expect(await readInbox(limited.dataDir)).toHaveLength(2);
     } finally {
       await limited.stop();
     }
