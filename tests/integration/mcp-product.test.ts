@@ -79,6 +79,9 @@ describe('/mcp: read tools answer like the HTTP API', () => {
     expect(missing).toMatchObject({ code: 'project_not_found', message: expect.stringContaining('no-such-project') });
     expect(toolError(await callTool(client, 'get_project', {})).code).toBe('invalid_parameter');
     expect(toolError(await callTool(client, 'get_project', { slug: '../../contact' })).code).toBe('project_not_found');
+    // A lone surrogate survives JSON but no URL: refused like any bad argument, not a protocol error.
+    expect(toolError(await callTool(client, 'get_project', { slug: '\ud800' })).code).toBe('invalid_parameter');
+    expect(toolError(await callTool(client, 'get_job', { job_id: 'job_\udc00' })).code).toBe('invalid_parameter');
   });
 
   it('search finds projects, docs and the MCP tools themselves', async () => {

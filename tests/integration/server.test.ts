@@ -196,6 +196,23 @@ describe('cross-cutting rules', () => {
     }
   });
 
+  it('counts forwarded clients by strictly parsed address: ports dropped, odd spellings refused, IPv6 per /64', async () => {
+    const proxied = await startServer({ READ_RATE_LIMIT: '2/60', TRUST_PROXY: '1' });
+    try {
+      const statuses = async (hops: string[]) => {
+        const out: number[] = [];
+        for (const hop of hops) out.push((await fetch(`${proxied.baseUrl}/api/health`, { headers: { 'x-forwarded-for': hop } })).status);
+        return out;
+      };
+      expect(await statuses(['192.0.2.1:1234', '192.0.2.1:5678', '192.0.2.1'])).toEqual([200, 200, 429]);
+      expect(await statuses(['2001:db8::1', '[2001:db8::2]:443', '2001:DB8:0:0:ffff::3', '2001:db8:0:1::1'])).toEqual([200, 200, 429, 200]);
+      // Not addresses: each falls back to the proxy's own address, one client among them.
+      expect(await statuses(['::::7', '1.2.3.4:x', '[192.0.2.9]'])).toEqual([200, 200, 429]);
+    } finally {
+      await proxied.stop();
+    }
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['READ_RATE_LIMIT', '10 per minute'],
