@@ -1,6 +1,7 @@
 import { BATCH_OPS } from '../batch/batch-handler.ts';
 import { CONTACT_LIMITS } from '../contact/schema.ts';
 import type { Config } from '../config/env.ts';
+import { MAX_LISTED_ERRORS } from '../http/api-error.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
 import { SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
 import { JOB_ERROR_CODES } from '../jobs/job-store.ts';
@@ -12,6 +13,7 @@ import { OPERATIONS, type OperationId } from '../operations.ts';
 import { LIST_LIMIT } from '../projects/list-projects.ts';
 import { DEPRECATED_ALIASES, DEPRECATED_AT, SUNSET_AT } from '../deprecation.ts';
 import { INTEGRATION_PROMPT } from '../mcp/docs-server.ts';
+import { MCP_MAX_MESSAGES } from '../mcp/mcp-endpoint.ts';
 import { DOCS_TOOLS } from '../mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../mcp/product-tools.ts';
 import { MCP_SERVERS } from '../mcp/server-identity.ts';
@@ -36,7 +38,7 @@ function toolTable(tools: readonly ToolDefinition<never>[]): string {
   );
 }
 
-const QUOTA_LABELS = { read: 'Reads (projects, jobs, search, sandbox ping; batch counts one per operation)', contact: 'Contact messages', keys: 'Test keys created (always per IP)' } as const;
+const QUOTA_LABELS = { read: 'Requests (every API request and MCP message; a batch counts one per operation)', contact: 'Contact messages', keys: 'Test keys created (always per IP)' } as const;
 const TIER_LABELS = { anonymous: 'Anonymous (per client IP)', test: 'Test key or token (per key)' } as const;
 
 /**
@@ -70,6 +72,8 @@ export function docFacts(config: Config): Record<string, string> {
       .join(', '),
     'list.limit': `${LIST_LIMIT.min} to ${LIST_LIMIT.max} (default ${LIST_LIMIT.default})`,
     'contact.limits': `name 1 to ${CONTACT_LIMITS.nameMax} characters, email up to ${CONTACT_LIMITS.emailMax} characters, message ${CONTACT_LIMITS.messageMin} to ${CONTACT_LIMITS.messageMax} characters, body up to ${CONTACT_LIMITS.bodyMaxBytes / 1024} KiB`,
+    'errors.max.listed': String(MAX_LISTED_ERRORS),
+    'mcp.max.messages': String(MCP_MAX_MESSAGES),
     'batch.ops': BATCH_OPS.map((op) => `\`${op}\``).join(', '),
     'batch.max': String(config.batchMaxOperations),
     'jobs.tasks': table(
