@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused', meaning: 'This Idempotency-Key was already used with a different payload.' },
   batch_failed: { status: 422, title: 'Batch failed', meaning: 'At least one operation of the batch failed, so none was returned; `errors` lists each failure.' },
   rate_limited: { status: 429, title: 'Too many requests', meaning: 'The client IP used up its quota; retry after the Retry-After seconds.' },
+  too_many_jobs: { status: 429, title: 'Too many jobs', meaning: 'This client (its IP, or its test key) already has its whole share of jobs waiting; retry after Retry-After, once one of them has started.' },
   internal_error: { status: 500, title: 'Internal error', meaning: 'An unexpected failure; report the requestId.' },
   queue_full: { status: 503, title: 'Queue full', meaning: 'Too many jobs are waiting; retry after Retry-After.' },
   storage_unavailable: { status: 503, title: 'Storage unavailable', meaning: 'The service cannot write right now (for example a full disk); nothing was stored. Retry after Retry-After.' },
