@@ -16,7 +16,7 @@ export const ERROR_CODES = {
   unsupported_api_version: { status: 400, title: 'Unsupported API version', meaning: 'X-API-Version names a version this service does not serve.' },
   not_found: { status: 404, title: 'Not found', meaning: 'No resource or route exists at this path.' },
   project_not_found: { status: 404, title: 'Project not found', meaning: 'No project has this slug.' },
-  job_not_found: { status: 404, title: 'Job not found', meaning: 'No job has this id, or its result has expired.' },
+  job_not_found: { status: 404, title: 'Job not found', meaning: "No job has this id, or it is gone: expired, or older than the client's most recent finished jobs that are kept." },
   method_not_allowed: { status: 405, title: 'Method not allowed', meaning: 'The path exists but does not accept this method; see the Allow header.' },
   idempotency_request_in_progress: { status: 409, title: 'Request in progress', meaning: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
   payload_too_large: { status: 413, title: 'Payload too large', meaning: 'The request body is larger than the operation accepts.' },

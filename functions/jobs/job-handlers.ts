@@ -38,7 +38,7 @@ export function getJobStatusHandler(jobs: JobService) {
     const job = wellFormed ? jobs.get(jobId, context.sandbox) : undefined;
     if (job === undefined) {
       throw new ApiError('job_not_found', wellFormed ? `No job has the id "${jobId}".` : 'No job has this id.', {
-        hint: 'Job ids come from createJob; a job is kept for a limited time, and sandbox and production jobs are separate.',
+        hint: "Job ids come from createJob; a job is kept for a limited time, a client's older finished jobs make way for its newer ones, and sandbox and production jobs are separate.",
       });
     }
     return { status: 200, headers: { 'content-type': JSON_TYPE, ...statusCaching(job) }, body: JSON.stringify(job) };
