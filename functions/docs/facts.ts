@@ -84,7 +84,7 @@ export function docFacts(config: Config): Record<string, string> {
       Object.entries(TASKS).map(([name, task]) => [`\`${name}\`${name === DEFAULT_TASK ? ' (default)' : ''}`, task.description]),
     ),
     'jobs.errors': Object.keys(JOB_ERROR_CODES).map((code) => `\`${code}\``).join(', '),
-    'jobs.limits': `${config.jobs.concurrency} at a time, with up to ${config.jobs.queueLimit} live and ${config.jobs.queueLimit} sandbox jobs waiting; results are kept ${duration(config.jobs.retentionSeconds)}`,
+    'jobs.limits': `${config.jobs.concurrency} at a time, with up to ${config.jobs.queueLimit} live and ${config.jobs.queueLimit} sandbox jobs waiting, and results are kept ${duration(config.jobs.retentionSeconds)}`,
     'jobs.shares': `may have ${config.jobs.queuePerClient} jobs waiting and ${config.jobs.runningPerClient} running at a time, and keeps its ${config.jobs.resultsPerClient} most recently finished jobs (older ones are deleted before their time is up)`,
     'sandbox.retention': duration(config.sandboxRetentionSeconds),
     'sandbox.header': SANDBOX_HEADER_VALUES.map((value) => `\`${value}\``).join(', '),
