@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ZodError } from 'zod';
+import type { JobLimits } from '../config/env.ts';
 import { ApiError } from '../http/api-error.ts';
 import { logError } from '../log.ts';
-import type { JobLimits } from '../config/env.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import type { Db } from '../state/database.ts';
 import { withStorage } from '../state/storage-errors.ts';
@@ -44,7 +44,7 @@ export const INTERRUPTED: JobError = {
  * No client can take the queue from the others: each may have `queuePerClient` jobs waiting and
  * `runningPerClient` running, and keeps its `resultsPerClient` newest finished jobs. Live and
  * sandbox jobs wait in queues of `queueLimit` each, and live jobs start first, so free sandbox
- * traffic never delays or refuses a live job.
+ * traffic never refuses a live job or keeps it waiting behind sandbox jobs that have not started.
  */
 export class JobService {
   private readonly store: JobStore;
