@@ -91,7 +91,7 @@ export const OPERATIONS = {
     description: 'Queues a task and answers 202 with the job id and the URL to poll (also in Location).',
     tag: 'Jobs',
     quota: 'read',
-    errors: ['validation_failed', 'unknown_task', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'queue_full', 'rate_limited', 'storage_unavailable'],
+    errors: ['validation_failed', 'unknown_task', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'queue_full', 'too_many_jobs', 'rate_limited', 'storage_unavailable'],
   },
   getJobStatus: {
     method: 'GET',

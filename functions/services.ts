@@ -16,7 +16,7 @@ import { IdempotencyStore } from './state/idempotency-store.ts';
 import { MessageStore } from './state/message-store.ts';
 import { loadOrCreateSecret } from './state/secret.ts';
 
-/** How often expired records (idempotency keys, test keys) are swept. */
+/** How often expired records (idempotency keys, test keys, old sandbox messages) are swept. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Everything the handlers share, built once per process from the configuration and the content. */
@@ -50,12 +50,15 @@ export function createServices(config: Config, projects: readonly ProjectSource[
   const idempotency = new IdempotencyStore(db, config.idempotencyTtlSeconds * 1000);
   const keyStore = new KeyStore(db);
   if (isReadOnly(db)) logEvent('DATA_DIR is read-only: serving reads; writes answer 503 storage_unavailable until a restart on a writable DATA_DIR', { dataDir: config.dataDir });
+  const messages = new MessageStore(db);
+  const purgeSandboxMessages = () => messages.purgeSandbox(Date.now() - config.sandboxRetentionSeconds * 1000);
   purgeExpired(() => idempotency.purge());
+  purgeExpired(purgeSandboxMessages);
   const purgeTimer = setInterval(() => {
     purgeExpired(() => idempotency.purge());
     purgeExpired(() => keyStore.purgeExpired());
+    purgeExpired(purgeSandboxMessages);
   }, PURGE_INTERVAL_MS).unref();
-  const messages = new MessageStore(db);
   const notifier = config.notify === null ? null : new Notifier(messages, config.notify);
   notifier?.wake();
   const jobs = new JobService({ db, catalog, ...config.jobs });

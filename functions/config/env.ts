@@ -34,8 +34,27 @@ export const ENV_VARIABLES = {
   NOTIFY_MAX_ATTEMPTS: { default: '10', meaning: 'Webhook attempts per message before it is marked failed.' },
   BATCH_MAX_OPERATIONS: { default: '25', meaning: 'Most operations one POST /api/v1/batch may carry.' },
   JOB_CONCURRENCY: { default: '2', meaning: 'Asynchronous jobs that run at the same time.' },
-  JOB_QUEUE_LIMIT: { default: '100', meaning: 'Jobs that may wait; beyond it createJob answers 503 with Retry-After.' },
+  JOB_QUEUE_LIMIT: {
+    default: '100',
+    meaning: 'Jobs that may wait, counted apart for live and sandbox jobs so the sandbox never fills the live queue; beyond it createJob answers 503 queue_full with Retry-After.',
+  },
+  JOB_QUEUE_PER_CLIENT: {
+    default: '10',
+    meaning: 'Jobs one client (its IP, or its test key) may have waiting; beyond it createJob answers 429 too_many_jobs with Retry-After.',
+  },
+  JOB_RUNNING_PER_CLIENT: {
+    default: '1',
+    meaning: "Jobs of one client that run at the same time, so no client holds every slot while others wait; live jobs start before sandbox ones.",
+  },
+  JOB_RESULTS_PER_CLIENT: {
+    default: '20',
+    meaning: "Finished jobs (with their results) kept per client; when a job finishes, the client's oldest beyond this many are deleted.",
+  },
   JOB_RETENTION_SECONDS: { default: '86400', meaning: 'How long a job and its result are kept (at least 60).' },
+  SANDBOX_RETENTION_SECONDS: {
+    default: '604800',
+    meaning: 'How long sandbox contact messages are kept (default 7 days, at least 60); older ones are purged at start and every 10 minutes.',
+  },
   RATE_LIMIT_MAX_CLIENTS: {
     default: '100000',
     meaning: 'How many client IPs the rate limiter tracks at once (bounds its memory).',
@@ -65,12 +84,24 @@ export interface Config {
   tokenTtlSeconds: number;
   idempotencyTtlSeconds: number;
   notify: { webhookUrl: string; retryBaseMs: number; maxAttempts: number } | null;
-  jobs: { concurrency: number; queueLimit: number; retentionSeconds: number };
+  jobs: JobLimits;
+  /** How long sandbox contact messages are kept. */
+  sandboxRetentionSeconds: number;
   batchMaxOperations: number;
   rateLimitMaxClients: number;
   /** Origins allowed to call the MCP servers; null is the default (the site's origin and loopback). */
   mcpAllowedOrigins: string[] | null;
   accessLog: boolean;
+}
+
+/** The job queue's capacity and what one client may take of it (see ENV_VARIABLES for each meaning). */
+export interface JobLimits {
+  concurrency: number;
+  queueLimit: number;
+  queuePerClient: number;
+  runningPerClient: number;
+  resultsPerClient: number;
+  retentionSeconds: number;
 }
 
 /** Thrown when a variable has a value the service cannot run with; the message names the variable. */
@@ -164,8 +195,12 @@ export function loadConfig(env: Env = process.env): Config {
     jobs: {
       concurrency: integer(env, 'JOB_CONCURRENCY', 1, 64),
       queueLimit: integer(env, 'JOB_QUEUE_LIMIT', 1, 100_000),
+      queuePerClient: integer(env, 'JOB_QUEUE_PER_CLIENT', 1, 100_000),
+      runningPerClient: integer(env, 'JOB_RUNNING_PER_CLIENT', 1, 64),
+      resultsPerClient: integer(env, 'JOB_RESULTS_PER_CLIENT', 1, 100_000),
       retentionSeconds: integer(env, 'JOB_RETENTION_SECONDS', 60, 365 * 86400),
     },
+    sandboxRetentionSeconds: integer(env, 'SANDBOX_RETENTION_SECONDS', 60, 365 * 86400),
     rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 100, 10_000_000),
     mcpAllowedOrigins: originList(env, 'MCP_ALLOWED_ORIGINS'),
     accessLog: boolean(env, 'ACCESS_LOG'),

@@ -24,6 +24,13 @@ function perWindow(quota: { count: number; seconds: number }): string {
   return `${quota.count} per ${quota.seconds} s`;
 }
 
+/** A duration as people read it, in the largest whole unit: "7 days", "24 hours", "90 seconds". */
+function duration(seconds: number): string {
+  const [unit, size] = ([['day', 86400], ['hour', 3600], ['minute', 60]] as const).find(([, size]) => seconds % size === 0) ?? ['second', 1];
+  const count = seconds / size;
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
 function table(header: string[], rows: string[][]): string {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 }
@@ -81,7 +88,9 @@ export function docFacts(config: Config): Record<string, string> {
       Object.entries(TASKS).map(([name, task]) => [`\`${name}\`${name === DEFAULT_TASK ? ' (default)' : ''}`, task.description]),
     ),
     'jobs.errors': Object.keys(JOB_ERROR_CODES).map((code) => `\`${code}\``).join(', '),
-    'jobs.limits': `${config.jobs.concurrency} at a time, ${config.jobs.queueLimit} waiting, results kept ${config.jobs.retentionSeconds / 3600} hours`,
+    'jobs.limits': `${config.jobs.concurrency} at a time, with up to ${config.jobs.queueLimit} live and ${config.jobs.queueLimit} sandbox jobs waiting, and results are kept ${duration(config.jobs.retentionSeconds)}`,
+    'jobs.shares': `may have ${config.jobs.queuePerClient} jobs waiting and ${config.jobs.runningPerClient} running at a time, and keeps its ${config.jobs.resultsPerClient} most recently finished jobs (older ones are deleted before their time is up)`,
+    'sandbox.retention': duration(config.sandboxRetentionSeconds),
     'sandbox.header': SANDBOX_HEADER_VALUES.map((value) => `\`${value}\``).join(', '),
     'key.prefix': `\`${TEST_KEY_PREFIX}\``,
     'key.ttl': `${config.testKeyTtlSeconds / 86400} days`,

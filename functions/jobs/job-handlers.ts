@@ -2,7 +2,7 @@ import { ApiError } from '../http/api-error.ts';
 import { readOptionalJson } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
 import type { ApiRequest, ApiResponse, HeaderMap } from '../http/types.ts';
-import type { JobService } from './job-service.ts';
+import type { JobOwner, JobService } from './job-service.ts';
 import type { JobView } from './job-store.ts';
 
 /** Largest createJob body: a task name and a small input. */
@@ -12,17 +12,15 @@ const BODY_FIELDS: readonly string[] = ['task', 'input'];
 const JOB_ID_PATTERN = /^job_[A-Za-z0-9_-]{1,64}$/;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The mode a request runs in, as the router resolved it. */
-export interface JobRequestContext {
-  sandbox: boolean;
-}
+/** The mode a request runs in and the client it counts for, as the router resolved them. */
+export type JobRequestContext = JobOwner;
 
 /** POST /api/v1/jobs (createJob): accepts a job and answers 202 with where to poll it. */
 export function createJobHandler(jobs: JobService, siteUrl: string) {
   return async (request: ApiRequest, context: JobRequestContext): Promise<ApiResponse> => {
     strictQuery(request.query, []);
     const body = jobRequestBody(await readOptionalJson(request, BODY_MAX_BYTES));
-    const job = jobs.create(body.task, body.input, context.sandbox);
+    const job = jobs.create(body.task, body.input, context);
     const pollUrl = `${siteUrl}/api/v1/jobs/${job.jobId}`;
     return {
       status: 202,
@@ -40,7 +38,7 @@ export function getJobStatusHandler(jobs: JobService) {
     const job = wellFormed ? jobs.get(jobId, context.sandbox) : undefined;
     if (job === undefined) {
       throw new ApiError('job_not_found', wellFormed ? `No job has the id "${jobId}".` : 'No job has this id.', {
-        hint: 'Job ids come from createJob; a job is kept for a limited time, and sandbox and production jobs are separate.',
+        hint: "Job ids come from createJob; a job is kept for a limited time, a client's older finished jobs make way for its newer ones, and sandbox and production jobs are separate.",
       });
     }
     return { status: 200, headers: { 'content-type': JSON_TYPE, ...statusCaching(job) }, body: JSON.stringify(job) };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ZodError } from 'zod';
+import type { JobLimits } from '../config/env.ts';
 import { ApiError } from '../http/api-error.ts';
 import { logError } from '../log.ts';
 import type { Catalog } from '../projects/catalog.ts';
@@ -10,15 +11,17 @@ import { JobStore, type JobError, type JobView, type QueuedJob } from './job-sto
 import { ProgressThrottle } from './progress-throttle.ts';
 import { isTaskName, TASKS } from './tasks.ts';
 
-export interface JobServiceDependencies {
+/** The queue's limits (JOB_* in functions/config/env.ts) plus what the tasks read. */
+export interface JobServiceDependencies extends JobLimits {
   db: Db;
   catalog: Catalog;
-  /** Jobs that run at the same time. */
-  concurrency: number;
-  /** Jobs that may wait beyond those running. */
-  queueLimit: number;
-  /** How long a job and its result are kept after creation. */
-  retentionSeconds: number;
+}
+
+/** Who creates a job: the request's mode and the client its shares are counted for. */
+export interface JobOwner {
+  sandbox: boolean;
+  /** The router's quota key: the client IP, or `key:<id>` for a test key. */
+  quotaKey: string;
 }
 
 /** How often expired jobs are purged (and the queue is checked, in case a start was missed). */
@@ -34,9 +37,14 @@ export const INTERRUPTED: JobError = {
  * createJob and getJobStatus over the `jobs` table, plus the runner that works the queue.
  *
  * The database is the queue: a job is committed as pending before createJob answers, the runner
- * takes the oldest pending job whenever a slot is free, and every state change is written
+ * takes the next pending job whenever a slot is free, and every state change is written
  * through. So a restart loses no accepted job: pending ones run on the next start, and running
  * ones, whose work died with the process, are failed as `interrupted` instead of staying running.
+ *
+ * No client can take the queue from the others: each may have `queuePerClient` jobs waiting and
+ * `runningPerClient` running, and keeps its `resultsPerClient` newest finished jobs. Live and
+ * sandbox jobs wait in queues of `queueLimit` each, and live jobs start first, so free sandbox
+ * traffic never refuses a live job or keeps it waiting behind sandbox jobs that have not started.
  */
 export class JobService {
   private readonly store: JobStore;
@@ -49,7 +57,7 @@ export class JobService {
     const now = Date.now();
     try {
       this.store.failAllRunning(INTERRUPTED, now);
-      this.store.purge(now);
+      this.purge(now);
     } catch (error) {
       // A full or read-only DATA_DIR must not stop the service from starting; maintain() retries the purge.
       logError('job-startup', error);
@@ -60,7 +68,7 @@ export class JobService {
   }
 
   /** Validates and stores a new job, then starts it if a slot is free; its status is pending or running. */
-  create(task: unknown, input: unknown, sandbox: boolean): JobView {
+  create(task: unknown, input: unknown, { sandbox, quotaKey: owner }: JobOwner): JobView {
     const name = taskNameOf(task);
     const parsed = TASKS[name].input.safeParse(input);
     if (!parsed.success) throw invalidInput(name, parsed.error);
@@ -68,10 +76,12 @@ export class JobService {
     const now = Date.now();
     withStorage(() =>
       this.deps.db.transaction(() => {
-        const pending = this.store.count('pending', now);
-        const active = pending + this.store.count('running', now);
-        if (active >= this.deps.concurrency + this.deps.queueLimit) throw queueFull(pending, this.deps.concurrency);
-        this.store.insert({ id, task: name, input: parsed.data, sandbox }, now, now + this.deps.retentionSeconds * 1000);
+        // The client's own share first: when it is used up, the answer is about this client, not the service.
+        const own = this.store.waitingOf(owner, now);
+        if (own >= this.deps.queuePerClient) throw tooManyJobs(own, this.deps);
+        const waiting = this.store.waiting(sandbox, now);
+        if (waiting >= this.deps.queueLimit) throw queueFull(waiting, this.deps.concurrency);
+        this.store.insert({ id, task: name, input: parsed.data, sandbox, owner }, now, now + this.deps.retentionSeconds * 1000);
       })(),
     );
     this.startWaitingJobs();
@@ -92,11 +102,11 @@ export class JobService {
     for (const controller of this.running.values()) controller.abort();
   }
 
-  /** Fills the free slots with the oldest pending jobs. */
+  /** Fills the free slots with the next runnable jobs (see JobStore.nextRunnable). */
   private startWaitingJobs(): void {
     try {
       while (!this.closed && this.running.size < this.deps.concurrency) {
-        const job = this.store.oldestPending(Date.now());
+        const job = this.store.nextRunnable(this.deps.runningPerClient, Date.now());
         if (job === undefined) return;
         if (!this.store.markRunning(job.id, Date.now())) continue;
         const controller = new AbortController();
@@ -125,18 +135,32 @@ export class JobService {
         reportProgress: (fraction) => throttle.report(fraction),
         signal,
       });
-      if (!this.closed) this.store.succeed(job.id, result, Date.now());
+      if (!this.closed) this.finish(job, () => this.store.succeed(job.id, result, Date.now()));
     } catch (error) {
       // After close the database may be gone; the next start fails the job as interrupted.
       if (this.closed) return;
       logError(job.id, error);
-      this.store.fail(job.id, taskFailed(error), Date.now());
+      this.finish(job, () => this.store.fail(job.id, taskFailed(error), Date.now()));
     }
+  }
+
+  /** Stores how a job ended and, in the same transaction, drops its owner's finished jobs past the cap. */
+  private finish(job: QueuedJob, write: () => void): void {
+    this.deps.db.transaction(() => {
+      write();
+      this.store.trimFinishedOf(job.owner, this.deps.resultsPerClient);
+    })();
+  }
+
+  /** Expired jobs, and finished ones past their owner's cap (the cap may have been lowered since they finished). */
+  private purge(now: number): void {
+    this.store.purge(now);
+    this.store.trimFinished(this.deps.resultsPerClient);
   }
 
   private maintain(): void {
     try {
-      this.store.purge(Date.now());
+      this.purge(Date.now());
     } catch (error) {
       logError('job-purge', error);
     }
@@ -152,10 +176,23 @@ function taskFailed(error: unknown): JobError {
 }
 
 /** Retry-After estimates a second per waiting job and slot: the longest task takes about that long. */
-function queueFull(pending: number, concurrency: number): ApiError {
-  const seconds = Math.min(60, Math.max(1, Math.ceil(pending / concurrency)));
+function retryAfterSeconds(waiting: number, slots: number): number {
+  return Math.min(60, Math.max(1, Math.ceil(waiting / slots)));
+}
+
+function queueFull(waiting: number, concurrency: number): ApiError {
+  const seconds = retryAfterSeconds(waiting, concurrency);
   return new ApiError('queue_full', 'Too many jobs are waiting to run.', {
     hint: `Retry after ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    headers: { 'retry-after': String(seconds) },
+  });
+}
+
+/** 429, not 503: the service has room, this client has used its share of it (RFC 6585 section 4). */
+function tooManyJobs(waiting: number, { queuePerClient, runningPerClient }: JobLimits): ApiError {
+  const seconds = retryAfterSeconds(waiting, runningPerClient);
+  return new ApiError('too_many_jobs', `This client already has ${waiting} job${waiting === 1 ? '' : 's'} waiting, its whole share of the queue.`, {
+    hint: `Each client (IP or test key) may have ${queuePerClient} job${queuePerClient === 1 ? '' : 's'} waiting and ${runningPerClient} running. Retry after ${seconds} second${seconds === 1 ? '' : 's'}, once one of yours has started.`,
     headers: { 'retry-after': String(seconds) },
   });
 }

@@ -36,7 +36,12 @@ export interface QueuedJob {
   task: string;
   /** The validated input, as stored. */
   input: unknown;
+  /** The client that created it: the router's quota key (its IP, or `key:<id>` for a test key). */
+  owner: string;
 }
+
+/** A finished job is one whose result (or error) is stored: what the per-client cap counts. */
+const FINISHED = "status IN ('succeeded', 'failed')";
 
 interface JobRow {
   id: string;
@@ -50,7 +55,7 @@ interface JobRow {
 }
 
 /**
- * Jobs in the `jobs` table (migration 2). Times are epoch milliseconds; a job whose expires_at
+ * Jobs in the `jobs` table (migrations 2 and 3). Times are epoch milliseconds; a job whose expires_at
  * has passed reads as absent even before the purge deletes it.
  */
 export class JobStore {
@@ -60,25 +65,41 @@ export class JobStore {
     // Prepared once: status reads sit on the request path, progress writes on the runner's.
     this.statements = {
       insert: db.prepare(
-        `INSERT INTO jobs (id, sandbox, task, input, status, progress, created_at, updated_at, expires_at)
-         VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
+        `INSERT INTO jobs (id, sandbox, owner, task, input, status, progress, created_at, updated_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
       ),
       find: db.prepare(
         'SELECT id, task, status, progress, result, error, created_at, updated_at FROM jobs WHERE id = ? AND sandbox = ? AND expires_at > ?',
       ),
-      countByStatus: db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE status = ? AND expires_at > ?'),
-      oldestPending: db.prepare("SELECT id, task, input FROM jobs WHERE status = 'pending' AND expires_at > ? ORDER BY created_at, rowid LIMIT 1"),
+      waiting: db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status = 'pending' AND sandbox = ? AND expires_at > ?"),
+      waitingOf: db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE owner = ? AND status = 'pending' AND expires_at > ?"),
+      // Live jobs first (sandbox = 0 sorts first), then the oldest; a client already running its share waits its turn.
+      nextRunnable: db.prepare(
+        `SELECT id, task, input, owner FROM jobs AS waiting
+         WHERE status = 'pending' AND expires_at > ?
+           AND (SELECT COUNT(*) FROM jobs AS running WHERE running.owner = waiting.owner AND running.status = 'running') < ?
+         ORDER BY sandbox, created_at, rowid LIMIT 1`,
+      ),
       markRunning: db.prepare("UPDATE jobs SET status = 'running', updated_at = ? WHERE id = ? AND status = 'pending'"),
       progress: db.prepare("UPDATE jobs SET progress = ?, updated_at = ? WHERE id = ? AND status = 'running'"),
       succeed: db.prepare("UPDATE jobs SET status = 'succeeded', progress = 1, result = ?, updated_at = ? WHERE id = ? AND status = 'running'"),
       fail: db.prepare("UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'running')"),
       failAllRunning: db.prepare("UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE status = 'running'"),
       purge: db.prepare('DELETE FROM jobs WHERE expires_at <= ?'),
+      trimFinishedOf: db.prepare(
+        `DELETE FROM jobs WHERE owner = ? AND ${FINISHED} AND rowid NOT IN
+           (SELECT rowid FROM jobs WHERE owner = ? AND ${FINISHED} ORDER BY updated_at DESC, rowid DESC LIMIT ?)`,
+      ),
+      trimFinished: db.prepare(
+        `DELETE FROM jobs WHERE rowid IN (SELECT rowid FROM
+           (SELECT rowid, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY updated_at DESC, rowid DESC) AS newness FROM jobs WHERE ${FINISHED})
+         WHERE newness > ?)`,
+      ),
     };
   }
 
   insert(job: QueuedJob & { sandbox: boolean }, now: number, expiresAt: number): void {
-    this.statements.insert.run(job.id, Number(job.sandbox), job.task, JSON.stringify(job.input), now, now, expiresAt);
+    this.statements.insert.run(job.id, Number(job.sandbox), job.owner, job.task, JSON.stringify(job.input), now, now, expiresAt);
   }
 
   /** The job as its own mode (sandbox or production) sees it; other modes and expired jobs get undefined. */
@@ -87,14 +108,23 @@ export class JobStore {
     return row === undefined ? undefined : toView(row);
   }
 
-  count(status: JobStatus, now: number): number {
-    return (this.statements.countByStatus.get(status, now) as { n: number }).n;
+  /** Pending jobs of one mode: live and sandbox jobs wait in queues of their own. */
+  waiting(sandbox: boolean, now: number): number {
+    return (this.statements.waiting.get(Number(sandbox), now) as { n: number }).n;
   }
 
-  /** The job that has waited longest, if any. */
-  oldestPending(now: number): QueuedJob | undefined {
-    const row = this.statements.oldestPending.get(now) as { id: string; task: string; input: string } | undefined;
-    return row === undefined ? undefined : { id: row.id, task: row.task, input: JSON.parse(row.input) as unknown };
+  /** Pending jobs of one client, in either mode. */
+  waitingOf(owner: string, now: number): number {
+    return (this.statements.waitingOf.get(owner, now) as { n: number }).n;
+  }
+
+  /**
+   * The job to start next: live before sandbox, then the one that has waited longest, skipping
+   * clients that already run `runningPerClient` jobs.
+   */
+  nextRunnable(runningPerClient: number, now: number): QueuedJob | undefined {
+    const row = this.statements.nextRunnable.get(now, runningPerClient) as { id: string; task: string; input: string; owner: string } | undefined;
+    return row === undefined ? undefined : { id: row.id, task: row.task, input: JSON.parse(row.input) as unknown, owner: row.owner };
   }
 
   /** Moves a pending job to running; false when it is no longer pending. */
@@ -122,6 +152,16 @@ export class JobStore {
   /** Deletes expired jobs; returns how many. */
   purge(now: number): number {
     return this.statements.purge.run(now).changes;
+  }
+
+  /** Keeps one client's `keep` most recently finished jobs and deletes its older finished ones. */
+  trimFinishedOf(owner: string, keep: number): number {
+    return this.statements.trimFinishedOf.run(owner, owner, keep).changes;
+  }
+
+  /** trimFinishedOf for every client at once: at start and in maintenance, for a cap lowered across a restart. */
+  trimFinished(keep: number): number {
+    return this.statements.trimFinished.run(keep).changes;
   }
 }
 

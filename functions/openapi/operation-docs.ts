@@ -74,12 +74,14 @@ export function operationDocs(config: Config): Record<DocumentedId, OperationDoc
     createJob: {
       request: { body: json(jobRequestSchema, false) },
       success: { 202: { description: 'Accepted; poll the Location.', schema: jobCreatedSchema, headers: ['Location', 'Retry-After'] } },
-      notes: `At most ${config.jobs.concurrency} jobs run at once and ${config.jobs.queueLimit} may wait; beyond that the answer is 503 with Retry-After.`,
+      notes:
+        `At most ${config.jobs.concurrency} jobs run at once and ${config.jobs.queueLimit} live and ${config.jobs.queueLimit} sandbox jobs may wait; beyond that the answer is 503 queue_full with Retry-After. ` +
+        `One client (its IP, or its test key) may have ${config.jobs.queuePerClient} jobs waiting and ${config.jobs.runningPerClient} running; past that the answer is 429 too_many_jobs with Retry-After. Live jobs start before sandbox ones.`,
     },
     getJobStatus: {
       request: { params: z.object({ jobId: JOB_ID_PARAMETER }) },
       success: { 200: { description: 'The job. Retry-After is sent while it is pending or running.', schema: jobSchema, headers: ['Retry-After'] } },
-      notes: `A job and its result are kept for ${config.jobs.retentionSeconds} seconds after creation.`,
+      notes: `A job and its result are kept for ${config.jobs.retentionSeconds} seconds after creation, and a client keeps only its ${config.jobs.resultsPerClient} most recently finished jobs: older ones answer job_not_found.`,
     },
     sandboxPing: {
       success: { 200: { description: 'Pong, and whether the request ran in sandbox mode.', schema: bodies.sandboxPingSchema } },

@@ -75,6 +75,7 @@ export class MessageStore {
       delivered: db.prepare(
         "UPDATE messages SET notify_state = 'delivered', notify_attempts = notify_attempts + 1, notify_next_at = NULL, notify_last_error = NULL WHERE id = ?",
       ),
+      purgeSandbox: db.prepare('DELETE FROM messages WHERE sandbox = 1 AND created_at < ?'),
       failed: db.prepare(
         `UPDATE messages SET notify_attempts = notify_attempts + 1, notify_last_error = ?, notify_next_at = ?,
            notify_state = CASE WHEN ? IS NULL THEN 'failed' ELSE 'pending' END WHERE id = ?`,
@@ -111,6 +112,14 @@ export class MessageStore {
   /** The next time a pending notification is due, if any. */
   nextNotificationAt(): number | null {
     return (this.statements.nextDue.get() as { next: number | null }).next;
+  }
+
+  /**
+   * Deletes sandbox messages created before `before`; returns how many. Sandbox messages are test
+   * traffic that anyone may send and nobody is told about, so they are kept only for a while.
+   */
+  purgeSandbox(before: number): number {
+    return this.statements.purgeSandbox.run(before).changes;
   }
 
   recordDelivery(id: number): void {

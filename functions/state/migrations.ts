@@ -60,4 +60,11 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL
   );
   `,
+  // Jobs belong to the client that created them (the quota key: its IP, or its test key), so
+  // queue shares and the cap on stored results can count per client. Jobs created before this
+  // migration have no owner and count as one client ('').
+  `
+  ALTER TABLE jobs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+  CREATE INDEX jobs_by_owner ON jobs (owner, status, updated_at);
+  `,
 ];

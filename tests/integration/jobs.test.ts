@@ -33,10 +33,11 @@ async function answer(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-/** POSTs a job; `undefined` sends no body at all, `raw` sends the text as it is. */
-async function createJob(baseUrl: string, body?: unknown, options: { query?: string; raw?: string } = {}): Promise<Answer> {
+/** POSTs a job; `undefined` sends no body at all, `raw` sends the text as it is; `client` is an X-Forwarded-For address. */
+async function createJob(baseUrl: string, body?: unknown, options: { query?: string; raw?: string; client?: string } = {}): Promise<Answer> {
   const text = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
   const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (options.client !== undefined) headers['x-forwarded-for'] = options.client;
   return answer(await fetch(`${baseUrl}/api/v1/jobs${options.query ?? ''}`, { method: 'POST', headers, body: text }));
 }
 
@@ -172,22 +173,76 @@ describe('GET /api/v1/jobs/{jobId}', () => {
 });
 
 describe('job queue', () => {
+  /** One slot, two waiting per mode, one waiting and two results per client; clients are told apart by X-Forwarded-For. */
+  const SMALL = { ...ENV, TRUST_PROXY: '1', JOB_CONCURRENCY: '1', JOB_QUEUE_LIMIT: '2', JOB_QUEUE_PER_CLIENT: '1', JOB_RESULTS_PER_CLIENT: '2' };
+  let small: RunningServer;
+  beforeAll(async () => {
+    small = await startServer(SMALL);
+  });
+  afterAll(() => small.stop());
+
+  /** Waits for every accepted job, so the next test starts on an empty queue; returns the finished views. */
+  async function drain(answers: readonly Answer[], query = ''): Promise<Job[]> {
+    const jobs = answers.filter((posted) => posted.status === 202).map((posted) => createdSchema.parse(posted.body));
+    return Promise.all(jobs.map((job) => pollUntilFinished(small.baseUrl, job.jobId, query)));
+  }
+
   it('answers 503 queue_full with Retry-After once concurrency + queue limit jobs are waiting', async () => {
-    const small = await startServer({ ...ENV, JOB_CONCURRENCY: '1', JOB_QUEUE_LIMIT: '1' });
-    try {
-      const answers = await Promise.all(Array.from({ length: 6 }, () => createJob(small.baseUrl, { task: 'digest' })));
-      const accepted = answers.filter((posted) => posted.status === 202);
-      const refused = answers.filter((posted) => posted.status === 503);
-      expect(accepted.length + refused.length).toBe(answers.length);
-      expect(accepted.length).toBeGreaterThanOrEqual(2);
-      expect(refused.length).toBeGreaterThanOrEqual(1);
-      for (const posted of refused) {
-        expect(errorSchema.parse(posted.body).code).toBe('queue_full');
-        expect(posted.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-      }
-    } finally {
-      await small.stop();
+    const clients = Array.from({ length: 6 }, (_, i) => `192.0.2.${10 + i}`);
+    const answers = await Promise.all(clients.map((client) => createJob(small.baseUrl, { task: 'digest' }, { client })));
+    const accepted = answers.filter((posted) => posted.status === 202);
+    const refused = answers.filter((posted) => posted.status === 503);
+    expect(accepted.length + refused.length).toBe(answers.length);
+    expect(accepted.length).toBeGreaterThanOrEqual(2);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const posted of refused) {
+      expect(errorSchema.parse(posted.body).code).toBe('queue_full');
+      expect(posted.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     }
+    await drain(answers);
+  });
+
+  it("refuses a client past its share with 429 too_many_jobs while another client's job is accepted", async () => {
+    const a = '198.51.100.1';
+    const own = await Promise.all(Array.from({ length: 3 }, () => createJob(small.baseUrl, { task: 'digest' }, { client: a })));
+    const refused = own.filter((posted) => posted.status !== 202);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const posted of refused) {
+      expect(posted.status).toBe(429);
+      const error = errorSchema.parse(posted.body);
+      expect(error.code).toBe('too_many_jobs');
+      expect(error.hint).toContain('1 job waiting');
+      expect(posted.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    }
+    const other = await createJob(small.baseUrl, { task: 'stats' }, { client: '198.51.100.2' });
+    expect(other.status, JSON.stringify(other.body)).toBe(202);
+    await drain([...own, other]);
+  });
+
+  it('takes a live job while the sandbox queue is full, and starts it before the waiting sandbox jobs', async () => {
+    const clients = Array.from({ length: 4 }, (_, i) => `203.0.113.${i + 1}`);
+    const flood = await Promise.all(clients.map((client) => createJob(small.baseUrl, { task: 'digest' }, { client, query: '?sandbox=true' })));
+    expect(flood.filter((posted) => posted.status === 503).map((posted) => posted.body.code)).toContain('queue_full');
+    const live = await createJob(small.baseUrl, { task: 'stats' }, { client: '203.0.113.50' });
+    expect(live.status, JSON.stringify(live.body)).toBe(202);
+    const liveDone = await pollUntilFinished(small.baseUrl, createdSchema.parse(live.body).jobId);
+    const waited = flood.filter((posted) => posted.status === 202 && posted.body.status === 'pending');
+    expect(waited.length).toBeGreaterThanOrEqual(1);
+    // One slot runs one job at a time, so finishing first means starting first.
+    for (const job of await drain(waited, '?sandbox=true')) expect(Date.parse(job.updatedAt)).toBeGreaterThan(Date.parse(liveDone.updatedAt));
+    await drain(flood, '?sandbox=true');
+  });
+
+  it("keeps a client's newest JOB_RESULTS_PER_CLIENT finished jobs and deletes its older ones", async () => {
+    const client = '198.51.100.77';
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const posted = await createJob(small.baseUrl, { task: 'stats' }, { client });
+      expect(posted.status, JSON.stringify(posted.body)).toBe(202);
+      ids.push((await drain([posted]))[0]!.jobId);
+    }
+    const statuses = await Promise.all(ids.map(async (id) => (await getJob(small.baseUrl, id)).status));
+    expect(statuses).toEqual([404, 200, 200]);
   });
 
   it('after a crash, fails the job that was running as interrupted and runs the waiting one', async () => {

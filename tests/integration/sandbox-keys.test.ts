@@ -128,7 +128,7 @@ describe('test keys', () => {
     };
     const before = count();
     // Fetch standard: a POST without a body, or with text/plain or a form type, is a CORS simple request.
-    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }] as Record<string, string>[]) {
       for (const path of ['/api/v1/keys', '/api/v1/jobs']) {
         const response = await fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { origin: 'https://evil.example', ...headers } });
         expect([path, response.status, ((await response.json()) as { code: string }).code]).toEqual([path, 415, 'unsupported_media_type']);
@@ -179,10 +179,14 @@ describe('test keys', () => {
     expect((await readInbox(server.dataDir, '--sandbox')).some((entry) => entry.message === message)).toBe(true);
   });
 
-  it('survives a restart and expires', async () => {
+  it('survives a restart and expires; sandbox messages older than SANDBOX_RETENTION_SECONDS are purged, live ones kept', async () => {
     const short = await startServer({ TEST_KEY_TTL_SECONDS: '60' });
     try {
       const created = (await (await fetch(`${short.baseUrl}/api/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json' } })).json()) as Record<string, string>;
+      const [oldSandbox, freshSandbox, oldLive] = ['old sandbox', 'fresh sandbox', 'old live'].map((label) => `${label} message ${randomUUID()}`);
+      for (const [message, headers] of [[oldSandbox, { 'x-api-key': created.key! }], [freshSandbox, { 'x-sandbox': 'true' }], [oldLive, {}]] as const) {
+        expect((await postContact(short.baseUrl, { ...VALID, message }, { headers })).status).toBe(200);
+      }
       await short.stop();
       const again = await startServer({}, short.dataDir);
       try {
@@ -191,15 +195,19 @@ describe('test keys', () => {
       } finally {
         await again.stop();
       }
-      // Age the key past its expiry in the database; the server must then ignore it.
+      // Age the key past its expiry, and two messages past the default 7-day sandbox retention, in the database.
       const db = new Database(path.join(short.dataDir, 'portfolio.db'));
       db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(Date.now() - 1, created.keyId);
+      const eightDaysAgo = Date.now() - 8 * 86_400_000;
+      for (const message of [oldSandbox, oldLive]) db.prepare('UPDATE messages SET created_at = ? WHERE message = ?').run(eightDaysAgo, message);
       db.close();
       const later = await startServer({}, short.dataDir);
       try {
         const expired = await fetch(`${later.baseUrl}/api/v1/sandbox/ping`, { headers: { 'x-api-key': created.key! } });
         expect(expired.status).toBe(200);
         expect(expired.headers.get('x-api-key-status')).toBe('invalid');
+        expect((await readInbox(later.dataDir, '--sandbox')).map((entry) => entry.message)).toEqual([freshSandbox]);
+        expect((await readInbox(later.dataDir)).map((entry) => entry.message)).toEqual([oldLive]);
       } finally {
         await later.stop();
       }

@@ -15,13 +15,17 @@ const jobs = new JobService({
   catalog: new Catalog([], SITE),
   concurrency: 1,
   queueLimit: 10,
+  queuePerClient: 10,
+  runningPerClient: 1,
+  resultsPerClient: 10,
   retentionSeconds: 3600,
 });
 afterAll(() => jobs.close());
 
 const createJob = createJobHandler(jobs, SITE);
 const getJobStatus = getJobStatusHandler(jobs);
-const production = { sandbox: false };
+const production = { sandbox: false, quotaKey: '127.0.0.1' };
+const sandbox = { sandbox: true, quotaKey: '127.0.0.1' };
 
 function request(body: string, query = '', contentType: string | null = 'application/json'): ApiRequest {
   return {
@@ -69,8 +73,8 @@ describe('createJob handler', () => {
 
 describe('getJobStatus handler', () => {
   it('returns the whole view, with no-store and Retry-After while unfinished', async () => {
-    const first = jobs.create('stats', {}, false);
-    const second = jobs.create('stats', {}, false);
+    const first = jobs.create('stats', {}, production);
+    const second = jobs.create('stats', {}, production);
     const response = getJobStatus(request(''), second.jobId, production);
     expect(response.status).toBe(200);
     expect(JSON.parse(String(response.body))).toMatchObject({ jobId: second.jobId, status: 'pending', result: null, error: null });
@@ -79,7 +83,7 @@ describe('getJobStatus handler', () => {
   });
 
   it('answers job_not_found for unknown ids, other modes and odd ids, echoing only well-formed ones', async () => {
-    const sandboxJob = jobs.create('stats', {}, true);
+    const sandboxJob = jobs.create('stats', {}, sandbox);
     expect((await refusal(() => getJobStatus(request(''), sandboxJob.jobId, production))).code).toBe('job_not_found');
     expect((await refusal(() => getJobStatus(request(''), 'job_missing', production))).message).toContain('job_missing');
     const odd = await refusal(() => getJobStatus(request(''), '<script>', production));

@@ -14,9 +14,12 @@ const catalog = new Catalog(
 );
 
 const opened: JobService[] = [];
+/** One live client and its sandbox twin; the share tests add others. */
+const LIVE = { sandbox: false, quotaKey: '192.0.2.1' };
+const SANDBOX = { sandbox: true, quotaKey: '192.0.2.1' };
 
 function service(options: Partial<JobServiceDependencies> = {}, db: Db = openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-')))) {
-  const jobs = new JobService({ db, catalog, concurrency: 2, queueLimit: 10, retentionSeconds: 3600, ...options });
+  const jobs = new JobService({ db, catalog, concurrency: 2, queueLimit: 10, queuePerClient: 10, runningPerClient: 2, resultsPerClient: 10, retentionSeconds: 3600, ...options });
   opened.push(jobs);
   return { jobs, db };
 }
@@ -40,7 +43,7 @@ async function finished(jobs: JobService, jobId: string, sandbox = false): Promi
 describe('JobService', () => {
   it('runs the default task to success; the result appears only then', async () => {
     const { jobs } = service();
-    const created = jobs.create(undefined, undefined, false);
+    const created = jobs.create(undefined, undefined, LIVE);
     expect(created.jobId).toMatch(/^job_[A-Za-z0-9_-]{22}$/);
     expect(created).toMatchObject({ task: 'export', result: null, error: null });
     expect(['pending', 'running']).toContain(created.status);
@@ -51,9 +54,9 @@ describe('JobService', () => {
 
   it('runs stats and a filtered digest with their inputs', async () => {
     const { jobs } = service();
-    const stats = await finished(jobs, jobs.create('stats', {}, false).jobId);
+    const stats = await finished(jobs, jobs.create('stats', {}, LIVE).jobId);
     expect(stats.result).toMatchObject({ total: 5, byDomain: { data: 3, web: 2 } });
-    const digest = jobs.create('digest', { domain: 'Web' }, false);
+    const digest = jobs.create('digest', { domain: 'Web' }, LIVE);
     let sawProgress = false;
     let job = jobs.get(digest.jobId, false);
     while (job?.status === 'pending' || job?.status === 'running') {
@@ -68,12 +71,12 @@ describe('JobService', () => {
 
   it('refuses a task that is not a string, an unknown task and bad input', async () => {
     const { jobs } = service();
-    const notString = await refusal(() => jobs.create(42, undefined, false));
+    const notString = await refusal(() => jobs.create(42, undefined, LIVE));
     expect([notString.code, notString.errors]).toEqual(['validation_failed', [{ field: 'task', problem: 'must be a string' }]]);
-    const unknown = await refusal(() => jobs.create('mine-bitcoin', undefined, false));
+    const unknown = await refusal(() => jobs.create('mine-bitcoin', undefined, LIVE));
     expect(unknown.code).toBe('unknown_task');
     expect(unknown.hint).toContain('export (the default), stats, digest');
-    const badInput = await refusal(() => jobs.create('digest', { domain: 7, color: 'red' }, false));
+    const badInput = await refusal(() => jobs.create('digest', { domain: 7, color: 'red' }, LIVE));
     expect(badInput.code).toBe('validation_failed');
     expect(badInput.errors).toEqual(
       expect.arrayContaining([
@@ -81,26 +84,79 @@ describe('JobService', () => {
         { field: 'input.color', problem: 'is not a field of this task' },
       ]),
     );
-    expect((await refusal(() => jobs.create('stats', [], false))).errors).toEqual([{ field: 'input', problem: 'must be an object' }]);
+    expect((await refusal(() => jobs.create('stats', [], LIVE))).errors).toEqual([{ field: 'input', problem: 'must be an object' }]);
   });
 
   it('refuses a job past concurrency + queueLimit with queue_full and Retry-After', async () => {
     const { jobs } = service({ concurrency: 1, queueLimit: 1 });
-    const first = jobs.create('digest', {}, false);
-    const second = jobs.create('digest', {}, false);
+    const first = jobs.create('digest', {}, LIVE);
+    const second = jobs.create('digest', {}, LIVE);
     expect([first.status, second.status]).toEqual(['running', 'pending']);
-    const full = await refusal(() => jobs.create('digest', {}, false));
+    const full = await refusal(() => jobs.create('digest', {}, LIVE));
     expect(full.code).toBe('queue_full');
     expect(full.status).toBe(503);
     expect(full.headers['retry-after']).toMatch(/^[1-9]\d*$/);
     expect((await finished(jobs, second.jobId)).status).toBe('succeeded');
-    expect(jobs.create('stats', {}, false).status).toBe('running');
+    expect(jobs.create('stats', {}, LIVE).status).toBe('running');
+  });
+
+  it('gives each client a share of the queue: past it 429 too_many_jobs, while others still get in', async () => {
+    const { jobs } = service({ concurrency: 1, queueLimit: 10, queuePerClient: 2, runningPerClient: 1 });
+    const a = { sandbox: false, quotaKey: '198.51.100.1' };
+    const own = [jobs.create('digest', {}, a), jobs.create('digest', {}, a), jobs.create('digest', {}, a)];
+    expect(own.map((job) => job.status)).toEqual(['running', 'pending', 'pending']);
+    const refused = await refusal(() => jobs.create('digest', {}, a));
+    expect([refused.status, refused.code]).toEqual([429, 'too_many_jobs']);
+    expect(refused.headers['retry-after']).toBe('2');
+    expect(refused.hint).toContain('2 jobs waiting and 1 running');
+    // The share counts the client across modes: its sandbox jobs wait in the same share.
+    expect((await refusal(() => jobs.create('stats', {}, { ...a, sandbox: true }))).code).toBe('too_many_jobs');
+    expect(jobs.create('stats', {}, { sandbox: false, quotaKey: '198.51.100.2' }).status).toBe('pending');
+  });
+
+  it('lets no client hold every running slot while another waits', () => {
+    const { jobs } = service({ concurrency: 2, runningPerClient: 1 });
+    const a = { sandbox: false, quotaKey: 'key:a' };
+    const first = jobs.create('digest', {}, a);
+    const second = jobs.create('digest', {}, a);
+    const other = jobs.create('digest', {}, { sandbox: false, quotaKey: 'key:b' });
+    expect([first.status, second.status, other.status]).toEqual(['running', 'pending', 'running']);
+  });
+
+  it('keeps live and sandbox queues apart and starts live jobs first', async () => {
+    const { jobs } = service({ concurrency: 1, queueLimit: 2, runningPerClient: 1 });
+    const flood = ['203.0.113.1', '203.0.113.2', '203.0.113.3'].map((quotaKey) => jobs.create('digest', {}, { sandbox: true, quotaKey }));
+    expect(flood.map((job) => job.status)).toEqual(['running', 'pending', 'pending']);
+    expect((await refusal(() => jobs.create('digest', {}, { sandbox: true, quotaKey: '203.0.113.4' }))).code).toBe('queue_full');
+    const live = jobs.create('stats', {}, LIVE);
+    expect(live.status).toBe('pending');
+    await finished(jobs, live.jobId);
+    // The live job, created last, ran as soon as the first sandbox job freed the slot.
+    expect(jobs.get(flood[2]!.jobId, true)?.status).toBe('pending');
+  });
+
+  it("keeps a client's newest finished jobs up to resultsPerClient and deletes older ones", async () => {
+    const { jobs } = service({ resultsPerClient: 2 });
+    const other = await finished(jobs, jobs.create('stats', {}, { sandbox: false, quotaKey: '192.0.2.99' }).jobId);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await finished(jobs, jobs.create('stats', {}, LIVE).jobId)).jobId);
+    expect(ids.map((id) => jobs.get(id, false)?.status ?? 'gone')).toEqual(['gone', 'gone', 'succeeded', 'succeeded']);
+    expect(jobs.get(other.jobId, false)?.status).toBe('succeeded');
+  });
+
+  it('applies a lowered cap to jobs finished before a restart', async () => {
+    const { jobs: before, db } = service({ resultsPerClient: 5 });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await finished(before, before.create('stats', {}, LIVE).jobId)).jobId);
+    before.close();
+    const { jobs: after } = service({ resultsPerClient: 1 }, db);
+    expect(ids.map((id) => after.get(id, false)?.status ?? 'gone')).toEqual(['gone', 'gone', 'succeeded']);
   });
 
   it('keeps sandbox and production jobs apart', async () => {
     const { jobs } = service();
-    const sandboxJob = jobs.create('stats', {}, true);
-    const productionJob = jobs.create('stats', {}, false);
+    const sandboxJob = jobs.create('stats', {}, SANDBOX);
+    const productionJob = jobs.create('stats', {}, LIVE);
     expect(jobs.get(sandboxJob.jobId, false)).toBeUndefined();
     expect(jobs.get(productionJob.jobId, true)).toBeUndefined();
     expect((await finished(jobs, sandboxJob.jobId, true)).status).toBe('succeeded');
@@ -109,15 +165,15 @@ describe('JobService', () => {
 
   it('treats expired jobs as gone', () => {
     const { jobs, db } = service();
-    const job = jobs.create('stats', {}, false);
+    const job = jobs.create('stats', {}, LIVE);
     db.prepare('UPDATE jobs SET expires_at = ? WHERE id = ?').run(Date.now() - 1, job.jobId);
     expect(jobs.get(job.jobId, false)).toBeUndefined();
   });
 
   it('after a restart fails the job that was running and runs the ones still pending', async () => {
     const { jobs: before, db } = service({ concurrency: 1 });
-    const running = before.create('digest', {}, false);
-    const pending = before.create('export', {}, false);
+    const running = before.create('digest', {}, LIVE);
+    const pending = before.create('export', {}, LIVE);
     expect([running.status, pending.status]).toEqual(['running', 'pending']);
     before.close();
 
