@@ -15,7 +15,7 @@ const run = promisify(execFile);
 
 /** Roomy quotas for the main server; the tight one runs out on purpose, to show 429 and 503. */
 const ROOMY = { READ_RATE_LIMIT: '1000/60', KEYS_RATE_LIMIT: '100/3600' };
-const TIGHT = { READ_RATE_LIMIT: '3/60', CONTACT_RATE_LIMIT: '1/600', KEYS_RATE_LIMIT: '1/3600', JOB_CONCURRENCY: '1', JOB_QUEUE_LIMIT: '1' };
+const TIGHT = { READ_RATE_LIMIT: '7/60', CONTACT_RATE_LIMIT: '1/600', KEYS_RATE_LIMIT: '1/3600', JOB_CONCURRENCY: '1', JOB_QUEUE_LIMIT: '1' };
 
 let server: RunningServer;
 let tight: RunningServer;
@@ -183,14 +183,16 @@ describe('live answers match the description', () => {
     expect((await call('createJob', '/api/v1/jobs', digest)).status).toBe(202);
     expect((await call('createJob', '/api/v1/jobs', digest)).status).toBe(202);
     expect((await call('createJob', '/api/v1/jobs', digest)).body.code).toBe('queue_full');
-    expect((await call('sandboxPing', '/api/v1/sandbox/ping', { base })).body.code).toBe('rate_limited');
-    expect((await call('batchOperations', '/api/v1/batch', { base, json: { operations: [{ op: 'getProject', id: 'x' }] } })).status).toBe(429);
 
+    // The message and key quotas run out first; each request also counts one of the seven requests.
     const contact = () => call('createContact', '/api/v1/contact', { base, headers: { 'idempotency-key': randomUUID() }, json: VALID });
     expect((await contact()).status).toBe(200);
     expect((await contact()).status).toBe(429);
-    expect((await call('createKey', '/api/v1/keys', { base })).status).toBe(201);
-    expect((await call('createKey', '/api/v1/keys', { base })).status).toBe(429);
+    expect((await call('createKey', '/api/v1/keys', { base, json: {} })).status).toBe(201);
+    expect((await call('createKey', '/api/v1/keys', { base, json: {} })).status).toBe(429);
+    expect((await call('sandboxPing', '/api/v1/sandbox/ping', { base })).body.code).toBe('rate_limited');
+    expect((await call('batchOperations', '/api/v1/batch', { base, json: { operations: [{ op: 'getProject', id: 'x' }] } })).status).toBe(429);
+    expect((await call('getHealth', '/api/health', { base })).status).toBe(429);
   });
 
   it('covered a documented success of every operation', () => {

@@ -109,7 +109,7 @@ describe('GET /api/search', () => {
     const first = await search('q=rust');
     const etag = first.response.headers.get('etag');
     expect(etag).toMatch(/^"[^"]+"$/);
-    expect(first.response.headers.get('cache-control')).toContain('public');
+    expect(first.response.headers.get('cache-control')).toMatch(/^private, max-age=\d+/);
     const again = await fetch(`${server.baseUrl}/api/search?q=rust`, { headers: { 'if-none-match': etag! } });
     expect(again.status).toBe(304);
     expect(again.headers.get('etag')).toBe(etag);
