@@ -118,7 +118,10 @@ describe('owner notification when the inbox cannot be written', () => {
     try {
       const message = `Locked out ${randomUUID()}`;
       expect((await postContact(server.baseUrl, { ...VALID, message })).status).toBe(200);
-      await waitFor(() => server!.logLines.some((line) => line.message === 'webhook bookkeeping failed; retrying'), 60_000);
+      await waitFor(() => {
+        if (server!.process.exitCode !== null) throw new Error(`the server died: ${server!.stderr()}`);
+        return server!.logLines.some((line) => line.message === 'webhook bookkeeping failed; retrying');
+      }, 60_000);
       const failure = server.logLines.find((line) => line.message === 'webhook bookkeeping failed; retrying')!;
       expect(failure).toMatchObject({ level: 'error', requestId: 'notifier', error: 'database is locked' });
 
