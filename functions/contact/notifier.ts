@@ -14,6 +14,11 @@ const MAX_BACKOFF_MS = 60 * 60 * 1000;
 const MAX_STORAGE_BACKOFF_MS = 60 * 1000;
 const BATCH = 20;
 
+/** The delay before retry number `attempt` (from 1): the base, doubled per attempt, up to `maxMs`. */
+function backoff(baseMs: number, attempt: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** (attempt - 1));
+}
+
 /** What one post came to, to be written to the message's row. */
 type Outcome = { delivered: true } | { delivered: false; error: string; nextAt: number | null };
 
@@ -90,7 +95,7 @@ export class Notifier {
     if (this.stopped) return;
     let delay: number;
     if (this.storageFailures > 0) {
-      delay = Math.min(MAX_STORAGE_BACKOFF_MS, this.options.retryBaseMs * 2 ** (this.storageFailures - 1));
+      delay = this.storageBackoffMs();
     } else {
       let next: number | null;
       try {
@@ -107,10 +112,13 @@ export class Notifier {
     this.timer.unref();
   }
 
+  private storageBackoffMs(): number {
+    return backoff(this.options.retryBaseMs, this.storageFailures, MAX_STORAGE_BACKOFF_MS);
+  }
+
   private storageFailed(error: unknown): void {
     this.storageFailures++;
-    const retryInMs = Math.min(MAX_STORAGE_BACKOFF_MS, this.options.retryBaseMs * 2 ** (this.storageFailures - 1));
-    logError('notifier', error, { message: 'webhook bookkeeping failed; retrying', unwritten: [...this.unwritten.keys()], retryInMs });
+    logError('notifier', error, { message: 'webhook bookkeeping failed; retrying', unwritten: [...this.unwritten.keys()], retryInMs: this.storageBackoffMs() });
   }
 
   /** Posts what is due, writing each result before the next post; throws when the inbox fails. */
@@ -118,11 +126,13 @@ export class Notifier {
     for (const message of this.messages.dueForNotification(Date.now(), BATCH)) {
       if (this.stopped) return;
       const error = await this.post(message);
+      // Stopped during the post: the database may be closed; the message stays pending.
+      if (this.stopped) return;
       if (error === null) {
         this.unwritten.set(message.id, { delivered: true });
       } else {
         const attempt = message.notifyAttempts + 1;
-        const nextAt = attempt >= this.options.maxAttempts ? null : Date.now() + Math.min(MAX_BACKOFF_MS, this.options.retryBaseMs * 2 ** (attempt - 1));
+        const nextAt = attempt >= this.options.maxAttempts ? null : Date.now() + backoff(this.options.retryBaseMs, attempt, MAX_BACKOFF_MS);
         this.unwritten.set(message.id, { delivered: false, error, nextAt });
         logEvent('webhook delivery failed', { messageId: message.id, attempt, error, retry: nextAt !== null });
       }
