@@ -58,6 +58,9 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const tooLarge = () => payloadTooLarge(maxBytes);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
+  const aborted = () => new RequestAborted(timedOut(req) ? 'timeout' : 'client');
+  // Ended before the handler asked for the body: its 'error' and 'close' have already fired.
+  if (req.destroyed && !req.complete) return Promise.reject(aborted());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -76,7 +79,7 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
     // An ended connection surfaces as 'error' (ECONNRESET "aborted") or only as 'close'; a settled
     // promise ignores whichever comes second.
     const ended = () => {
-      if (!req.complete) reject(new RequestAborted(timedOut(req) ? 'timeout' : 'client'));
+      if (!req.complete) reject(aborted());
     };
     req.once('error', ended);
     req.once('close', ended);
