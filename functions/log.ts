@@ -1,3 +1,5 @@
+import { requestScope } from './http/request-scope.ts';
+
 /**
  * Structured logs: one JSON object per line. Access-log lines are buffered and written in
  * batches (at 64 KiB or every 50 ms), because stdout writes are synchronous for files and pipes
@@ -20,13 +22,33 @@ export function writeLogLine(entry: Record<string, unknown>): void {
   append(`${JSON.stringify(entry)}\n`);
 }
 
+/** What the access log records of one request. */
+export interface AccessEntry {
+  /** Ours, always (see http/request-id.ts). */
+  requestId: string;
+  /** The caller's X-Request-Id, when it sent a well-formed one. */
+  clientRequestId: string | undefined;
+  clientIp: string;
+  method: string;
+  path: string;
+  /**
+   * The status sent, or for a request that ended before its answer: 408 when our request
+   * timeout cut it off, 499 when the client went away (the code nginx logs for that).
+   */
+  status: number;
+  durationMs: number;
+  /** The request ended before it was answered; nothing failed on our side. */
+  aborted: boolean;
+}
+
 /**
  * The access-log line, written by hand: it is the one line per request, and the generic
  * JSON.stringify of an object costs several times more than these few escaped strings.
  */
-export function writeAccessLine(requestId: string, method: string, path: string, status: number, durationMs: number): void {
+export function writeAccessLine(entry: AccessEntry): void {
+  const client = entry.clientRequestId === undefined ? '' : `,"clientRequestId":${JSON.stringify(entry.clientRequestId)}`;
   append(
-    `{"time":"${new Date().toISOString()}","requestId":${JSON.stringify(requestId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"durationMs":${durationMs}}\n`,
+    `{"time":"${new Date().toISOString()}","requestId":${JSON.stringify(entry.requestId)}${client},"clientIp":${JSON.stringify(entry.clientIp)},"method":${JSON.stringify(entry.method)},"path":${JSON.stringify(entry.path)},"status":${entry.status},"durationMs":${entry.durationMs}${entry.aborted ? ',"aborted":true' : ''}}\n`,
   );
 }
 
@@ -41,10 +63,19 @@ function append(line: string): void {
 }
 
 /** An unexpected error, with its stack, for the operator only; the client sees the request id. */
-export function logError(requestId: string, error: unknown): void {
+export function logError(requestId: string, error: unknown, fields: Record<string, unknown> = {}): void {
   const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) };
-  writeLogLine({ time: new Date().toISOString(), level: 'error', requestId, ...detail });
+  writeLogLine({ time: new Date().toISOString(), level: 'error', requestId, ...fields, ...detail });
   flushLog();
+}
+
+/**
+ * An unexpected error while serving a request. Inside the request's scope (the production
+ * server) the line carries our id and the caller's (see http/request-id.ts); elsewhere, the
+ * id the request was answered with.
+ */
+export function logRequestError(answeredId: string, error: unknown): void {
+  logError(answeredId, error, { ...requestScope.getStore() });
 }
 
 export function logEvent(message: string, fields: Record<string, unknown> = {}): void {

@@ -59,6 +59,19 @@ export const ENV_VARIABLES = {
     default: '100000',
     meaning: 'How many client IPs the rate limiter tracks at once (bounds its memory).',
   },
+  HEADERS_TIMEOUT_MS: {
+    default: '10000',
+    meaning: "Most time a client may take to send a request's headers; then it gets 408 and the connection is closed.",
+  },
+  REQUEST_TIMEOUT_MS: {
+    default: '30000',
+    meaning: 'Most time a client may take to send a whole request, body included (bodies are at most 64 KiB); then 408 and the connection is closed. At least HEADERS_TIMEOUT_MS.',
+  },
+  MAX_CONNECTIONS: { default: '1000', meaning: 'Open connections the server holds at once; one more is closed as soon as it opens.' },
+  MAX_CONNECTIONS_PER_CLIENT: {
+    default: '100',
+    meaning: 'Open connections one client IP may hold at once; one more is closed as soon as it opens. Not applied when TRUST_PROXY is set: every connection then comes from the proxy, which caps its own clients.',
+  },
   MCP_ALLOWED_ORIGINS: {
     default: '',
     meaning: 'Comma-separated origins whose browser pages may call the MCP servers. Empty allows the SITE_URL origin and loopback origins (localhost, 127.0.0.1, [::1], any port). Requests without an Origin header are always served.',
@@ -89,6 +102,7 @@ export interface Config {
   sandboxRetentionSeconds: number;
   batchMaxOperations: number;
   rateLimitMaxClients: number;
+  connections: ConnectionLimits;
   /** Origins allowed to call the MCP servers; null is the default (the site's origin and loopback). */
   mcpAllowedOrigins: string[] | null;
   accessLog: boolean;
@@ -102,6 +116,14 @@ export interface JobLimits {
   runningPerClient: number;
   resultsPerClient: number;
   retentionSeconds: number;
+}
+
+/** What keeps slow or idle connections from holding the server's sockets (see server/connection-limits.ts). */
+export interface ConnectionLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnections: number;
+  maxConnectionsPerClient: number;
 }
 
 /** Thrown when a variable has a value the service cannot run with; the message names the variable. */
@@ -202,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     sandboxRetentionSeconds: integer(env, 'SANDBOX_RETENTION_SECONDS', 60, 365 * 86400),
     rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 100, 10_000_000),
+    connections: connectionLimits(env),
     mcpAllowedOrigins: originList(env, 'MCP_ALLOWED_ORIGINS'),
     accessLog: boolean(env, 'ACCESS_LOG'),
   };
@@ -221,6 +244,19 @@ function originList(env: Env, variable: EnvVariable): string[] | null {
     }
     throw new ConfigError(variable, trimmed, 'comma-separated origins such as https://app.example or http://localhost:3000');
   });
+}
+
+function connectionLimits(env: Env): ConnectionLimits {
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 1000, 600_000);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 1000, 600_000);
+  // node refuses a header timeout longer than the request timeout.
+  if (requestTimeoutMs < headersTimeoutMs) throw new ConfigError('REQUEST_TIMEOUT_MS', String(requestTimeoutMs), `at least HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 1, 1_000_000),
+    maxConnectionsPerClient: integer(env, 'MAX_CONNECTIONS_PER_CLIENT', 1, 1_000_000),
+  };
 }
 
 function notifyConfig(env: Env): Config['notify'] {

@@ -1,4 +1,4 @@
-import { logEvent } from '../log.ts';
+import { logError, logEvent } from '../log.ts';
 import type { MessageStore, StoredMessage } from '../state/message-store.ts';
 
 export interface NotifierOptions {
@@ -10,19 +10,39 @@ export interface NotifierOptions {
 }
 
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** Retries of the notifier's own reads and writes stop doubling here: the disk may come back any minute. */
+const MAX_STORAGE_BACKOFF_MS = 60 * 1000;
 const BATCH = 20;
+
+/** The delay before retry number `attempt` (from 1): the base, doubled per attempt, up to `maxMs`. */
+function backoff(baseMs: number, attempt: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** (attempt - 1));
+}
+
+/** What one post came to, to be written to the message's row. */
+type Outcome = { delivered: true } | { delivered: false; error: string; nextAt: number | null };
 
 /**
  * Delivers new messages to the owner's webhook, from the durable inbox and never from the
  * request: a visitor's answer never waits for the webhook, and a message stored before a
  * crash is still delivered after the restart. Delivery is at least once; each post carries
  * the message id (also as Idempotency-Key) so the receiver can drop a repeat.
+ *
+ * The inbox itself can fail (a full disk, a read-only DATA_DIR, another writer holding the
+ * database past busy_timeout). Such a failure is logged and the round is tried again later,
+ * with backoff; it never escapes as a rejected promise. A post whose result could not be
+ * written is kept in memory and written later, and is not posted again by this process; only
+ * a restart before the write lands posts it once more.
  */
 export class Notifier {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private again = false;
   private stopped = false;
+  /** Results posted but not yet written, by message id. */
+  private readonly unwritten = new Map<number, Outcome>();
+  /** Rounds in a row in which the inbox could not be read or written; sets the backoff. */
+  private storageFailures = 0;
 
   constructor(
     private readonly messages: MessageStore,
@@ -38,7 +58,7 @@ export class Notifier {
     }
     clearTimeout(this.timer);
     this.running = true;
-    void this.deliverDue().finally(() => {
+    void this.round().then(() => {
       this.running = false;
       if (this.again) {
         this.again = false;
@@ -49,30 +69,83 @@ export class Notifier {
     });
   }
 
+  /** Stops for good; a result still unwritten gets one last try, else its message is posted again after a restart. */
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    try {
+      this.writeOutcomes();
+    } catch {
+      // Still pending in the inbox: delivered again after the restart, which at-least-once allows.
+    }
+  }
+
+  /** One pass over due messages; it never rejects. */
+  private async round(): Promise<void> {
+    try {
+      this.writeOutcomes();
+      await this.deliverDue();
+      this.storageFailures = 0;
+    } catch (error) {
+      this.storageFailed(error);
+    }
   }
 
   private schedule(): void {
-    const next = this.messages.nextNotificationAt();
-    if (next === null || this.stopped) return;
-    this.timer = setTimeout(() => this.wake(), Math.max(0, next - Date.now()));
+    if (this.stopped) return;
+    let delay: number;
+    if (this.storageFailures > 0) {
+      delay = this.storageBackoffMs();
+    } else {
+      let next: number | null;
+      try {
+        next = this.messages.nextNotificationAt();
+      } catch (error) {
+        this.storageFailed(error);
+        this.schedule();
+        return;
+      }
+      if (next === null) return;
+      delay = Math.max(0, next - Date.now());
+    }
+    this.timer = setTimeout(() => this.wake(), delay);
     this.timer.unref();
   }
 
+  private storageBackoffMs(): number {
+    return backoff(this.options.retryBaseMs, this.storageFailures, MAX_STORAGE_BACKOFF_MS);
+  }
+
+  private storageFailed(error: unknown): void {
+    this.storageFailures++;
+    logError('notifier', error, { message: 'webhook bookkeeping failed; retrying', unwritten: [...this.unwritten.keys()], retryInMs: this.storageBackoffMs() });
+  }
+
+  /** Posts what is due, writing each result before the next post; throws when the inbox fails. */
   private async deliverDue(): Promise<void> {
     for (const message of this.messages.dueForNotification(Date.now(), BATCH)) {
       if (this.stopped) return;
       const error = await this.post(message);
+      // Stopped during the post: the database may be closed; the message stays pending.
+      if (this.stopped) return;
       if (error === null) {
-        this.messages.recordDelivery(message.id);
-        continue;
+        this.unwritten.set(message.id, { delivered: true });
+      } else {
+        const attempt = message.notifyAttempts + 1;
+        const nextAt = attempt >= this.options.maxAttempts ? null : Date.now() + backoff(this.options.retryBaseMs, attempt, MAX_BACKOFF_MS);
+        this.unwritten.set(message.id, { delivered: false, error, nextAt });
+        logEvent('webhook delivery failed', { messageId: message.id, attempt, error, retry: nextAt !== null });
       }
-      const attempt = message.notifyAttempts + 1;
-      const nextAt = attempt >= this.options.maxAttempts ? null : Date.now() + Math.min(MAX_BACKOFF_MS, this.options.retryBaseMs * 2 ** (attempt - 1));
-      this.messages.recordFailure(message.id, error, nextAt);
-      logEvent('webhook delivery failed', { messageId: message.id, attempt, error, retry: nextAt !== null });
+      this.writeOutcomes();
+    }
+  }
+
+  /** Writes the results still held in memory; throws at the first that fails, keeping it and the rest. */
+  private writeOutcomes(): void {
+    for (const [id, outcome] of this.unwritten) {
+      if (outcome.delivered) this.messages.recordDelivery(id);
+      else this.messages.recordFailure(id, outcome.error, outcome.nextAt);
+      this.unwritten.delete(id);
     }
   }
 

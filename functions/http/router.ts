@@ -1,5 +1,6 @@
 import { ApiError, errorResponse, internalError, problemResponse } from './api-error.ts';
 import { CORS_HEADERS, preflightHeaders } from './cors.ts';
+import { RequestAborted } from './request-aborted.ts';
 import { RoutePattern } from './route-pattern.ts';
 import type { QuotaBook, QuotaName } from '../limits/quotas.ts';
 import { charge } from '../limits/charge.ts';
@@ -143,6 +144,8 @@ export class Router {
   }
 
   private renderError(request: ApiRequest, error: unknown, extraHeaders: HeaderMap, template = request.path): ApiResponse {
+    // Nobody is left to answer; the server logs the request as aborted.
+    if (error instanceof RequestAborted) throw error;
     let apiError: ApiError;
     if (error instanceof ApiError) {
       apiError = error;

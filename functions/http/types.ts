@@ -11,6 +11,7 @@ export interface ApiRequest {
   /** Lower-case header names, as node:http gives them. */
   headers: Readonly<Record<string, string | string[] | undefined>>;
   clientIp: string;
+  /** The id the response carries, as X-Request-Id and in error bodies (see `answeredId`). */
   requestId: string;
   /** Reads the body, refusing (with a `payload_too_large` ApiError) past `maxBytes` without reading the rest. */
   readBody(maxBytes: number): Promise<Buffer>;

@@ -96,7 +96,7 @@ export const PARAMETERS = {
   RequestId: {
     name: 'X-Request-Id',
     in: 'header',
-    description: 'Your own request id; kept when it is short and plain, otherwise replaced by a new one.',
+    description: 'Your own request id; echoed back (and in error bodies) when it is short and plain, otherwise the response carries ours. The log keeps both.',
     schema: { type: 'string' },
   },
   IfNoneMatch: {

@@ -14,6 +14,8 @@ import { SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
 import { searchPageHandler } from '../search/search-page-handler.ts';
 import { SearchPage } from '../search/search-page.ts';
+import { limitConnections, serverTimeouts } from './connection-limits.ts';
+import { installCrashPolicy } from './crash-policy.ts';
 import { createRequestListener } from './request-listener.ts';
 import { StaticFiles } from './static-files.ts';
 
@@ -68,7 +70,8 @@ const endpoints = new Map([
   ['/search', searchPageHandler(api.services.search, new SearchPage(pageTemplate('/search', 'search')), api.services.quotas.limiter('anonymous', 'read'))],
   ...mcpRoutes(api, build.docs),
 ]);
-const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ api, statics, endpoints }));
+const server = createServer(serverTimeouts(config.connections), createRequestListener({ api, statics, endpoints }));
+limitConnections(server, config.connections, config.trustProxy);
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -76,20 +79,31 @@ server.listen(config.port, config.host, () => {
   logEvent('listening', { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, port, siteUrl: config.siteUrl });
 });
 
-/** Stop accepting, let in-flight requests finish, then exit (SIGTERM from an orchestrator, or Ctrl-C). */
-function shutdown(signal: string): void {
-  logEvent('shutting down', { signal });
+let shuttingDown = false;
+
+/**
+ * Stop accepting, let in-flight requests finish, then exit: 0 after SIGTERM from an
+ * orchestrator (or Ctrl-C), 1 after an uncaught exception (see crash-policy.ts).
+ */
+function shutdown(reason: string, exitCode: number): void {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logEvent('shutting down', { reason, exitCode });
+  process.exitCode = exitCode;
   // Keep-alive sockets turn idle as their responses finish; close them as they do.
   const reaper = setInterval(() => server.closeIdleConnections(), 50);
   server.close(() => {
     clearInterval(reaper);
     api.services.close();
     flushLog();
-    process.exit(0);
+    process.exit(exitCode);
   });
   server.closeIdleConnections();
   setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
+  // Should closing itself fail (a broken process after an uncaught exception), exit anyway.
+  setTimeout(() => process.exit(exitCode), 2 * DRAIN_TIMEOUT_MS).unref();
 }
 
-process.once('SIGTERM', () => shutdown('SIGTERM'));
-process.once('SIGINT', () => shutdown('SIGINT'));
+installCrashPolicy(shutdown);
+process.once('SIGTERM', () => shutdown('SIGTERM', 0));
+process.once('SIGINT', () => shutdown('SIGINT', 0));

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { payloadTooLarge } from '../http/api-error.ts';
+import { RequestAborted } from '../http/request-aborted.ts';
 import type { ApiRequest } from '../http/types.ts';
 
 /** Splits a request target into path and query; absolute-form targets (RFC 9112 section 3.2.2) too. */
@@ -49,12 +50,17 @@ export function toApiRequest(req: IncomingMessage, path: string, search: string,
 /**
  * Reads the body up to `maxBytes`. A declared Content-Length over the limit is refused before
  * a byte is read; an undeclared body is refused as soon as it passes the limit, and the rest is
- * left unread (the server then closes the connection).
+ * left unread (the server then closes the connection). A body that stops arriving rejects with
+ * RequestAborted as soon as the connection ends: the client closed it, or the server's request
+ * timeout did (node then answers 408 itself).
  */
 function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const tooLarge = () => payloadTooLarge(maxBytes);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
+  const aborted = () => new RequestAborted(timedOut(req) ? 'timeout' : 'client');
+  // Ended before the handler asked for the body: its 'error' and 'close' have already fired.
+  if (req.destroyed && !req.complete) return Promise.reject(aborted());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -70,6 +76,17 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
     };
     req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
+    // An ended connection surfaces as 'error' (ECONNRESET "aborted") or only as 'close'; a settled
+    // promise ignores whichever comes second.
+    const ended = () => {
+      if (!req.complete) reject(aborted());
+    };
+    req.once('error', ended);
+    req.once('close', ended);
   });
+}
+
+/** node destroys the socket with ERR_HTTP_REQUEST_TIMEOUT when requestTimeout or headersTimeout passes. */
+function timedOut(req: IncomingMessage): boolean {
+  return (req.socket.errored as NodeJS.ErrnoException | null)?.code === 'ERR_HTTP_REQUEST_TIMEOUT';
 }

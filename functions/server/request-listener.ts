@@ -2,10 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from '../app.ts';
 import { clientIpOf } from '../http/client-ip.ts';
 import { ifNoneMatchHits } from '../http/etag.ts';
-import { requestIdFor } from '../http/request-id.ts';
+import { RequestAborted } from '../http/request-aborted.ts';
+import { answeredId, requestIdsFor, type RequestIds } from '../http/request-id.ts';
+import { requestScope } from '../http/request-scope.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
-import { logError, writeAccessLine } from '../log.ts';
+import { logRequestError, writeAccessLine } from '../log.ts';
 import { splitTarget, toApiRequest } from './node-request.ts';
 import { prefersMarkdown, variantFor, type StaticFiles } from './static-files.ts';
 
@@ -35,47 +37,75 @@ export function createRequestListener({ api, statics, endpoints }: ListenerParts
   const common = securityHeaders(config.siteUrl);
   const commonList = Object.entries(common).flat();
 
-  function logAccess(requestId: string, method: string, path: string, status: number, started: number): void {
+  function logAccess(ids: RequestIds, clientIp: string, method: string, path: string, status: number, started: number, aborted = false): void {
     if (!config.accessLog) return;
-    const shortPath = path.length > 512 ? path.slice(0, 512) : path;
-    writeAccessLine(requestId, method, shortPath, status, Math.round((performance.now() - started) * 100) / 100);
+    writeAccessLine({
+      requestId: ids.requestId,
+      clientRequestId: ids.clientRequestId,
+      clientIp,
+      method,
+      path: path.length > 512 ? path.slice(0, 512) : path,
+      status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      aborted,
+    });
   }
 
+  /**
+   * Runs a handler inside its request's scope, so an error logged on the way, caught or not,
+   * names the request.
+   */
   function serveDynamic(
     handle: (request: ApiRequest) => Promise<ApiResponse>,
     req: IncomingMessage,
     res: ServerResponse,
-    requestId: string,
+    ids: RequestIds,
+    clientIp: string,
     path: string,
     search: string,
     started: number,
   ): void {
     const method = req.method ?? 'GET';
-    const clientIp = clientIpOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy);
-    handle(toApiRequest(req, path, search, clientIp, requestId))
-      .then((response) => writeApiResponse(res, response, commonList, method, requestId))
-      .catch((error: unknown) => failSafe(res, requestId, error, common))
-      .finally(() => logAccess(requestId, method, path, res.statusCode, started));
+    const requestId = answeredId(ids);
+    requestScope.run(ids, () =>
+      handle(toApiRequest(req, path, search, clientIp, requestId))
+        .then((response) => {
+          if (res.destroyed) throw new RequestAborted('client');
+          writeApiResponse(res, response, commonList, method, requestId);
+          logAccess(ids, clientIp, method, path, res.statusCode, started);
+        })
+        .catch((error: unknown) => {
+          if (error instanceof RequestAborted) {
+            res.destroy();
+            logAccess(ids, clientIp, method, path, error.reason === 'timeout' ? 408 : 499, started, true);
+            return;
+          }
+          failSafe(res, requestId, error, common);
+          logAccess(ids, clientIp, method, path, res.statusCode, started);
+        }),
+    );
   }
 
   const routeApi = (request: ApiRequest) => api.router.handle(request);
 
   return (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
-    const requestId = requestIdFor(req.headers['x-request-id']);
+    const ids = requestIdsFor(req.headers['x-request-id']);
+    const clientIp = clientIpOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy);
     const method = req.method ?? 'GET';
     const { path, search } = splitTarget(req.url ?? '/');
 
     if (path === '/api' || ROUTER_PREFIXES.some((prefix) => path.startsWith(prefix))) {
-      serveDynamic(routeApi, req, res, requestId, path, search, started);
+      serveDynamic(routeApi, req, res, ids, clientIp, path, search, started);
       return;
     }
     const endpoint = endpoints.get(path);
     if (endpoint !== undefined) {
-      serveDynamic(endpoint, req, res, requestId, path, search, started);
+      serveDynamic(endpoint, req, res, ids, clientIp, path, search, started);
       return;
     }
 
+    const requestId = answeredId(ids);
     const accept = headerValue(req, 'accept');
     const file = (prefersMarkdown(accept) ? statics.markdownTwin(path) : undefined) ?? statics.get(path);
     if (file === undefined) {
@@ -91,7 +121,7 @@ export function createRequestListener({ api, statics, endpoints }: ListenerParts
       res.writeHead(200, [...variant.headerList, 'x-request-id', requestId]);
       res.end(method === 'HEAD' ? undefined : variant.body);
     }
-    logAccess(requestId, method, path, res.statusCode, started);
+    logAccess(ids, clientIp, method, path, res.statusCode, started);
   };
 }
 
@@ -141,7 +171,7 @@ function notFoundOrRedirect(
 
 /** Last resort for a failure outside the router: log it, and answer 500 if nothing was sent yet. */
 function failSafe(res: ServerResponse, requestId: string, error: unknown, common: HeaderMap): void {
-  logError(requestId, error);
+  logRequestError(requestId, error);
   if (res.headersSent) {
     res.destroy();
     return;

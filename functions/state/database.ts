@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS } from './migrations.ts';
+import { makePrivateDir, makePrivateFile } from './private-files.ts';
 
 export type Db = Database.Database;
 
@@ -51,10 +52,18 @@ function openReadOnlyCopy(file: string): Db {
   return db;
 }
 
+/**
+ * SQLite creates its files 0644, readable by every user of the machine. The database file is
+ * made 0600 before SQLite opens it, and SQLite gives the -wal and -shm files it creates the mode
+ * of the database file; files left by an older version are narrowed after the open.
+ */
 function openWritable(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, 'portfolio.db'));
+  makePrivateDir(dataDir);
+  const file = path.join(dataDir, 'portfolio.db');
+  makePrivateFile(file);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
+  for (const suffix of ['-wal', '-shm']) makePrivateFile(file + suffix, false);
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir } from './private-files.ts';
 
 const SECRET_BYTES = 32;
 
@@ -19,7 +20,7 @@ export function loadOrCreateSecret(dataDir: string, name: string): Buffer {
   }
   const secret = randomBytes(SECRET_BYTES);
   try {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDir(dataDir);
     writeFileSync(file, secret, { mode: 0o600 });
   } catch (error) {
     // A read-only or full DATA_DIR: the secret lives as long as this process does.

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { createApi, type Api } from '../../functions/app.ts';
 import { loadConfig } from '../../functions/config/env.ts';
 import { ApiError } from '../../functions/http/api-error.ts';
-import { requestIdFor } from '../../functions/http/request-id.ts';
+import { answeredId, requestIdsFor } from '../../functions/http/request-id.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { projectSources } from './catalog.ts';
 import { searchIndexJson } from './search-index.ts';
@@ -26,7 +26,7 @@ export const routerBridge: APIRoute = async ({ request, clientAddress }) => {
     query: url.searchParams,
     headers,
     clientIp: clientAddress,
-    requestId: requestIdFor(headers['x-request-id']),
+    requestId: answeredId(requestIdsFor(headers['x-request-id'])),
     async readBody(maxBytes) {
       const body = Buffer.from(await request.arrayBuffer());
       if (body.length > maxBytes) throw new ApiError('payload_too_large', `The body is larger than ${maxBytes} bytes.`);

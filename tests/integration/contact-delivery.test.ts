@@ -1,11 +1,13 @@
+import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, readInbox, runInbox, VALID } from '../support/contact.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
-/** A local webhook receiver that fails its first `failures` posts with a 500. */
-function receiver(failures: number) {
+/** A local webhook receiver that fails its first `failures` posts with a 500; `onPost` runs before each answer. */
+function receiver(failures: number, onPost: () => void = () => undefined) {
   const received: { headers: Record<string, unknown>; body: Record<string, unknown> }[] = [];
   let attempts = 0;
   const server: Server = createServer((req, res) => {
@@ -13,6 +15,7 @@ function receiver(failures: number) {
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
     req.on('end', () => {
       attempts++;
+      onPost();
       if (attempts <= failures) {
         res.writeHead(500).end('not yet');
         return;
@@ -96,6 +99,46 @@ describe('owner notification by webhook', () => {
       expect(hook.received.some((r) => r.body.message === message)).toBe(false);
     } finally {
       await restarted.stop();
+      hook.close();
+    }
+  });
+});
+
+describe('owner notification when the inbox cannot be written', () => {
+  it('logs, keeps serving, and records the delivery once the database is free, without posting again', async () => {
+    let lock: Database.Database | undefined;
+    let server: RunningServer | undefined;
+    // Another writer takes the database while the webhook is being answered, and holds it past
+    // the server's busy_timeout: the server cannot write that the message was delivered.
+    const hook = await receiver(0, () => {
+      lock = new Database(path.join(server!.dataDir, 'portfolio.db'));
+      lock.exec('BEGIN IMMEDIATE');
+    });
+    server = await startServer({ NOTIFY_WEBHOOK_URL: hook.url, NOTIFY_RETRY_BASE_MS: '200' });
+    try {
+      const message = `Locked out ${randomUUID()}`;
+      expect((await postContact(server.baseUrl, { ...VALID, message })).status).toBe(200);
+      await waitFor(() => {
+        if (server!.process.exitCode !== null) throw new Error(`the server died: ${server!.stderr()}`);
+        return server!.logLines.some((line) => line.message === 'webhook bookkeeping failed; retrying');
+      }, 60_000);
+      const failure = server.logLines.find((line) => line.message === 'webhook bookkeeping failed; retrying')!;
+      expect(failure).toMatchObject({ level: 'error', requestId: 'notifier', error: 'database is locked' });
+
+      // The process lives on and serves.
+      expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
+      expect(server.process.exitCode).toBeNull();
+      lock!.exec('ROLLBACK');
+      lock!.close();
+
+      await waitFor(async () => (await readInbox(server!.dataDir))[0]?.delivery.state === 'delivered', 60_000);
+      expect((await readInbox(server.dataDir))[0]!.delivery).toEqual({ state: 'delivered', attempts: 1, lastError: null });
+      // At least once, and here exactly once: the retry wrote the result; it did not post again.
+      expect(hook.attempts()).toBe(1);
+      expect(server.process.exitCode).toBeNull();
+    } finally {
+      lock?.close();
+      await server.stop();
       hook.close();
     }
   });

@@ -1,15 +1,21 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
 import { postContact, VALID } from '../support/contact.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { freshDataDir, startServer, type RunningServer } from '../support/server.ts';
 
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '100000/60', KEYS_RATE_LIMIT: '1000/60' });
+  // A DATA_DIR the server makes itself, under a umask that would let everyone read and write.
+  const umask = process.umask(0);
+  try {
+    server = await startServer({ READ_RATE_LIMIT: '100000/60', KEYS_RATE_LIMIT: '1000/60' }, path.join(freshDataDir(), 'data'));
+  } finally {
+    process.umask(umask);
+  }
 });
 afterAll(() => server.stop());
 
@@ -74,6 +80,15 @@ describe('no secrets, internals or stack traces in answers', () => {
       expect(response.status, text).toBeLessThan(500);
       expect(text).not.toMatch(/\n\s+at |node:internal|\/functions\/|\.ts:\d+|SQLITE_|Error: /);
     }
+  });
+
+  it('keeps the data directory to its owner: DATA_DIR 0700, the database and secret files 0600', async () => {
+    expect((await postContact(server.baseUrl, VALID)).status).toBe(200);
+    const mode = (file: string) => (statSync(path.join(server.dataDir, file)).mode & 0o777).toString(8);
+    expect(mode('.')).toBe('700');
+    const files = readdirSync(server.dataDir).sort();
+    expect(files).toEqual(['cursor.key', 'portfolio.db', 'portfolio.db-shm', 'portfolio.db-wal', 'token.key']);
+    for (const file of files) expect(mode(file), file).toBe('600');
   });
 
   it('keeps test keys and tokens out of the database file and the log', async () => {

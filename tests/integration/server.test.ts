@@ -164,17 +164,25 @@ describe('cross-cutting rules', () => {
     expect(read.headers.get('access-control-expose-headers')).toContain('RateLimit-Remaining');
   });
 
-  it('writes one JSON access-log line per request', async () => {
+  it('writes one JSON access-log line per request, with our own id, the caller\'s id and the client IP', async () => {
     const id = `log-check-${Date.now()}`;
-    await fetch(`${server.baseUrl}/api/v1/projects?limit=1`, { headers: { 'x-request-id': id } });
+    const answered = await fetch(`${server.baseUrl}/api/v1/projects?limit=1`, { headers: { 'x-request-id': id } });
+    // The caller's id comes back, so it can match the answer to its request...
+    expect(answered.headers.get('x-request-id')).toBe(id);
     await fetch(`${server.baseUrl}/`, { headers: { 'x-request-id': `${id}-page` } });
+    await fetch(`${server.baseUrl}/api/v1/projects?limit=1`);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const api = server.logLines.filter((line) => line.requestId === id);
+    // ...but it never replaces ours in the log: a caller cannot choose the id, or reuse another's.
+    const api = server.logLines.filter((line) => line.clientRequestId === id);
     expect(api).toHaveLength(1);
-    expect(api[0]).toMatchObject({ method: 'GET', path: '/api/v1/projects', status: 200 });
+    expect(api[0]).toMatchObject({ method: 'GET', path: '/api/v1/projects', status: 200, clientIp: '127.0.0.1' });
+    expect(api[0]!.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(typeof api[0]!.durationMs).toBe('number');
     expect(Date.parse(api[0]!.time as string)).not.toBeNaN();
-    expect(server.logLines.filter((line) => line.requestId === `${id}-page`)).toHaveLength(1);
+    expect(server.logLines.filter((line) => line.clientRequestId === `${id}-page`)).toEqual([
+      expect.objectContaining({ path: '/', clientIp: '127.0.0.1', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown }),
+    ]);
+    expect(server.logLines.filter((line) => line.requestId === id)).toEqual([]);
   });
 
   it('believes X-Forwarded-For only with TRUST_PROXY', async () => {

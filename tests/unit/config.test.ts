@@ -22,6 +22,11 @@ describe('loadConfig', () => {
     expect(config.readRateLimit).toEqual({ count: 120, seconds: 60 });
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(config.accessLog).toBe(true);
+    expect(config.connections).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 1000, maxConnectionsPerClient: 100 });
+  });
+
+  it('refuses a request timeout shorter than the header timeout', () => {
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toThrow(/^Invalid REQUEST_TIMEOUT_MS=.*at least HEADERS_TIMEOUT_MS/);
   });
 
   it('drops a trailing slash from SITE_URL', () => {
@@ -39,6 +44,9 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_MAX_CLIENTS', '5'],
     ['ACCESS_LOG', 'maybe'],
     ['HOST', 'bad host!'],
+    ['HEADERS_TIMEOUT_MS', '0'],
+    ['MAX_CONNECTIONS', 'many'],
+    ['MAX_CONNECTIONS_PER_CLIENT', '0'],
   ])('a bad %s (%j) throws an error naming it', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid ${variable}=`));
