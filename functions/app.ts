@@ -1,6 +1,6 @@
 import type { Config } from './config/env.ts';
 import { Router } from './http/router.ts';
-import { logRequestError } from './log.ts';
+import { logError } from './log.ts';
 import type { ProjectSource } from './projects/catalog.ts';
 import { apiRoutes } from './routes.ts';
 import { createServices, type Services } from './services.ts';
@@ -16,7 +16,7 @@ export function createApi(config: Config, projects: readonly ProjectSource[], se
   const router = new Router(apiRoutes(services), {
     quotas: services.quotas,
     verifyCredential: (credential) => services.keys.verify(credential),
-    logError: logRequestError,
+    logError,
   });
   return { services, router };
 }

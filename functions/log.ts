@@ -1,5 +1,3 @@
-import { requestScope } from './http/request-scope.ts';
-
 /**
  * Structured logs: one JSON object per line. Access-log lines are buffered and written in
  * batches (at 64 KiB or every 50 ms), because stdout writes are synchronous for files and pipes
@@ -67,15 +65,6 @@ export function logError(requestId: string, error: unknown, fields: Record<strin
   const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) };
   writeLogLine({ time: new Date().toISOString(), level: 'error', requestId, ...fields, ...detail });
   flushLog();
-}
-
-/**
- * An unexpected error while serving a request. Inside the request's scope (the production
- * server) the line carries our id and the caller's (see http/request-id.ts); elsewhere, the
- * id the request was answered with.
- */
-export function logRequestError(answeredId: string, error: unknown): void {
-  logError(answeredId, error, { ...requestScope.getStore() });
 }
 
 export function logEvent(message: string, fields: Record<string, unknown> = {}): void {

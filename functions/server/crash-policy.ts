@@ -1,10 +1,11 @@
-import { requestScope } from '../http/request-scope.ts';
 import { logError } from '../log.ts';
 
 /**
  * What the process does with an error nobody handled. Each one is logged at level error with
- * its stack; when it came from work a request started (see http/request-scope.ts), the line
- * carries that request's ids, else `requestId` is "process".
+ * its stack and `requestId: "process"`. An error on a request's own path never gets here: the
+ * router and the request listener catch it and log it with the request's ids (access-log line
+ * and error line share them). What does get here is background work (webhook delivery, jobs,
+ * timers) whose missing catch is a bug; no request is waiting on it.
  *
  * - A rejected promise nobody awaited (`unhandledRejection`) is logged and the process keeps
  *   serving. Such a promise is background work that lacked a catch: the code that started it
@@ -19,10 +20,10 @@ import { logError } from '../log.ts';
  */
 export function installCrashPolicy(drainAndExit: (reason: string, exitCode: number) => void): void {
   process.on('unhandledRejection', (reason) => {
-    logError('process', reason, { ...requestScope.getStore(), event: 'unhandledRejection', exits: false });
+    logError('process', reason, { event: 'unhandledRejection', exits: false });
   });
   process.on('uncaughtException', (error) => {
-    logError('process', error, { ...requestScope.getStore(), event: 'uncaughtException', exits: true });
+    logError('process', error, { event: 'uncaughtException', exits: true });
     drainAndExit('uncaughtException', 1);
   });
 }

@@ -1,8 +1,7 @@
 /**
- * A process with the server's crash policy, for tests/unit/crash-policy.test.ts: inside a
- * request's scope it leaves a promise rejected, shows it still runs, then throws from a timer.
+ * A process with the server's crash policy, for tests/unit/crash-policy.test.ts: it leaves a
+ * promise rejected, shows it still runs, then throws from a timer.
  */
-import { requestScope } from '../../functions/http/request-scope.ts';
 import { flushLog, logEvent } from '../../functions/log.ts';
 import { installCrashPolicy } from '../../functions/server/crash-policy.ts';
 
@@ -12,12 +11,10 @@ installCrashPolicy((reason, exitCode) => {
   process.exit(exitCode);
 });
 
-requestScope.run({ requestId: 'our-id', clientRequestId: 'their-id' }, () => {
-  void Promise.reject(new Error('nobody awaited this'));
+void Promise.reject(new Error('nobody awaited this'));
+setTimeout(() => {
+  logEvent('still serving');
   setTimeout(() => {
-    logEvent('still serving');
-    setTimeout(() => {
-      throw new Error('thrown from a timer');
-    }, 10);
-  }, 50);
-});
+    throw new Error('thrown from a timer');
+  }, 10);
+}, 50);

@@ -16,12 +16,12 @@ function runChild(): Promise<{ code: number | null; lines: Record<string, unknow
 }
 
 describe('the crash policy', () => {
-  it('logs an unhandled rejection with its request ids and serves on; an uncaught exception is logged, then drains and exits 1', async () => {
+  it('logs an unhandled rejection and serves on; an uncaught exception is logged, then drains and exits 1', async () => {
     const { code, lines } = await runChild();
     expect(lines.map((line) => line.event ?? line.message)).toEqual(['unhandledRejection', 'still serving', 'uncaughtException', 'draining']);
-    expect(lines[0]).toMatchObject({ level: 'error', requestId: 'our-id', clientRequestId: 'their-id', error: 'nobody awaited this', exits: false });
+    expect(lines[0]).toMatchObject({ level: 'error', requestId: 'process', error: 'nobody awaited this', exits: false });
     expect(lines[0]!.stack).toContain('crash-policy-child.ts');
-    expect(lines[2]).toMatchObject({ level: 'error', requestId: 'our-id', error: 'thrown from a timer', exits: true });
+    expect(lines[2]).toMatchObject({ level: 'error', requestId: 'process', error: 'thrown from a timer', exits: true });
     expect(lines[3]).toMatchObject({ reason: 'uncaughtException', exitCode: 1 });
     expect(code).toBe(1);
   });
