@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -82,6 +83,68 @@ describe('a full DATA_DIR', () => {
     }
   });
 });
+
+describe('owner notification on a full DATA_DIR', () => {
+  it.skipIf(!canMount)('keeps serving while a delivery result cannot be written, and records it once space returns, without posting again', async () => {
+    const dir = mountTmpfs(3 * 1024)!;
+    mounts.push(dir);
+    const filler = path.join(dir, 'filler');
+    let posts = 0;
+    let baseUrl = '';
+    // The webhook fills the disk before it answers, so the server cannot write that the message was delivered.
+    const hook = createServer((req, res) => {
+      posts++;
+      req.resume();
+      void fillDisk(filler, baseUrl).then(() => res.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    const server = await startServer({ READ_RATE_LIMIT: '100000/60', NOTIFY_WEBHOOK_URL: hookUrl, NOTIFY_RETRY_BASE_MS: '200' }, dir);
+    baseUrl = server.baseUrl;
+    try {
+      expect((await postContact(server.baseUrl, message(1))).status).toBe(200);
+      const failed = () => server.logLines.find((line) => line.message === 'webhook bookkeeping failed; retrying');
+      for (let waited = 0; failed() === undefined; waited += 100) {
+        if (server.process.exitCode !== null || waited > 60_000) throw new Error(`no bookkeeping failure logged: ${server.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(failed()).toMatchObject({ level: 'error', requestId: 'notifier' });
+      expect(String(failed()!.error)).toMatch(/full/i);
+      expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
+      expect(server.process.exitCode).toBeNull();
+
+      rmSync(filler);
+      for (let waited = 0; (await readInbox(dir))[0]?.delivery.state !== 'delivered'; waited += 200) {
+        if (waited > 60_000) throw new Error('the delivery was never recorded');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect((await readInbox(dir))[0]!.delivery).toEqual({ state: 'delivered', attempts: 1, lastError: null });
+      expect(posts).toBe(1);
+      expect(server.process.exitCode).toBeNull();
+    } finally {
+      await server.stop();
+      hook.close();
+    }
+  });
+});
+
+/**
+ * Fills the disk to the last byte, then stores sandbox messages (never notified) until SQLite
+ * itself runs out of room: the write-ahead log may still have space in blocks it already holds.
+ */
+async function fillDisk(filler: string, baseUrl: string): Promise<void> {
+  for (const size of [64 * 1024, 512]) {
+    try {
+      for (;;) appendFileSync(filler, Buffer.alloc(size));
+    } catch {
+      // Full at this granularity.
+    }
+  }
+  for (let n = 0; n < 200; n++) {
+    if ((await postContact(baseUrl, message(n, 4000), { query: '?sandbox=true' })).status === 503) return;
+  }
+  throw new Error('SQLite never ran out of room');
+}
 
 describe('a read-only DATA_DIR', () => {
   it.skipIf(!canMount)('starts, serves reads, answers every write with 503, and writes again on a writable one', async () => {
