@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { startNode, WORK_DIR, type Started } from './processes.ts';
+import { profileTarget } from './profile.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
 
 /**
@@ -71,13 +72,13 @@ function fixtureFor(server: Started, scenario: Scenario) {
   });
 }
 
-const server = await startNode('server', ['functions/server/main.ts'], {
-  PORT: '0',
-  DATA_DIR: path.join(WORK_DIR, 'data'),
-  // Raised so the run measures served responses; every request is still counted.
-  READ_RATE_LIMIT: '100000000/60',
-  CONTACT_RATE_LIMIT: '100000000/60',
-});
+const SERVER_ARGS = ['functions/server/main.ts'];
+// Raised so the run measures served responses; every request is still counted.
+const SERVER_ENV = { PORT: '0', READ_RATE_LIMIT: '100000000/60', CONTACT_RATE_LIMIT: '100000000/60' };
+/** Seconds of traffic each target gets under the profiler (BENCH_PROFILE_SECONDS=0 skips profiling). */
+const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 4);
+
+const server = await startNode('server', SERVER_ARGS, { ...SERVER_ENV, DATA_DIR: path.join(WORK_DIR, 'data') });
 const fixtures: Record<string, unknown> = {};
 for (const scenario of scenarios) fixtures[scenario.path] = await fixtureFor(server, scenario);
 const fixtureFile = path.join(WORK_DIR, 'fixtures.json');
@@ -122,5 +123,12 @@ try {
       '',
     ].join('\n'),
   );
+}
+if (PROFILE_SECONDS > 0) {
+  process.stdout.write(`Where the time goes: the frames with the most self time, as shares of busy CPU time (${PROFILE_SECONDS} s of each target under --cpu-prof).\n`);
+  for (const scenario of scenarios) {
+    const frames = await profileTarget(SERVER_ARGS, SERVER_ENV, scenario, PROFILE_SECONDS);
+    process.stdout.write(`\n${scenario.name}\n${frames.map((hot) => `  ${(hot.share * 100).toFixed(1).padStart(5)} %  ${hot.frame}`).join('\n')}\n`);
+  }
 }
 process.exit(failures > 0 ? 1 : 0);
