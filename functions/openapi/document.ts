@@ -1,7 +1,7 @@
 import { OpenApiGeneratorV3, OpenAPIRegistry, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { OpenAPIObject } from 'openapi3-ts/oas30';
 import type { Config } from '../config/env.ts';
-import { site } from '../config/site.ts';
+import { loadSite } from '../config/site.ts';
 import { deprecatedAliases } from '../deprecation.ts';
 import { OPERATIONS, type OperationId, type OperationSpec } from '../operations.ts';
 import { codeVariants, errorResponses } from './error-responses.ts';
@@ -36,8 +36,8 @@ const TAG_DESCRIPTIONS: Record<OperationSpec['tag'], string> = {
   Service: 'The state of the service itself.',
 };
 
-const INFO_DESCRIPTION = [
-  `The public API of ${site.name}'s portfolio: projects, search, a contact form, batch reads, asynchronous jobs and sandbox mode.`,
+const infoDescription = (name: string) => [
+  `The public API of ${name}'s portfolio: projects, search, a contact form, batch reads, asynchronous jobs and sandbox mode.`,
   'No credentials are needed for any operation. An optional test key (POST /api/v1/keys) selects sandbox mode and a larger quota.',
   'Errors share one shape (the Error schema, which lists every code); the 404 of getProject is an RFC 9457 problem document.',
   'The interface version is v1, in the path prefix or in the X-API-Version header. Every response carries X-Request-Id.',
@@ -49,6 +49,7 @@ const INFO_DESCRIPTION = [
  * limits). Nothing in it is written twice: /openapi.json and /openapi.yaml both serialise it.
  */
 export function buildOpenApiDocument(config: Config): OpenAPIObject {
+  const site = loadSite();
   nameComponents();
   const registry = new OpenAPIRegistry();
   for (const [name, header] of Object.entries(RESPONSE_HEADERS)) registry.registerComponent('headers', name, header);
@@ -74,7 +75,7 @@ export function buildOpenApiDocument(config: Config): OpenAPIObject {
     info: {
       title: `${site.name}: portfolio API`,
       version: DOCUMENT_VERSION,
-      description: INFO_DESCRIPTION,
+      description: infoDescription(site.name),
       contact: { name: site.name, url: config.siteUrl, ...(site.email === undefined ? {} : { email: site.email }) },
     },
     servers: [{ url: config.siteUrl }],
