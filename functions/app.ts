@@ -1,5 +1,7 @@
 import type { Config } from './config/env.ts';
 import { Router } from './http/router.ts';
+import { charge } from './limits/charge.ts';
+import type { QuotaName } from './limits/quotas.ts';
 import { logError } from './log.ts';
 import type { ProjectSource } from './projects/catalog.ts';
 import { apiRoutes } from './routes.ts';
@@ -8,13 +10,13 @@ import { createServices, type Services } from './services.ts';
 /** The API as one object: its shared services and the router over its routes. */
 export interface Api {
   services: Services;
-  router: Router;
+  router: Router<QuotaName>;
 }
 
 export function createApi(config: Config, projects: readonly ProjectSource[], searchIndex?: string): Api {
   const services = createServices(config, projects, searchIndex);
   const router = new Router(apiRoutes(services), {
-    quotas: services.quotas,
+    chargeQuota: (context, quota, units, what) => charge(services.quotas.limiter(context.tier, quota), context.quotaKey, units, what),
     verifyCredential: (credential) => services.keys.verify(credential),
     logError,
   });

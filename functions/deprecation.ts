@@ -1,23 +1,35 @@
 import { OPERATIONS, type OperationId, type OperationSpec } from './operations.ts';
 
+/** A deprecated operation and the one that replaces it. */
+export interface DeprecatedAlias {
+  operationId: AliasId;
+  path: string;
+  successor: CurrentId;
+  successorPath: string;
+}
+
+let aliases: readonly DeprecatedAlias[] | undefined;
+
 /**
- * Deprecated surfaces and their successors. The unversioned aliases predate /api/v1; they
- * answer exactly like their successors, with Deprecation (RFC 9745), Sunset (RFC 8594) and
- * Link headers pointing at the policy and the successor.
+ * Deprecated surfaces and their successors, read from the operations table on first use (a
+ * table naming an unknown successor fails there, not when the module loads). The unversioned
+ * aliases predate /api/v1; they answer exactly like their successors, with Deprecation
+ * (RFC 9745), Sunset (RFC 8594) and Link headers pointing at the policy and the successor.
  */
-export const DEPRECATED_ALIASES = (Object.keys(OPERATIONS) as OperationId[]).flatMap((id) => {
-  const spec: OperationSpec = OPERATIONS[id];
-  if (spec.deprecatedFor === undefined) return [];
-  if (!Object.hasOwn(OPERATIONS, spec.deprecatedFor)) throw new Error(`${id} is deprecated for an unknown operation`);
-  const successor = spec.deprecatedFor as CurrentId;
-  return [{ operationId: id as AliasId, path: spec.path, successor, successorPath: OPERATIONS[successor].path }];
-});
+export function deprecatedAliases(): readonly DeprecatedAlias[] {
+  aliases ??= (Object.keys(OPERATIONS) as OperationId[]).flatMap((id) => {
+    const spec: OperationSpec = OPERATIONS[id];
+    if (spec.deprecatedFor === undefined) return [];
+    if (!Object.hasOwn(OPERATIONS, spec.deprecatedFor)) throw new Error(`${id} is deprecated for an unknown operation`);
+    const successor = spec.deprecatedFor as CurrentId;
+    return [{ operationId: id as AliasId, path: spec.path, successor, successorPath: OPERATIONS[successor].path }];
+  });
+  return aliases;
+}
 
 /** The operations with `deprecatedFor` (functions/operations.ts), and the current ones they stand for. */
 export type AliasId = { [K in OperationId]: (typeof OPERATIONS)[K] extends { deprecatedFor: string } ? K : never }[OperationId];
 export type CurrentId = Exclude<OperationId, AliasId>;
-
-export type DeprecatedAlias = (typeof DEPRECATED_ALIASES)[number];
 
 /** When the aliases were deprecated, and when they stop answering (never earlier than deprecation). */
 export const DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');

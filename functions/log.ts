@@ -72,4 +72,11 @@ export function logEvent(message: string, fields: Record<string, unknown> = {}):
   flushLog();
 }
 
-process.on('exit', flushLog);
+/**
+ * Writes what is still buffered when the process exits, whatever makes it exit. The server's
+ * entry point installs it: a module that only writes logs (the CLI, a test) leaves the process's
+ * exit handlers alone.
+ */
+export function flushLogOnExit(): void {
+  process.on('exit', flushLog);
+}

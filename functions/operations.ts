@@ -15,6 +15,13 @@ export interface OperationSpec {
    * invalid one too, so no request works the service for free.
    */
   quota?: QuotaName;
+  /**
+   * Charged by the handler itself, besides `quota`, because the cost depends on the request: a
+   * batch counts one read per further operation, a contact message counts once it is valid, and
+   * a key counts per client IP whatever the caller holds. functions/routes.ts hands the handler
+   * this quota's limiter, and the OpenAPI text names it.
+   */
+  handlerQuota?: QuotaName;
   /** Error codes this operation can answer with, besides the ones every operation shares. */
   errors: readonly ErrorCode[];
 }
@@ -23,7 +30,8 @@ export interface OperationSpec {
 export const COMMON_ERRORS: readonly ErrorCode[] = ['unknown_parameter', 'invalid_parameter', 'invalid_header', 'unsupported_api_version', 'internal_error'];
 
 /**
- * Every operation of the API by operationId (SPEC.md section 4), top to bottom.
+ * Every operation of the API by operationId, top to bottom: these ids are the API's public
+ * names (OpenAPI operationId, batch `op`, search results), so they never change.
  * functions/routes.ts attaches the handlers; the OpenAPI description and the developer pages
  * are generated from this table.
  */
@@ -62,6 +70,7 @@ export const OPERATIONS = {
     description: 'Stores a message for the owner, exactly once per Idempotency-Key. A retry with the same key and payload replays the first answer with Idempotent-Replayed: true.',
     tag: 'Contact',
     quota: 'read',
+    handlerQuota: 'contact',
     errors: [
       'validation_failed',
       'malformed_json',
@@ -82,6 +91,7 @@ export const OPERATIONS = {
     description: 'Resolves up to BATCH_MAX_OPERATIONS read operations against one consistent snapshot. If any fails, nothing is returned and a 422 lists every failure. Each operation counts as one read.',
     tag: 'Batch',
     quota: 'read',
+    handlerQuota: 'read',
     errors: ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'batch_failed', 'rate_limited'],
   },
   createJob: {
@@ -118,6 +128,7 @@ export const OPERATIONS = {
     description: 'A new test key, shown once and stored only as a hash. A key selects sandbox mode and the test quota tier. Rate limited per IP.',
     tag: 'Keys',
     quota: 'read',
+    handlerQuota: 'keys',
     errors: ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'rate_limited', 'storage_unavailable'],
   },
   getHealth: {

@@ -13,7 +13,7 @@ import { loadSearchIndex } from './search/load-search-index.ts';
 import type { SearchIndex } from './search/search-index.ts';
 import { isReadOnly, openDatabase, type Db } from './state/database.ts';
 import { IdempotencyStore } from './state/idempotency-store.ts';
-import { MessageStore } from './state/message-store.ts';
+import { MessageStore } from './contact/message-store.ts';
 import { loadOrCreateSecret } from './state/secret.ts';
 
 /** How often expired records (idempotency keys, test keys, old sandbox messages) are swept. */

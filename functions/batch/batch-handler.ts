@@ -1,37 +1,16 @@
-import { z } from 'zod';
 import { ApiError, type BatchFailure } from '../http/api-error.ts';
-import { fieldProblems } from '../http/field-problems.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
+import { fieldProblems } from '../http/field-problems.ts';
+import { jsonResponse } from '../http/json.ts';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
 import type { RequestContext } from '../http/request-context.ts';
-import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import type { RouteHandler } from '../http/router.ts';
 import { charge } from '../limits/charge.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import type { Db } from '../state/database.ts';
-
-/** Batch operations mirror the read operations of the API, by operationId. */
-export const BATCH_OPS = ['getProject', 'getJobStatus'] as const;
-export type BatchOp = (typeof BATCH_OPS)[number];
-
-export function batchRequestSchema(maxOperations: number) {
-  return z
-    .object({
-      operations: z
-        .array(
-          z
-            .object({
-              op: z.enum(BATCH_OPS, { errorMap: () => ({ message: `must be one of ${BATCH_OPS.join(', ')}` }) }),
-              id: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
-            })
-            .strict(),
-        )
-        .min(1, 'must hold at least one operation')
-        .max(maxOperations, `must hold at most ${maxOperations} operations`),
-    })
-    .strict();
-}
+import { batchRequestSchema, type BatchOp } from './schema.ts';
 
 export interface BatchDependencies {
   db: Db;
@@ -51,10 +30,10 @@ type Outcome = { ok: true; data: unknown } | { ok: false; code: 'project_not_fou
  * the router counts the first before the body is read (so an invalid batch is not free), and
  * the handler the rest once the operations are known.
  */
-export function batchHandler(deps: BatchDependencies) {
+export function batchHandler(deps: BatchDependencies): RouteHandler {
   const schema = batchRequestSchema(deps.maxOperations);
 
-  return async (request: ApiRequest, context: RequestContext): Promise<ApiResponse> => {
+  return async (request, _params, context) => {
     strictQuery(request.query, []);
     requireJsonContentType(request);
     const body = parseJsonBody(await request.readBody(64 * 1024));
@@ -84,11 +63,7 @@ export function batchHandler(deps: BatchDependencies) {
       });
     }
     const results = outcomes.map((outcome, index) => ({ index, ...operations[index]!, status: 200, data: (outcome as { data: unknown }).data }));
-    return {
-      status: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-      body: JSON.stringify({ results }),
-    };
+    return jsonResponse(200, { results }, headers);
   };
 }
 

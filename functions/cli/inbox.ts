@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/env.ts';
 import { openDatabase } from '../state/database.ts';
-import { MessageStore, type StoredMessage } from '../state/message-store.ts';
+import { MessageStore, type StoredMessage } from '../contact/message-store.ts';
 
 const USAGE = `Usage: npm run inbox -- [options]
 

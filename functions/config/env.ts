@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseRateQuota, type RateQuota } from './rate-quota.ts';
-import { site } from './site.ts';
+import { loadSite } from './site.ts';
 
 /**
  * Every environment variable the service reads, with its default and meaning.
@@ -10,7 +10,10 @@ export const ENV_VARIABLES = {
   PORT: { default: '4321', meaning: 'TCP port to listen on (0 picks a free port).' },
   HOST: { default: '127.0.0.1', meaning: 'Interface to listen on (0.0.0.0 for all).' },
   SITE_URL: {
-    default: site.siteUrl,
+    // Read from content/site.json when first asked for, not when this module loads.
+    get default() {
+      return loadSite().siteUrl;
+    },
     meaning: 'Public base URL used in every absolute link (pages, API, documents).',
   },
   DATA_DIR: { default: './data', meaning: 'Folder for the SQLite database (inbox, idempotency records) and generated secrets.' },

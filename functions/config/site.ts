@@ -16,4 +16,14 @@ export const siteSchema = z
 
 export type Site = z.infer<typeof siteSchema>;
 
-export const site: Site = siteSchema.parse(siteJson);
+let site: Site | undefined;
+
+/**
+ * The owner's identity, checked against its schema on the first call: a bad site.json fails
+ * whoever first needs it (the build, or the server as it builds the API) with zod's message,
+ * not whichever module happened to import this one.
+ */
+export function loadSite(): Site {
+  site ??= siteSchema.parse(siteJson);
+  return site;
+}

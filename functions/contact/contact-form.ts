@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, type FieldProblem } from '../http/api-error.ts';
 import { clientKeyOf } from '../http/client-ip.ts';
 import { isFormContentType } from '../http/json-body.ts';
+import { asApiError } from '../http/known-errors.ts';
+import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import { charge } from '../limits/charge.ts';
 import type { QuotaBook } from '../limits/quotas.ts';
@@ -32,9 +34,7 @@ export function contactFormHandler(service: ContactService, page: ContactPage, q
 
   return async (request: ApiRequest): Promise<ApiResponse> => {
     if (request.method === 'GET' || request.method === 'HEAD') return html(200, { token: randomUUID() });
-    if (request.method !== 'POST') {
-      return { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': 'text/plain; charset=utf-8' }, body: 'Method Not Allowed\n' };
-    }
+    if (request.method !== 'POST') return methodNotAllowed('GET, HEAD, POST');
 
     let values: Record<ContactField, string> = { name: '', email: '', message: '' };
     let token: string = randomUUID();
@@ -53,8 +53,9 @@ export function contactFormHandler(service: ContactService, page: ContactPage, q
       }
       await service.submit({ key: token, sandbox: false, limiter: messages, quotaKey, payload: async () => values });
       return { status: 303, headers: { location: THANKS, 'cache-control': 'no-store', 'content-length': '0' }, body: null };
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+    } catch (thrown) {
+      const error = asApiError(thrown);
+      if (error === undefined) throw thrown;
       // A key already used for another message cannot send this one: offer a fresh key.
       if (error.code === 'idempotency_key_reused') token = randomUUID();
       const summary = error.code === 'validation_failed' ? 'Please correct the fields marked below.' : `${error.message} ${error.hint ?? ''}`.trim();

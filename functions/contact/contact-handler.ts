@@ -1,27 +1,27 @@
+import { jsonTextResponse } from '../http/json.ts';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
-import type { RequestContext } from '../http/request-context.ts';
-import type { QuotaBook } from '../limits/quotas.ts';
-import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
+import type { Tier } from '../http/request-context.ts';
+import type { RouteHandler } from '../http/router.ts';
+import { headerValue } from '../http/types.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
 import type { ContactService } from './contact-service.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
 import { CONTACT_LIMITS } from './schema.ts';
 
-/** POST /api/v1/contact (createContact): the JSON face of the contact service. */
-export function contactHandler(service: ContactService, quotas: QuotaBook) {
-  return async (request: ApiRequest, context: RequestContext): Promise<ApiResponse> => {
+/** POST /api/v1/contact (createContact): the JSON face of the contact service; `messages` is the message quota of a tier. */
+export function contactHandler(service: ContactService, messages: (tier: Tier) => RateLimiter): RouteHandler {
+  return async (request, _params, context) => {
     strictQuery(request.query, []);
     const key = parseIdempotencyKey(headerValue(request, 'idempotency-key'));
     requireJsonContentType(request);
     const outcome = await service.submit({
       key,
       sandbox: context.sandbox,
-      limiter: quotas.limiter(context.tier, 'contact'),
+      limiter: messages(context.tier),
       quotaKey: context.quotaKey,
       payload: async () => parseJsonBody(await request.readBody(CONTACT_LIMITS.bodyMaxBytes)),
     });
-    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...outcome.headers };
-    if (outcome.replayed) headers['idempotent-replayed'] = 'true';
-    return { status: outcome.status, headers, body: outcome.body };
+    return jsonTextResponse(outcome.status, outcome.body, outcome.replayed ? { ...outcome.headers, 'idempotent-replayed': 'true' } : outcome.headers);
   };
 }

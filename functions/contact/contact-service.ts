@@ -6,7 +6,7 @@ import type { Db } from '../state/database.ts';
 import { fieldProblems } from '../http/field-problems.ts';
 import { withStorage } from '../state/storage-errors.ts';
 import type { IdempotencyStore, KeyRef, RecordedAnswer } from '../state/idempotency-store.ts';
-import type { MessageStore } from '../state/message-store.ts';
+import type { MessageStore } from './message-store.ts';
 import { InFlightKeys } from './in-flight-keys.ts';
 import { CONTACT_PROBLEM_WORDS, contactSchema } from './schema.ts';
 

@@ -1,5 +1,5 @@
 import { logError, logEvent } from '../log.ts';
-import type { MessageStore, StoredMessage } from '../state/message-store.ts';
+import type { MessageStore, StoredMessage } from './message-store.ts';
 
 export interface NotifierOptions {
   webhookUrl: string;

@@ -9,7 +9,7 @@ export const CONTACT_LIMITS = {
   bodyMaxBytes: 16 * 1024,
 } as const;
 
-/** The contact submission (SPEC.md section 2); unknown fields are refused. */
+/** The contact submission: name, email and message; unknown fields are refused. */
 export const contactSchema = z
   .object({
     name: z.string().trim().min(1, 'must not be empty').max(CONTACT_LIMITS.nameMax, `must be at most ${CONTACT_LIMITS.nameMax} characters`),
@@ -31,3 +31,9 @@ export const CONTACT_PROBLEM_WORDS: ProblemWords = {
   unknownField: 'is not a field of this operation',
   notAnObject: 'must be a JSON object with name, email and message',
 };
+
+/** The 200 answer of createContact. */
+export const contactResultSchema = z.object({ success: z.boolean() });
+
+/** The Idempotency-Key of createContact. */
+export const idempotencyKeyHeader = z.string().uuid().describe('A new UUID per message; retry with the same key to get the same answer.');

@@ -3,7 +3,7 @@
  * from there, so it serves exactly the Markdown the site serves.
  */
 export interface DocPage {
-  /** Site path without extension, such as `/developers/cli`. */
+  /** The page's path on the site, without extension, such as `/developers/cli` (its slug with a leading slash). */
   path: string;
   title: string;
   description: string;

@@ -1,4 +1,4 @@
-import { BATCH_OPS } from '../batch/batch-handler.ts';
+import { BATCH_OPS } from '../batch/schema.ts';
 import { CONTACT_LIMITS } from '../contact/schema.ts';
 import type { Config } from '../config/env.ts';
 import { MAX_LISTED_ERRORS } from '../http/api-error.ts';
@@ -7,11 +7,11 @@ import { SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
 import { JOB_ERROR_CODES } from '../jobs/job-store.ts';
 import { TASKS, DEFAULT_TASK } from '../jobs/tasks.ts';
 import { TEST_KEY_PREFIX } from '../keys/key-format.ts';
-import { OAUTH_ERRORS } from '../keys/token-handler.ts';
+import { OAUTH_ERRORS } from '../keys/schema.ts';
 import { QUOTA_NAMES, quotaTable } from '../limits/quotas.ts';
 import { OPERATIONS, type OperationId } from '../operations.ts';
-import { LIST_LIMIT } from '../projects/list-projects.ts';
-import { DEPRECATED_ALIASES, DEPRECATED_AT, SUNSET_AT } from '../deprecation.ts';
+import { LIST_LIMIT } from '../projects/schema.ts';
+import { deprecatedAliases, DEPRECATED_AT, SUNSET_AT } from '../deprecation.ts';
 import { INTEGRATION_PROMPT } from '../mcp/docs-server.ts';
 import { MCP_MAX_MESSAGES } from '../mcp/mcp-endpoint.ts';
 import { DOCS_TOOLS } from '../mcp/docs-tools.ts';
@@ -99,7 +99,7 @@ export function docFacts(config: Config): Record<string, string> {
     'idempotency.ttl': `${config.idempotencyTtlSeconds / 3600} hours`,
     'deprecation.table': table(
       ['Deprecated path', 'Successor', 'Deprecated since', 'Sunset'],
-      DEPRECATED_ALIASES.map((alias) => [`\`${alias.path}\``, `\`${alias.successorPath}\` (\`${alias.successor}\`)`, DEPRECATED_AT.toISOString().slice(0, 10), SUNSET_AT.toISOString().slice(0, 10)]),
+      deprecatedAliases().map((alias) => [`\`${alias.path}\``, `\`${alias.successorPath}\` (\`${alias.successor}\`)`, DEPRECATED_AT.toISOString().slice(0, 10), SUNSET_AT.toISOString().slice(0, 10)]),
     ),
     'mcp.url': `${config.siteUrl}${MCP_SERVERS.product.path}`,
     'mcp.docs.url': `${config.siteUrl}${MCP_SERVERS.docs.path}`,

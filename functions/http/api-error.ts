@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
+import { ERROR_CODES, type ErrorCode, type ErrorCodeSpec } from './error-codes.ts';
+import { jsonResponse } from './json.ts';
 import type { ApiResponse, HeaderMap } from './types.ts';
 
 /** One problem with one field of a request body. */
@@ -32,7 +33,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly hint: string | undefined;
   readonly headers: HeaderMap;
-  /** Render as an RFC 9457 problem document instead of the plain Error shape. */
+  /** Render as an RFC 9457 problem document instead of the plain Error shape (a property of the code). */
   readonly problem: boolean;
   /** The problems found in the body, at most MAX_LISTED_ERRORS of them. */
   readonly errors: readonly ErrorDetail[] | undefined;
@@ -42,7 +43,7 @@ export class ApiError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { hint?: string; headers?: HeaderMap; problem?: boolean; errors?: readonly ErrorDetail[] } = {},
+    options: { hint?: string; headers?: HeaderMap; errors?: readonly ErrorDetail[] } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -50,7 +51,7 @@ export class ApiError extends Error {
     this.status = ERROR_CODES[code].status;
     this.hint = options.hint;
     this.headers = options.headers ?? {};
-    this.problem = options.problem ?? false;
+    this.problem = (ERROR_CODES[code] as ErrorCodeSpec).problem === true;
     this.errors = options.errors?.slice(0, MAX_LISTED_ERRORS);
     this.moreErrors = Math.max(0, (options.errors?.length ?? 0) - MAX_LISTED_ERRORS);
   }
@@ -66,7 +67,7 @@ export function payloadTooLarge(maxBytes: number): ApiError {
   return new ApiError('payload_too_large', `The body is larger than ${maxBytes} bytes.`, { hint: `Send at most ${maxBytes} bytes.` });
 }
 
-/** The Error shape of SPEC.md section 2: `{code, message, hint?, requestId}`. */
+/** The Error shape every failure of the API has: `{code, message, hint?, requestId}`, plus the listed problems. */
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
@@ -85,11 +86,7 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody {
 }
 
 export function errorResponse(error: ApiError, requestId: string): ApiResponse {
-  return {
-    status: error.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...error.headers },
-    body: JSON.stringify(errorBody(error, requestId)),
-  };
+  return jsonResponse(error.status, errorBody(error, requestId), error.headers);
 }
 
 /**
@@ -107,9 +104,5 @@ export function problemResponse(error: ApiError, requestId: string, instance: st
     instance,
     ...errorBody(error, requestId),
   };
-  return {
-    status: error.status,
-    headers: { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', ...error.headers },
-    body: JSON.stringify(problem),
-  };
+  return jsonResponse(error.status, problem, { 'content-type': 'application/problem+json; charset=utf-8', ...error.headers });
 }

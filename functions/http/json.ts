@@ -1,6 +1,21 @@
 import { strongEtag, ifNoneMatchHits } from './etag.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from './types.ts';
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A JSON answer that no cache keeps (RFC 9111 section 5.2.2.5): writes, errors and anything
+ * that carries the caller's own state. `headers` add to or override the defaults.
+ */
+export function jsonResponse(status: number, value: unknown, headers: HeaderMap = {}): ApiResponse {
+  return jsonTextResponse(status, JSON.stringify(value), headers);
+}
+
+/** The same for JSON already serialised (an idempotent answer replayed byte for byte). */
+export function jsonTextResponse(status: number, json: string, headers: HeaderMap = {}): ApiResponse {
+  return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body: json };
+}
+
 /** A JSON representation with its strong tag, computed once and reusable across requests. */
 export interface Representation {
   body: string;
@@ -28,5 +43,5 @@ export function conditionalJson(request: ApiRequest, rep: Representation, header
   if (ifNoneMatchHits(headerValue(request, 'if-none-match'), rep.etag)) {
     return { status: 304, headers: common, body: null };
   }
-  return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...common }, body: rep.body };
+  return { status: 200, headers: { 'content-type': JSON_TYPE, ...common }, body: rep.body };
 }

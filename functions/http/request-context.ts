@@ -28,7 +28,7 @@ export type CredentialVerifier = (credential: string) => string | null;
 /**
  * Resolves sandbox mode and the tier. Sandbox is selected by `?sandbox=true`, `X-Sandbox: true`
  * (or `1`), a host whose first label is `sandbox`, or a valid test key. A key that does not
- * verify never fails the request (SPEC.md section 5: no 401 on public endpoints): the request
+ * verify never fails the request (the API is public, so it never answers 401; see docs/architecture.md): the request
  * is served anonymously and the response says the key was ignored.
  */
 export function resolveContext(request: ApiRequest, verify: CredentialVerifier): RequestContext {

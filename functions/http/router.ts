@@ -1,9 +1,8 @@
 import { ApiError, errorResponse, internalError, problemResponse } from './api-error.ts';
 import { CORS_HEADERS, preflightHeaders } from './cors.ts';
+import { asApiError } from './known-errors.ts';
 import { RequestAborted } from './request-aborted.ts';
 import { RoutePattern } from './route-pattern.ts';
-import type { QuotaBook, QuotaName } from '../limits/quotas.ts';
-import { charge } from '../limits/charge.ts';
 import { resolveContext, type CredentialVerifier, type RequestContext } from './request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from './types.ts';
 
@@ -14,7 +13,7 @@ export type RouteHandler = (
 ) => ApiResponse | Promise<ApiResponse>;
 
 /** One operation of the API with its handler (the specs live in functions/operations.ts). */
-export interface Route {
+export interface Route<Quota extends string = string> {
   method: 'GET' | 'POST';
   path: string;
   operationId: string;
@@ -22,11 +21,20 @@ export interface Route {
    * The quota one request counts against, charged before the handler runs (per key for the
    * test tier, else per IP). Operations whose cost depends on the body charge it themselves.
    */
-  quota?: QuotaName | undefined;
+  quota?: Quota | undefined;
   handler: RouteHandler;
 }
 
-/** Versions X-API-Version may name (SPEC.md section 9). */
+/**
+ * Counts `units` of a quota against the caller and returns the RateLimit-* headers, or throws
+ * a 429 `rate_limited` ApiError. The quotas themselves are not the router's business.
+ */
+export type QuotaCharger<Quota extends string> = (context: RequestContext, quota: Quota, units: number, what?: string) => HeaderMap;
+
+/**
+ * Versions X-API-Version may name: only v1, the same version as the /api/v1 path prefix. A
+ * client pinning a version it was written for gets a clear refusal rather than another shape.
+ */
 export const API_VERSIONS = ['v1'] as const;
 
 /** RFC 8288 links every API response carries to the catalog (RFC 9727) and the description. */
@@ -43,8 +51,8 @@ const SAFE_INSTANCE = /^[A-Za-z0-9/._~-]{1,200}$/;
 
 export type ErrorLogger = (requestId: string, error: unknown) => void;
 
-export interface RouterOptions {
-  quotas: QuotaBook;
+export interface RouterOptions<Quota extends string> {
+  chargeQuota: QuotaCharger<Quota>;
   verifyCredential: CredentialVerifier;
   logError: ErrorLogger;
 }
@@ -55,11 +63,11 @@ export interface RouterOptions {
  * Error shape. A handler throws ApiError for expected failures; anything else is a 500 whose
  * details go only to the log.
  */
-export class Router {
-  private readonly routes: { route: Route; pattern: RoutePattern }[];
-  private readonly options: RouterOptions;
+export class Router<Quota extends string = string> {
+  private readonly routes: { route: Route<Quota>; pattern: RoutePattern }[];
+  private readonly options: RouterOptions<Quota>;
 
-  constructor(routes: readonly Route[], options: RouterOptions) {
+  constructor(routes: readonly Route<Quota>[], options: RouterOptions<Quota>) {
     this.routes = routes.map((route) => ({ route, pattern: new RoutePattern(route.path) }));
     this.options = options;
   }
@@ -79,7 +87,7 @@ export class Router {
 
   private async dispatch(request: ApiRequest): Promise<ApiResponse> {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    let match: { route: Route; params: Record<string, string> } | undefined;
+    let match: { route: Route<Quota>; params: Record<string, string> } | undefined;
     let pathExists = false;
     for (const { route, pattern } of this.routes) {
       const params = pattern.match(request.path);
@@ -106,7 +114,7 @@ export class Router {
     try {
       const context = resolveContext(request, this.options.verifyCredential);
       Object.assign(headers, contextHeaders(context));
-      if (route.quota !== undefined) Object.assign(headers, this.chargeContext(context, route.quota, request.prepaid === true ? 0 : 1));
+      if (route.quota !== undefined) Object.assign(headers, this.options.chargeQuota(context, route.quota, request.prepaid === true ? 0 : 1));
       checkApiVersion(request);
       const response = await route.handler(request, params, context);
       Object.assign(response.headers, CORS_HEADERS);
@@ -123,12 +131,8 @@ export class Router {
    * for an API request, and counts `units` of a quota against it; the RateLimit-* headers come
    * back, or a `rate_limited` (or bad X-Sandbox) ApiError is thrown.
    */
-  chargeCaller(request: ApiRequest, quota: QuotaName, units: number, what?: string): HeaderMap {
-    return this.chargeContext(resolveContext(request, this.options.verifyCredential), quota, units, what);
-  }
-
-  private chargeContext(context: RequestContext, quota: QuotaName, units = 1, what?: string): HeaderMap {
-    return charge(this.options.quotas.limiter(context.tier, quota), context.quotaKey, units, what);
+  chargeCaller(request: ApiRequest, quota: Quota, units: number, what?: string): HeaderMap {
+    return this.options.chargeQuota(resolveContext(request, this.options.verifyCredential), quota, units, what);
   }
 
   /** The Allow header value for a path (RFC 9110 section 10.2.1): HEAD with GET, and OPTIONS. */
@@ -146,10 +150,8 @@ export class Router {
   private renderError(request: ApiRequest, error: unknown, extraHeaders: HeaderMap, template = request.path): ApiResponse {
     // Nobody is left to answer; the server logs the request as aborted.
     if (error instanceof RequestAborted) throw error;
-    let apiError: ApiError;
-    if (error instanceof ApiError) {
-      apiError = error;
-    } else {
+    let apiError = asApiError(error);
+    if (apiError === undefined) {
       this.options.logError(request.requestId, error);
       apiError = internalError();
     }

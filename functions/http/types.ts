@@ -1,6 +1,6 @@
 /**
  * The small request/response model every handler speaks. It is deliberately not the web
- * Request/Response: building those costs more than the rest of a read (see DESIGN.md), and
+ * Request/Response: building those costs more than the rest of a read (docs/architecture.md), and
  * this shape runs unchanged behind node:http, behind Astro's dev server and inside tests.
  */
 export interface ApiRequest {

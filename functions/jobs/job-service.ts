@@ -6,7 +6,7 @@ import { logError } from '../log.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import type { Db } from '../state/database.ts';
 import { withStorage } from '../state/storage-errors.ts';
-import { invalidInput, taskNameOf } from './job-request.ts';
+import { parseJobRequest } from './job-request.ts';
 import { JobStore, type JobError, type JobView, type QueuedJob } from './job-store.ts';
 import { ProgressThrottle } from './progress-throttle.ts';
 import { isTaskName, TASKS } from './tasks.ts';
@@ -67,11 +67,13 @@ export class JobService {
     this.startWaitingJobs();
   }
 
-  /** Validates and stores a new job, then starts it if a slot is free; its status is pending or running. */
+  /**
+   * Checks a task and its input (job-request.ts), stores them as a new job, then starts it if a
+   * slot is free; its status is pending or running. Values the createJob handler already checked
+   * pass again unchanged: the check is the service's, whoever calls it.
+   */
   create(task: unknown, input: unknown, { sandbox, quotaKey: owner }: JobOwner): JobView {
-    const name = taskNameOf(task);
-    const parsed = TASKS[name].input.safeParse(input);
-    if (!parsed.success) throw invalidInput(name, parsed.error);
+    const request = parseJobRequest({ task, input });
     const id = `job_${randomBytes(16).toString('base64url')}`;
     const now = Date.now();
     withStorage(() =>
@@ -81,7 +83,7 @@ export class JobService {
         if (own >= this.deps.queuePerClient) throw tooManyJobs(own, this.deps);
         const waiting = this.store.waiting(sandbox, now);
         if (waiting >= this.deps.queueLimit) throw queueFull(waiting, this.deps.concurrency);
-        this.store.insert({ id, task: name, input: parsed.data, sandbox, owner }, now, now + this.deps.retentionSeconds * 1000);
+        this.store.insert({ id, task: request.task, input: request.input, sandbox, owner }, now, now + this.deps.retentionSeconds * 1000);
       })(),
     );
     this.startWaitingJobs();

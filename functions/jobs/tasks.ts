@@ -35,15 +35,18 @@ function defineTask<I, R>(task: Task<I, R>): RegisteredTask<I, R> {
 /** Pause between two projects of a digest, so that the job is long enough to show progress. */
 export const DIGEST_STEP_MS = 50;
 
-/** Tasks without parameters take an empty object, and an absent input means the same. */
-const noInput = z.object({}).strict().default({});
+/**
+ * Tasks without parameters take an empty object, and an absent input means the same. One schema
+ * per task, so that each is published under its own task's name.
+ */
+const noInput = () => z.object({}).strict().default({});
 const counts = z.record(z.string(), z.number().int().nonnegative());
 
 /** Every task the jobs endpoint runs: the one list requests are checked against and docs are made from. */
 export const TASKS = {
   export: defineTask({
     description: 'The whole portfolio as one JSON document: every project in catalog order, with a count.',
-    input: noInput,
+    input: noInput(),
     result: z.object({ generatedAt: z.string().datetime(), projects: z.array(projectSchema), count: z.number().int().nonnegative() }),
     run: async (_input, { catalog }) => {
       const projects = catalog.filter({});
@@ -52,7 +55,7 @@ export const TASKS = {
   }),
   stats: defineTask({
     description: 'How many projects there are, by domain, by stack item and by year.',
-    input: noInput,
+    input: noInput(),
     result: z.object({ total: z.number().int().nonnegative(), byDomain: counts, byStack: counts, byYear: counts }),
     run: async (_input, { catalog }) => {
       const byDomain: Record<string, number> = {};

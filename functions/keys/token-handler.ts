@@ -1,12 +1,14 @@
+import { jsonResponse } from '../http/json.ts';
 import { isFormContentType } from '../http/json-body.ts';
-import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
+import type { RouteHandler } from '../http/router.ts';
+import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import type { KeyService } from './key-service.ts';
+import type { OAUTH_ERRORS } from './schema.ts';
 
-/** Error codes of RFC 6749 section 5.2 that this endpoint can answer with. */
-export const OAUTH_ERRORS = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope'] as const;
 type OAuthError = (typeof OAUTH_ERRORS)[number];
 
-const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+/** RFC 6749 section 5.1: token answers also say no-store to HTTP/1.0 caches. */
+const NO_CACHE = { pragma: 'no-cache' };
 
 /** RFC 6749 section 5.2: an invalid client answers 401, every other token error 400. */
 export function oauthErrorStatus(error: OAuthError): number {
@@ -15,10 +17,9 @@ export function oauthErrorStatus(error: OAuthError): number {
 
 function oauthError(error: OAuthError, description: string): ApiResponse {
   const status = oauthErrorStatus(error);
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...NO_STORE };
   // RFC 6749 section 5.2: a failed client authentication answers 401 with a challenge.
-  if (status === 401) headers['www-authenticate'] = 'Basic realm="portfolio-api", charset="UTF-8"';
-  return { status, headers, body: JSON.stringify({ error, error_description: description }) };
+  const challenge: HeaderMap = status === 401 ? { 'www-authenticate': 'Basic realm="portfolio-api", charset="UTF-8"' } : {};
+  return jsonResponse(status, { error, error_description: description }, { ...NO_CACHE, ...challenge });
 }
 
 /** Client credentials from HTTP Basic (RFC 6749 section 2.3.1: each part form-urlencoded) or the body. */
@@ -48,8 +49,8 @@ function clientCredentials(request: ApiRequest, form: URLSearchParams): { id: st
  * is a keyId and the secret its test key; the answer is a short-lived bearer token that acts
  * exactly like the key.
  */
-export function tokenHandler(keys: KeyService) {
-  return async (request: ApiRequest): Promise<ApiResponse> => {
+export function tokenHandler(keys: KeyService): RouteHandler {
+  return async (request) => {
     if (!isFormContentType(request)) {
       return oauthError('invalid_request', 'Send the request as application/x-www-form-urlencoded (RFC 6749 section 4.4.2).');
     }
@@ -68,10 +69,6 @@ export function tokenHandler(keys: KeyService) {
     }
     const issued = keys.issueToken(credentials.id, credentials.secret);
     if (issued === null) return oauthError('invalid_client', 'Unknown client, wrong secret, or the key has expired.');
-    return {
-      status: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8', ...NO_STORE },
-      body: JSON.stringify({ access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn }),
-    };
+    return jsonResponse(200, { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn }, NO_CACHE);
   };
 }

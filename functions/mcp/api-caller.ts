@@ -43,7 +43,7 @@ export type ApiCaller = (call: ApiCall) => Promise<ApiOutcome>;
  * Calls an operation of the API in process: the request goes through the same Router as one
  * arriving over HTTP, so the same handler, quota and error shape answer it.
  */
-export function apiCaller(router: Router, caller: McpCaller): ApiCaller {
+export function apiCaller(router: Pick<Router, 'handle'>, caller: McpCaller): ApiCaller {
   return async (call) => {
     const query = new URLSearchParams(call.query);
     if (caller.sandbox !== undefined) query.set('sandbox', caller.sandbox);

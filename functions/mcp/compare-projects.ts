@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
-import { projectComponent } from '../openapi/resource-schemas.ts';
 import { OPERATIONS } from '../operations.ts';
-import type { Project } from '../projects/schema.ts';
+import { projectSchema, type Project } from '../projects/schema.ts';
 import type { ApiCaller, ApiOutcome } from './api-caller.ts';
 import { refuseArguments } from './tool-registry.ts';
 
@@ -10,7 +9,7 @@ import { refuseArguments } from './tool-registry.ts';
 export const COMPARE_LIMIT = { min: 2, max: 10 } as const;
 
 export const comparisonSchema = z.object({
-  projects: z.array(projectComponent).describe('The projects, in the order asked.'),
+  projects: z.array(projectSchema).describe('The projects, in the order asked.'),
   sharedStack: z.array(z.string()).describe('Stack items every one of the projects uses.'),
   uniqueStack: z.record(z.array(z.string())).describe('By slug: stack items only that project uses among these.'),
   domains: z.record(z.array(z.string())).describe('By domain: the slugs in it.'),

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { DocPage } from '../docs/doc-page.ts';
 import { ApiError } from '../http/api-error.ts';
-import { searchResultsSchema } from '../openapi/resource-schemas.ts';
 import { OPERATIONS } from '../operations.ts';
-import { SEARCH_QUERY } from '../parameters.ts';
+import { searchQuery, searchResponseSchema } from '../search/schema.ts';
 import { queryOf, READ_ONLY, refuseArguments, stringArgument, type ToolContext, type ToolDefinition } from './tool-registry.ts';
 
 export interface DocsContext extends ToolContext {
@@ -52,8 +51,8 @@ export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
     name: 'search_docs',
     title: 'Search the documentation',
     description: 'Full-text search over the documentation pages only (prefixes and small typos match). Returns {query, total, results}; read a hit with get_doc.',
-    input: z.object({ q: SEARCH_QUERY.q, limit: SEARCH_QUERY.limit }).strict(),
-    output: searchResultsSchema,
+    input: searchQuery.omit({ type: true }),
+    output: searchResponseSchema,
     annotations: READ_ONLY,
     run: async (args, { api }) => {
       refuseArguments(args, ['q', 'limit']);

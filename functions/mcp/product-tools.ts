@@ -1,16 +1,11 @@
 import { z } from 'zod';
-import { contactSchema } from '../contact/schema.ts';
+import { contactResultSchema, contactSchema, idempotencyKeyHeader } from '../contact/schema.ts';
+import { jobCreatedSchema, jobIdParameter, jobRequestSchema, jobSchema } from '../jobs/schema.ts';
 import { DEFAULT_TASK, TASK_NAMES } from '../jobs/tasks.ts';
-import { jobCreatedSchema, jobRequestSchema, jobSchema } from '../openapi/job-schemas.ts';
-import {
-  contactResultSchema,
-  projectComponent,
-  projectListSchema,
-  sandboxPingSchema,
-  searchResultsSchema,
-} from '../openapi/resource-schemas.ts';
 import { OPERATIONS, type OperationId } from '../operations.ts';
-import { IDEMPOTENCY_KEY, JOB_ID_PARAMETER, LIST_QUERY, SEARCH_QUERY, SLUG_PARAMETER } from '../parameters.ts';
+import { listProjectsQuery, projectListSchema, projectSchema, slugParameter } from '../projects/schema.ts';
+import { searchQuery, searchResponseSchema } from '../search/schema.ts';
+import { sandboxPingSchema } from '../service-schemas.ts';
 import { COMPARE_LIMIT, compareProjects, comparisonSchema } from './compare-projects.ts';
 import { queryOf, READ_ONLY, stringArgument, type ToolContext, type ToolDefinition } from './tool-registry.ts';
 
@@ -48,7 +43,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     title: 'List projects',
     description:
       'List the portfolio\'s projects, newest first, optionally only one domain or one stack item. Returns {data, pagination}; when pagination.hasMore is true, call again with cursor = pagination.nextCursor (the cursor keeps the filter).',
-    input: z.object(LIST_QUERY).strict(),
+    input: listProjectsQuery,
     output: projectListSchema,
   }),
   readTool(
@@ -57,8 +52,8 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
       name: 'get_project',
       title: 'Get a project',
       description: 'Get one project by its slug (from list_projects or search): title, description, stack, domain, year, links. Its full write-up is the resource of the same project.',
-      input: z.object({ slug: SLUG_PARAMETER }).strict(),
-      output: projectComponent,
+      input: z.object({ slug: slugParameter }).strict(),
+      output: projectSchema,
     },
     'slug',
   ),
@@ -67,15 +62,15 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     title: 'Search the site',
     description:
       'Full-text search over projects, documentation pages, API operations and MCP tools; prefixes and small typos match. Returns {query, total, results} with each result\'s type, title, url and snippet. Use type to narrow, e.g. type=project.',
-    input: z.object(SEARCH_QUERY).strict(),
-    output: searchResultsSchema,
+    input: searchQuery,
+    output: searchResponseSchema,
   }),
   {
     name: 'submit_contact',
     title: 'Send the owner a message',
     description:
       'Send the portfolio\'s owner a message (name, email, message). Make one new UUID for idempotency_key per message and reuse it on every retry: the message is stored once and a retry returns the first answer. Quota: a few messages per client per window; in sandbox mode the owner never sees it.',
-    input: contactSchema.extend({ idempotency_key: IDEMPOTENCY_KEY }),
+    input: contactSchema.extend({ idempotency_key: idempotencyKeyHeader }),
     output: contactResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     run: ({ idempotency_key: key, ...message }, { api }) =>
@@ -102,7 +97,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
       name: 'get_job',
       title: 'Get a job',
       description: 'The status, progress (0 to 1) and, once succeeded, the result of a job create_job started. Poll until status is succeeded or failed.',
-      input: z.object({ job_id: JOB_ID_PARAMETER }).strict(),
+      input: z.object({ job_id: jobIdParameter }).strict(),
       output: jobSchema,
     },
     'job_id',
@@ -119,7 +114,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     name: 'compare_projects',
     title: 'Compare projects',
     description: `Compare ${COMPARE_LIMIT.min} to ${COMPARE_LIMIT.max} projects by slug in one consistent read: the projects themselves, the stack items they share, what each uses alone, their domains and their year span. Useful to answer "which of these fits X" questions.`,
-    input: z.object({ slugs: z.array(SLUG_PARAMETER).min(COMPARE_LIMIT.min).max(COMPARE_LIMIT.max).describe('Slugs of the projects to compare, in the order to show them.') }).strict(),
+    input: z.object({ slugs: z.array(slugParameter).min(COMPARE_LIMIT.min).max(COMPARE_LIMIT.max).describe('Slugs of the projects to compare, in the order to show them.') }).strict(),
     output: comparisonSchema,
     annotations: READ_ONLY,
     run: (args, context: ToolContext) => compareProjects(args, context.api),

@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyZodObject } from 'zod';
 import { ApiError, errorBody, internalError } from '../http/api-error.ts';
+import { asApiError } from '../http/known-errors.ts';
 import { logError } from '../log.ts';
 import type { ApiCaller, ApiOutcome } from './api-caller.ts';
 
@@ -82,7 +83,8 @@ export function registerTools<Context extends ToolContext>(server: McpServer, to
     try {
       return toolResult(await tool.run(request.params.arguments ?? {}, { ...context, api: firstCallPrepaid(context.api) }));
     } catch (error) {
-      if (error instanceof ApiError) return toolResult({ status: error.status, body: errorBody(error, context.requestId) });
+      const expected = asApiError(error);
+      if (expected !== undefined) return toolResult({ status: expected.status, body: errorBody(expected, context.requestId) });
       // A bug, as the API answers one: logged with its stack, and the caller gets the Error shape.
       logError(context.requestId, error);
       return toolResult({ status: 500, body: errorBody(internalError(), context.requestId) });

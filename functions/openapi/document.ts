@@ -1,11 +1,11 @@
 import { OpenApiGeneratorV3, OpenAPIRegistry, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { OpenAPIObject } from 'openapi3-ts/oas30';
 import type { Config } from '../config/env.ts';
-import { site } from '../config/site.ts';
-import { DEPRECATED_ALIASES } from '../deprecation.ts';
+import { loadSite } from '../config/site.ts';
+import { deprecatedAliases } from '../deprecation.ts';
 import { OPERATIONS, type OperationId, type OperationSpec } from '../operations.ts';
 import { codeVariants, errorResponses } from './error-responses.ts';
-import { TASK_RESULTS } from './job-schemas.ts';
+import { nameComponents, taskResultComponents } from './components.ts';
 import {
   DEPRECATION_HEADERS,
   EVERY_OPERATION,
@@ -21,7 +21,7 @@ import { operationDocs, type DocumentedId, type OperationDoc, type SuccessDoc } 
 import { quotasOf, quotaSentence } from './quota-text.ts';
 import { OPTIONAL_CREDENTIALS, securitySchemes } from './security.ts';
 
-/** The version of the description document (SPEC.md section 9), not of the interface (v1). */
+/** The version of the description document, not of the interface (v1): it changes whenever the text does. */
 export const DOCUMENT_VERSION = '1.0.0';
 
 const TAG_DESCRIPTIONS: Record<OperationSpec['tag'], string> = {
@@ -36,8 +36,8 @@ const TAG_DESCRIPTIONS: Record<OperationSpec['tag'], string> = {
   Service: 'The state of the service itself.',
 };
 
-const INFO_DESCRIPTION = [
-  `The public API of ${site.name}'s portfolio: projects, search, a contact form, batch reads, asynchronous jobs and sandbox mode.`,
+const infoDescription = (name: string) => [
+  `The public API of ${name}'s portfolio: projects, search, a contact form, batch reads, asynchronous jobs and sandbox mode.`,
   'No credentials are needed for any operation. An optional test key (POST /api/v1/keys) selects sandbox mode and a larger quota.',
   'Errors share one shape (the Error schema, which lists every code); the 404 of getProject is an RFC 9457 problem document.',
   'The interface version is v1, in the path prefix or in the X-API-Version header. Every response carries X-Request-Id.',
@@ -49,6 +49,8 @@ const INFO_DESCRIPTION = [
  * limits). Nothing in it is written twice: /openapi.json and /openapi.yaml both serialise it.
  */
 export function buildOpenApiDocument(config: Config): OpenAPIObject {
+  const site = loadSite();
+  nameComponents();
   const registry = new OpenAPIRegistry();
   for (const [name, header] of Object.entries(RESPONSE_HEADERS)) registry.registerComponent('headers', name, header);
   for (const [name, parameter] of Object.entries(PARAMETERS)) registry.registerComponent('parameters', name, parameter);
@@ -57,13 +59,13 @@ export function buildOpenApiDocument(config: Config): OpenAPIObject {
   const docs = operationDocs(config);
   const operationIds = Object.keys(OPERATIONS) as OperationId[];
   // A deprecated alias takes its parameters and answers from its successor.
-  const successors = new Map<OperationId, DocumentedId>(DEPRECATED_ALIASES.map((alias) => [alias.operationId, alias.successor]));
+  const successors = new Map<OperationId, DocumentedId>(deprecatedAliases().map((alias) => [alias.operationId, alias.successor]));
   for (const operationId of operationIds) {
     const successor = successors.get(operationId);
     registry.registerPath(route(operationId, docs[successor ?? (operationId as DocumentedId)], config, successor !== undefined));
   }
-  // The Job schema names the task results in an anyOf the generator does not follow (job-schemas.ts).
-  for (const { name, schema } of TASK_RESULTS) registry.register(name, schema);
+  // The Job schema names the task results in an anyOf the generator does not follow (components.ts).
+  for (const { name, schema } of taskResultComponents()) registry.register(name, schema);
   // Registered only when used: an unused component is a lint warning.
   if (successors.size > 0) for (const [name, header] of Object.entries(DEPRECATION_HEADERS)) registry.registerComponent('headers', name, header);
 
@@ -73,11 +75,11 @@ export function buildOpenApiDocument(config: Config): OpenAPIObject {
     info: {
       title: `${site.name}: portfolio API`,
       version: DOCUMENT_VERSION,
-      description: INFO_DESCRIPTION,
+      description: infoDescription(site.name),
       contact: { name: site.name, url: config.siteUrl, ...(site.email === undefined ? {} : { email: site.email }) },
     },
     servers: [{ url: config.siteUrl }],
-    // A public API: no operation requires credentials (SPEC.md section 5).
+    // A public API: no operation requires credentials; a key only selects sandbox mode and a larger quota.
     security: [],
     tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
   });

@@ -1,44 +1,33 @@
 import { STATUS_CODES } from 'node:http';
 import type { ResponseConfig, ZodContentObject } from '@asteasolutions/zod-to-openapi';
-import { ERROR_CODES, type ErrorCode } from '../http/error-codes.ts';
+import type { z } from 'zod';
+import { ERROR_CODES, type ErrorCode, type ErrorCodeSpec } from '../http/error-codes.ts';
 import { COMMON_ERRORS } from '../operations.ts';
+import { unionOf } from '../union-of.ts';
 import { errorSchema, problemSchema } from './error-schemas.ts';
-import { EVERY_RESPONSE, headerRefs, RATE_LIMIT, RATE_LIMIT_ON_ERRORS, type ResponseHeaderName } from './headers.ts';
-import { unionOf, type z } from './zod.ts';
+import { EVERY_RESPONSE, headerRefs, RATE_LIMIT_ON_ERRORS, type ResponseHeaderName } from './headers.ts';
 
-/**
- * Codes whose handler renders an RFC 9457 problem document (ApiError `problem: true`, see
- * projects/get-project.ts): SPEC.md section 7 asks it of the getProject 404 only.
- */
-const PROBLEM_CODES: readonly ErrorCode[] = ['project_not_found'];
-
-/** One documented way to fail: its status, media type and body, and a line for the description. */
+/** One documented way to fail: its status, media type, body and headers, and a line for the description. */
 export interface ErrorVariant {
   status: number;
   mediaType: string;
   schema: z.ZodTypeAny;
+  headers: readonly ResponseHeaderName[];
   line: string;
 }
 
 /** The variants of an operation's error codes, the ones every operation shares included. */
 export function codeVariants(codes: readonly ErrorCode[]): ErrorVariant[] {
   return [...new Set([...COMMON_ERRORS, ...codes])].map((code) => {
-    const problem = PROBLEM_CODES.includes(code);
+    const spec: ErrorCodeSpec = ERROR_CODES[code];
     return {
-      status: ERROR_CODES[code].status,
-      mediaType: problem ? 'application/problem+json' : 'application/json',
-      schema: problem ? problemSchema : errorSchema,
-      line: `\`${code}\`: ${ERROR_CODES[code].meaning}`,
+      status: spec.status,
+      mediaType: spec.problem ? 'application/problem+json' : 'application/json',
+      schema: spec.problem ? problemSchema : errorSchema,
+      headers: spec.headers ?? [],
+      line: `\`${code}\`: ${spec.meaning}`,
     };
   });
-}
-
-/** Headers an error of this status carries besides the ones every response has. */
-function statusHeaders(status: number): ResponseHeaderName[] {
-  if (status === 429) return ['Retry-After', ...RATE_LIMIT];
-  if (status === 409 || status === 503) return ['Retry-After'];
-  if (status === 401) return ['WWW-Authenticate'];
-  return [];
 }
 
 /**
@@ -64,7 +53,7 @@ export function errorResponses(
     responses[String(status)] = {
       description: `${STATUS_CODES[status] ?? 'Error'}:\n\n${group.map((variant) => `- ${variant.line}`).join('\n')}`,
       headers: {
-        ...headerRefs([...EVERY_RESPONSE, ...statusHeaders(status), ...extraHeaders]),
+        ...headerRefs([...new Set([...EVERY_RESPONSE, ...group.flatMap((variant) => variant.headers), ...extraHeaders])]),
         ...(charged && status !== 429 ? RATE_LIMIT_ON_ERRORS : {}),
       },
       content,

@@ -1,22 +1,11 @@
 import type { Config } from '../config/env.ts';
 import { quotaTable, type QuotaName } from '../limits/quotas.ts';
-import { OPERATIONS, type OperationId } from '../operations.ts';
+import { OPERATIONS, type OperationId, type OperationSpec } from '../operations.ts';
 
-/**
- * Quotas a handler charges itself besides the router's, because the cost depends on the request:
- * a batch counts one read per further operation, a contact message counts once it is valid,
- * and a key counts per client IP whatever the caller holds.
- */
-const HANDLER_CHARGED: Partial<Record<OperationId, QuotaName>> = { batchOperations: 'read', createContact: 'contact', createKey: 'keys' };
-
-/** The quotas an operation counts against, the router's first. */
+/** The quotas an operation counts against (`quota` and `handlerQuota` of its entry), the router's first. */
 export function quotasOf(operationId: OperationId): QuotaName[] {
-  const spec = OPERATIONS[operationId];
-  const quotas = new Set<QuotaName>();
-  if ('quota' in spec) quotas.add(spec.quota);
-  const charged = HANDLER_CHARGED[operationId];
-  if (charged !== undefined) quotas.add(charged);
-  return [...quotas];
+  const { quota, handlerQuota }: OperationSpec = OPERATIONS[operationId];
+  return [...new Set([quota, handlerQuota].filter((name) => name !== undefined))];
 }
 
 const UNITS: Record<QuotaName, string> = { read: 'requests', contact: 'messages', keys: 'keys' };

@@ -1,7 +1,7 @@
 import type { SecurityRequirementObject, SecuritySchemeObject } from 'openapi3-ts/oas30';
 
 /**
- * The optional test credentials. SPEC.md section 5: nothing is required, so each operation
+ * The optional test credentials. The API is public and nothing is required, so each operation
  * lists "no credentials" (`{}`) first; a key or token only selects sandbox mode and the test
  * quota tier, and one that does not verify is ignored (X-API-Key-Status: invalid), never a 401.
  */

@@ -1,36 +1,30 @@
 import { LRUCache } from 'lru-cache';
 import { ApiError } from '../http/api-error.ts';
 import { conditionalJson, representation, type Representation } from '../http/json.ts';
-import { integerParameter, strictQuery, textParameter } from '../http/query.ts';
-import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import { parseQuery } from '../http/query.ts';
+import type { RouteHandler } from '../http/router.ts';
 import type { Catalog, ProjectFilter } from './catalog.ts';
 import type { CursorCodec } from './cursor.ts';
+import { listProjectsQuery } from './schema.ts';
 
-export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
-export const LIST_PARAMETERS = ['limit', 'cursor', 'domain', 'stack'] as const;
-const FILTER_MAX_LENGTH = 64;
+const CURSOR_WORDS = { refusal: () => invalidCursor('The cursor is not one this service issued, or it was altered.') };
 
 /**
  * listProjects: one page of projects in catalog order. The cursor carries the position and the
  * filter it was made with; pages are cached by that position, so a repeated read costs only a
  * cursor check and a map lookup.
  */
-export function listProjectsHandler(catalog: Catalog, cursors: CursorCodec) {
+export function listProjectsHandler(catalog: Catalog, cursors: CursorCodec): RouteHandler {
   const pages = new LRUCache<string, Representation>({ max: 1000 });
 
-  return (request: ApiRequest): ApiResponse => {
-    const query = strictQuery(request.query, LIST_PARAMETERS);
-    const limit = integerParameter(query.get('limit'), 'limit', LIST_LIMIT.min, LIST_LIMIT.max, LIST_LIMIT.default);
-    let filter = normalizeFilter({
-      domain: textParameter(query.get('domain'), 'domain', FILTER_MAX_LENGTH),
-      stack: textParameter(query.get('stack'), 'stack', FILTER_MAX_LENGTH),
-    });
+  return (request) => {
+    const { limit, cursor, domain, stack } = parseQuery(request.query, listProjectsQuery, { cursor: CURSOR_WORDS });
+    let filter = normalizeFilter({ domain, stack });
     let after: string | null = null;
-    const cursor = query.get('cursor');
     if (cursor !== undefined) {
       const state = cursors.decode(cursor);
-      if (state === null) throw invalidCursor('The cursor is not one this service issued, or it was altered.');
-      const explicit = query.has('domain') || query.has('stack');
+      if (state === null) throw CURSOR_WORDS.refusal();
+      const explicit = domain !== undefined || stack !== undefined;
       if (explicit && (filter.domain !== state.filter.domain || filter.stack !== state.filter.stack)) {
         throw invalidCursor('The cursor was made for a different domain or stack filter.');
       }

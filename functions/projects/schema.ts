@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CURSOR_MAX_LENGTH } from './cursor.ts';
 
 /** A slug is the project's file name: lower-case letters, digits and single hyphens. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -29,7 +30,7 @@ export const projectFrontMatterSchema = z
 
 export type ProjectFrontMatter = z.infer<typeof projectFrontMatterSchema>;
 
-/** The Project resource as the API returns it (SPEC.md section 2, plus documented extras). */
+/** The Project resource as the API returns it: the front matter, resolved links, and its page URL. */
 export const projectSchema = z.object({
   slug: z.string().regex(SLUG_PATTERN),
   title: z.string(),
@@ -50,3 +51,33 @@ export interface ProjectRecord {
   project: Project;
   markdown: string;
 }
+
+/** The `limit` of listProjects. */
+export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
+/** Longest domain or stack filter; no project field is longer. */
+const FILTER_MAX_LENGTH = 64;
+
+/**
+ * The query of listProjects, as published and as enforced. Filters are trimmed before their
+ * length is checked; the cursor is checked for its length here and for its tag by CursorCodec.
+ */
+export const listProjectsQuery = z
+  .object({
+    limit: z.number().int().min(LIST_LIMIT.min).max(LIST_LIMIT.max).default(LIST_LIMIT.default).describe('Page size.'),
+    cursor: z.string().max(CURSOR_MAX_LENGTH).optional().describe('pagination.nextCursor of the previous page, exactly as it was returned.'),
+    domain: z.string().trim().min(1).max(FILTER_MAX_LENGTH).optional().describe('Only projects of this domain (case-insensitive), such as `developer-tools`.'),
+    stack: z.string().trim().min(1).max(FILTER_MAX_LENGTH).optional().describe('Only projects whose stack has this item (case-insensitive), such as `typescript`.'),
+  })
+  .strict();
+
+/** The slug in getProject's path. An unknown slug, well-formed or not, is a 404: this only decides whether it is echoed. */
+export const slugParameter = z.string().regex(SLUG_PATTERN).max(SLUG_MAX_LENGTH).describe('The project slug, such as the last segment of its page URL.');
+
+export const paginationSchema = z.object({
+  nextCursor: z.string().nullable().describe('Opaque cursor for the next page; null when there is none. It remembers the filter.'),
+  hasMore: z.boolean(),
+  limit: z.number().int().min(LIST_LIMIT.min).max(LIST_LIMIT.max).optional().describe('Page size in effect.'),
+});
+
+/** The 200 answer of listProjects. */
+export const projectListSchema = z.object({ data: z.array(projectSchema), pagination: paginationSchema });

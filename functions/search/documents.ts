@@ -20,9 +20,10 @@ export interface SearchDocument {
   text: string;
 }
 
-/** A documentation page as the build loads it (src/lib/docs.ts): content/docs/<path>.md is served at /<path>. */
+/** A documentation page as the build loads it (src/lib/docs.ts): content/docs/<slug>.md is served at /<slug>. */
 export interface DocSource {
-  path: string;
+  /** Such as `developers/cli`. */
+  slug: string;
   title: string;
   description: string;
   markdown: string;
@@ -67,10 +68,10 @@ function projectDocument(project: ProjectSource): SearchDocument {
 
 function docDocument(doc: DocSource): SearchDocument {
   return {
-    id: `doc:${doc.path}`,
+    id: `doc:${doc.slug}`,
     type: 'doc',
     title: doc.title,
-    url: `/${doc.path}`,
+    url: `/${doc.slug}`,
     headings: markdownHeadings(doc.markdown),
     tags: [],
     text: `${doc.description} ${markdownToText(doc.markdown)}`.trim(),

@@ -1,5 +1,6 @@
 import { ApiError } from '../http/api-error.ts';
 import { clientKeyOf } from '../http/client-ip.ts';
+import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import type { ApiRequest, ApiResponse, HeaderMap } from '../http/types.ts';
 import { charge } from '../limits/charge.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
@@ -23,9 +24,7 @@ export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter:
   });
 
   return async (request: ApiRequest): Promise<ApiResponse> => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, body: 'Method Not Allowed\n' };
-    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET, HEAD');
     const query = (request.query.get('q') ?? '').trim();
     const typeValue = request.query.get('type') ?? '';
     const type = isSearchType(typeValue) ? typeValue : undefined;

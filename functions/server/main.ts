@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from '../config/env.ts';
 import { DISCOVERY_LINKS } from '../http/router.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import type { DocPage } from '../docs/doc-page.ts';
-import { flushLog, logEvent } from '../log.ts';
+import { flushLog, flushLogOnExit, logEvent } from '../log.ts';
 import { mcpRoutes } from '../mcp/mcp-routes.ts';
 import { SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
@@ -104,6 +104,7 @@ function shutdown(reason: string, exitCode: number): void {
   setTimeout(() => process.exit(exitCode), 2 * DRAIN_TIMEOUT_MS).unref();
 }
 
+flushLogOnExit();
 installCrashPolicy(shutdown);
 process.once('SIGTERM', () => shutdown('SIGTERM', 0));
 process.once('SIGINT', () => shutdown('SIGINT', 0));

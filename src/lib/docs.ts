@@ -7,8 +7,8 @@ import { MARKDOWN_OPTIONS } from './markdown-options.ts';
 
 /** A documentation page with its facts filled in. */
 export interface Doc {
-  /** Path without extension: `developers/cli` is served at /developers/cli and /developers/cli.md. */
-  path: string;
+  /** The file's id under content/docs, without extension: `developers/cli` is served at /developers/cli and /developers/cli.md. */
+  slug: string;
   title: string;
   description: string;
   order: number;
@@ -24,14 +24,14 @@ export function loadDocs(): Promise<Doc[]> {
     const facts = docFacts(loadConfig());
     return entries
       .map((entry) => ({
-        path: entry.id,
+        slug: entry.id,
         title: entry.data.title,
         description: entry.data.description,
         order: entry.data.order,
         optional: entry.data.optional,
         markdown: fillFacts(entry.body ?? '', facts, `content/docs/${entry.id}.md`),
       }))
-      .sort((a, b) => a.order - b.order || a.path.localeCompare(b.path));
+      .sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
   });
   return docs;
 }
@@ -51,5 +51,5 @@ export function docAsMarkdown(doc: Doc): string {
 
 /** Every doc as /docs.json publishes it and the docs MCP server serves it. */
 export async function docPages(): Promise<DocPage[]> {
-  return (await loadDocs()).map((doc) => ({ path: `/${doc.path}`, title: doc.title, description: doc.description, markdown: docAsMarkdown(doc) }));
+  return (await loadDocs()).map((doc) => ({ path: `/${doc.slug}`, title: doc.title, description: doc.description, markdown: docAsMarkdown(doc) }));
 }

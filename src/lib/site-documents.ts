@@ -1,5 +1,5 @@
 import { loadConfig } from '../../functions/config/env.ts';
-import { site } from '../../functions/config/site.ts';
+import { loadSite } from '../../functions/config/site.ts';
 import { buildCatalog } from './catalog.ts';
 import { loadDocs } from './docs.ts';
 
@@ -22,9 +22,10 @@ export async function sitePages(): Promise<{ path: string; lastmod: string | nul
     ...catalog.records.map(({ project }) => ({ path: `/projects/${project.slug}`, lastmod: project.updated })),
     ...catalog.facets('domain').map(({ value }) => ({ path: `/domains/${value}`, lastmod: newest })),
     { path: '/contact', lastmod: null },
-    ...(await loadDocs()).map((doc) => ({ path: `/${doc.path}`, lastmod: null })),
+    ...(await loadDocs()).map((doc) => ({ path: `/${doc.slug}`, lastmod: null })),
   ];
   return pages;
 }
 
-export { site };
+/** The owner's identity, for the documents made at build. */
+export const site = loadSite();

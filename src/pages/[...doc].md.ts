@@ -5,7 +5,7 @@ import { textResponse } from '../lib/site-documents.ts';
 /** Every doc as Markdown at /<path>.md, the convention agents look for. */
 export const getStaticPaths = (async () => {
   const docs = await loadDocs();
-  return docs.map((doc) => ({ params: { doc: doc.path }, props: { doc } }));
+  return docs.map((doc) => ({ params: { doc: doc.slug }, props: { doc } }));
 }) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ doc: Doc }> = ({ props }) => textResponse(docAsMarkdown(props.doc), 'text/markdown; charset=utf-8');

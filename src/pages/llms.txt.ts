@@ -18,7 +18,7 @@ export const GET: APIRoute = async () => {
     `> ${site.tagline} A portfolio of ${catalog.records.length} projects with a public read API, a contact endpoint and two MCP servers.`,
     '',
     '## Docs',
-    ...docs.filter((doc) => !doc.optional).map((doc) => link(doc.title, `/${doc.path}.md`, doc.description)),
+    ...docs.filter((doc) => !doc.optional).map((doc) => link(doc.title, `/${doc.slug}.md`, doc.description)),
     '',
     '## API',
     link('OpenAPI description (JSON)', '/openapi.json', 'the full contract, OpenAPI 3.0.3'),
@@ -37,7 +37,7 @@ export const GET: APIRoute = async () => {
     link('Full text', '/llms-full.txt', 'every document and project in one file'),
     link('Portfolio as JSON', '/portfolio.json', 'all projects with their Markdown'),
     link('Documentation as JSON', '/docs.json', 'every documentation page with its Markdown'),
-    ...docs.filter((doc) => doc.optional).map((doc) => link(doc.title, `/${doc.path}.md`, doc.description)),
+    ...docs.filter((doc) => doc.optional).map((doc) => link(doc.title, `/${doc.slug}.md`, doc.description)),
     '',
   ];
   return textResponse(lines.join('\n'), 'text/plain; charset=utf-8');

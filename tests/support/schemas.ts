@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_LISTED_ERRORS } from '../../functions/http/api-error.ts';
 import { projectSchema } from '../../functions/projects/schema.ts';
 
-/** Response shapes of SPEC.md sections 2 and 7, checked strictly so that extra fields show up. */
+/** The Project, Error and problem document shapes, checked strictly so that extra fields show up. */
 export const listResponseSchema = z
   .object({
     data: z.array(projectSchema.strict()),

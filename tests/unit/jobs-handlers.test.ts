@@ -24,8 +24,8 @@ afterAll(() => jobs.close());
 
 const createJob = createJobHandler(jobs, SITE);
 const getJobStatus = getJobStatusHandler(jobs);
-const production = { sandbox: false, quotaKey: '127.0.0.1' };
-const sandbox = { sandbox: true, quotaKey: '127.0.0.1' };
+const production = { sandbox: false, tier: 'anonymous', keyId: null, keyStatus: 'none', quotaKey: '127.0.0.1' } as const;
+const sandbox = { ...production, sandbox: true };
 
 function request(body: string, query = '', contentType: string | null = 'application/json'): ApiRequest {
   return {
@@ -42,7 +42,7 @@ function request(body: string, query = '', contentType: string | null = 'applica
 
 describe('createJob handler', () => {
   it('answers 202 with jobId, status and pollUrl, and Location equal to pollUrl', async () => {
-    const response = await createJob(request(''), production);
+    const response = await createJob(request(''), {}, production);
     expect(response.status).toBe(202);
     const body = JSON.parse(String(response.body)) as { jobId: string; status: string; pollUrl: string };
     expect(Object.keys(body)).toEqual(['jobId', 'status', 'pollUrl']);
@@ -52,7 +52,7 @@ describe('createJob handler', () => {
 
   it('refuses a post not declared as JSON, an empty one too, so a foreign page cannot send it without a preflight', async () => {
     for (const [body, contentType] of [['', null], ['', 'text/plain'], ['{}', 'text/plain']] as const) {
-      expect(await refusal(() => createJob(request(body, '', contentType), production)), `${contentType} ${body}`).toMatchObject({ code: 'unsupported_media_type' });
+      expect(await refusal(() => createJob(request(body, '', contentType), {}, production)), `${contentType} ${body}`).toMatchObject({ code: 'unsupported_media_type' });
     }
   });
 
@@ -61,13 +61,13 @@ describe('createJob handler', () => {
     ['null', 'null', 'body'],
     ['unknown fields', '{"task": "stats", "when": "now", "priority": 1}', 'when'],
   ])('refuses %s as the body with validation_failed', async (_label, body, field) => {
-    const error = await refusal(() => createJob(request(body), production));
+    const error = await refusal(() => createJob(request(body), {}, production));
     expect(error.code).toBe('validation_failed');
     expect(error.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
   });
 
   it('refuses unknown query parameters', async () => {
-    expect((await refusal(() => createJob(request('', 'x=1'), production))).code).toBe('unknown_parameter');
+    expect((await refusal(() => createJob(request('', 'x=1'), {}, production))).code).toBe('unknown_parameter');
   });
 });
 
@@ -75,18 +75,18 @@ describe('getJobStatus handler', () => {
   it('returns the whole view, with no-store and Retry-After while unfinished', async () => {
     const first = jobs.create('stats', {}, production);
     const second = jobs.create('stats', {}, production);
-    const response = getJobStatus(request(''), second.jobId, production);
+    const response = await getJobStatus(request(''), { jobId: second.jobId }, production);
     expect(response.status).toBe(200);
     expect(JSON.parse(String(response.body))).toMatchObject({ jobId: second.jobId, status: 'pending', result: null, error: null });
     expect(response.headers).toMatchObject({ 'cache-control': 'no-store', 'retry-after': '2' });
-    expect(getJobStatus(request(''), first.jobId, production).headers['retry-after']).toBe('1');
+    expect((await getJobStatus(request(''), { jobId: first.jobId }, production)).headers['retry-after']).toBe('1');
   });
 
   it('answers job_not_found for unknown ids, other modes and odd ids, echoing only well-formed ones', async () => {
     const sandboxJob = jobs.create('stats', {}, sandbox);
-    expect((await refusal(() => getJobStatus(request(''), sandboxJob.jobId, production))).code).toBe('job_not_found');
-    expect((await refusal(() => getJobStatus(request(''), 'job_missing', production))).message).toContain('job_missing');
-    const odd = await refusal(() => getJobStatus(request(''), '<script>', production));
+    expect((await refusal(() => getJobStatus(request(''), { jobId: sandboxJob.jobId }, production))).code).toBe('job_not_found');
+    expect((await refusal(() => getJobStatus(request(''), { jobId: 'job_missing' }, production))).message).toContain('job_missing');
+    const odd = await refusal(() => getJobStatus(request(''), { jobId: '<script>' }, production));
     expect([odd.code, odd.message.includes('script')]).toEqual(['job_not_found', false]);
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Notifier } from '../../functions/contact/notifier.ts';
 import { openDatabase } from '../../functions/state/database.ts';
-import { MessageStore } from '../../functions/state/message-store.ts';
+import { MessageStore } from '../../functions/contact/message-store.ts';
 
 /** What better-sqlite3 throws on a full disk. */
 function diskFull(): Error {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../functions/http/api-error.ts';
-import { integerParameter, strictQuery } from '../../functions/http/query.ts';
+import { parseQuery, strictQuery } from '../../functions/http/query.ts';
+import { listProjectsQuery } from '../../functions/projects/schema.ts';
 
 function codeOf(run: () => unknown): string | undefined {
   try {
@@ -11,16 +12,18 @@ function codeOf(run: () => unknown): string | undefined {
   return undefined;
 }
 
-describe('integerParameter', () => {
+const limitOf = (value?: string) => parseQuery(new URLSearchParams(value === undefined ? '' : { limit: value }), listProjectsQuery).limit;
+
+describe('parseQuery with an integer parameter', () => {
   it('defaults when absent and accepts the bounds', () => {
-    expect(integerParameter(undefined, 'limit', 1, 100, 20)).toBe(20);
-    expect(integerParameter('1', 'limit', 1, 100, 20)).toBe(1);
-    expect(integerParameter('100', 'limit', 1, 100, 20)).toBe(100);
+    expect(limitOf()).toBe(20);
+    expect(limitOf('1')).toBe(1);
+    expect(limitOf('100')).toBe(100);
   });
 
   it.each(['0', '101', 'abc', '1.5', '', ' 5', '-1', '1e2', '0x10'])('refuses %j with a hint naming the range', (value) => {
     try {
-      integerParameter(value, 'limit', 1, 100, 20);
+      limitOf(value);
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ApiError);

@@ -84,7 +84,7 @@ describe('searchDocuments', () => {
         markdown: '## How it works\n\nIt walks **git objects** directly; see [the docs](https://example.com).',
       },
     ],
-    docs: [{ path: 'developers/quickstart', title: 'Quickstart', description: 'Your first request in a minute.', markdown: '## Get a key\n\nCall `createKey`.' }],
+    docs: [{ slug: 'developers/quickstart', title: 'Quickstart', description: 'Your first request in a minute.', markdown: '## Get a key\n\nCall `createKey`.' }],
     operations: OPERATIONS,
     tools: [{ name: 'list_projects', description: 'Lists the projects.' }],
   });

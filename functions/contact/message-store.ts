@@ -1,4 +1,4 @@
-import type { Db } from './database.ts';
+import type { Db } from '../state/database.ts';
 
 export interface NewMessage {
   sandbox: boolean;
