@@ -232,6 +232,26 @@ describe('cross-cutting rules', () => {
     expect(stderr).toContain(`Invalid ${variable}=`);
   });
 
+  it.each([
+    ['READ_RATE_LIMIT', '7/60'],
+    ['SITE_URL', 'https://elsewhere.example'],
+  ])('refuses a build made with another %s, naming the variable and what to run', async (variable, value) => {
+    const { code, stderr } = await startExpectingFailure({ [variable]: value });
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${variable}: built with`);
+    expect(stderr).toContain(JSON.stringify(value));
+    expect(stderr).toContain('npm run build');
+  });
+
+  it('enforces the quota that pricing.md and the OpenAPI description publish', async () => {
+    const limit = Number((await fetch(`${server.baseUrl}/api/v1/projects`)).headers.get('ratelimit-limit'));
+    const pricing = await (await fetch(`${server.baseUrl}/pricing.md`)).text();
+    const openapi = JSON.stringify(await (await fetch(`${server.baseUrl}/openapi.json`)).json());
+    expect(limit).toBeGreaterThan(0);
+    expect(pricing).toMatch(new RegExp(`\\| Requests [^|]*\\| ${limit} per \\d+ s \\|`));
+    expect(openapi).toContain(`Quota: ${limit} requests per`);
+  });
+
   it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
     const draining = await startServer();
     const inFlight = Array.from({ length: 20 }, () => fetch(`${draining.baseUrl}/api/v1/projects`));
