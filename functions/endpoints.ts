@@ -4,6 +4,7 @@ import { ContactPage } from './contact/contact-page.ts';
 import type { DocPage } from './docs/doc-page.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { mcpRoutes } from './mcp/mcp-routes.ts';
+import { MCP_SERVERS } from './mcp/server-identity.ts';
 import { searchPageHandler } from './search/search-page-handler.ts';
 import { SearchPage } from './search/search-page.ts';
 
@@ -21,6 +22,14 @@ export function isRouterPath(path: string): boolean {
 /** Built pages that an endpoint fills in per request; each page's HTML carries `{{slots}}`. */
 export const PAGE_ENDPOINTS = ['/contact', '/search'] as const;
 export type PagePath = (typeof PAGE_ENDPOINTS)[number];
+
+/** Every path of the table below, known without building it. */
+export const ENDPOINT_PATHS: ReadonlySet<string> = new Set([...PAGE_ENDPOINTS, ...Object.values(MCP_SERVERS).map((server) => server.path)]);
+
+/** Whether the page endpoint `path` fills in a built page (and so needs its template). */
+export function isPageEndpoint(path: string): path is PagePath {
+  return (PAGE_ENDPOINTS as readonly string[]).includes(path);
+}
 
 /**
  * Every path the service answers per request besides the router: the contact form, the search
