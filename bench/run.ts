@@ -2,13 +2,15 @@ import autocannon from 'autocannon';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
-import { startNode, WORK_DIR, type Started } from './processes.ts';
+import { measureColdStart, type ColdStart } from './cold-start.ts';
+import { RAISED_QUOTAS_ENV, SERVER_ENTRY, startNode, WORK_DIR, type Started } from './processes.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
 
 /**
- * `npm run bench`: the production server and a bare node:http baseline answering the same
- * bytes, driven in turn by autocannon in one run; prints medians of several runs and the ratio
- * to the baseline. The machine is shared, so only medians are quoted.
+ * `npm run bench`: first the cold start of the production entry (spawn to first 200 of a page
+ * and of the API, then idle RSS), then the production server and a bare node:http baseline
+ * answering the same bytes, driven in turn by autocannon in one run; prints medians of several
+ * runs and the ratio to the baseline. The machine is shared, so only medians are quoted.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -71,7 +73,14 @@ function fixtureFor(server: Started, scenario: Scenario) {
   });
 }
 
-const server = await startNode('server', ['functions/server/main.ts'], {
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5);
+const colds: ColdStart[] = [];
+for (let run = 0; run < COLD_RUNS; run++) colds.push(await measureColdStart());
+const coldLine = `Cold start (${COLD_RUNS} starts of \`node ${SERVER_ENTRY}\`, medians): first 200 of / after ${Math.round(median(colds.map((c) => c.firstPageMs)))} ms, of /api/v1/projects after ${Math.round(median(colds.map((c) => c.firstApiMs)))} ms; idle RSS ${median(colds.map((c) => c.idleRssMiB))} MiB`;
+process.stderr.write(`${coldLine}\n`);
+
+const server = await startNode('server', [SERVER_ENTRY], {
+  ...RAISED_QUOTAS_ENV,
   PORT: '0',
   DATA_DIR: path.join(WORK_DIR, 'data'),
   // Raised so the run measures served responses; every request is still counted.
@@ -119,6 +128,8 @@ try {
       ...rows,
       '',
       `Server RSS after the run: ${rss} MiB`,
+      '',
+      coldLine,
       '',
     ].join('\n'),
   );
