@@ -33,6 +33,12 @@ export interface RunningService {
  * functions/server/main.ts, does), so tests may start it in process with any configuration,
  * on port 0, and close it when done. Process concerns (signals, crash policy, exit codes) stay
  * in the entry.
+ *
+ * ```ts
+ * const service = await startServer(loadConfig({ PORT: '0', DATA_DIR: dir }), loadBuild('dist'));
+ * await fetch(`${service.url}/api/v1/projects`);
+ * await service.close();
+ * ```
  */
 export async function startServer(config: Config, build: Build): Promise<RunningService> {
   const api = createApi(config, build.projects, build.searchIndex);
