@@ -29,6 +29,10 @@ function raw(path: string, options: { method?: string; headers?: Record<string, 
 }
 
 describe('pages and documents from memory', () => {
+  it('serves the variants the build wrote only in place of their file, never at their own path', async () => {
+    for (const variant of ['/llms.txt.br', '/llms.txt.gz', '/index.html.br']) expect((await raw(variant)).status, variant).toBe(404);
+  });
+
   it('serves the home page, every project page and browse pages at clean URLs', async () => {
     const home = await fetch(server.baseUrl);
     expect(home.status).toBe(200);
