@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { loadConfig } from './functions/config/env.ts';
+import { devService } from './src/lib/dev-mount.ts';
 import { MARKDOWN_OPTIONS } from './src/lib/markdown-options.ts';
 
 // The same validated configuration the server runs on, so a bad SITE_URL fails the build too.
@@ -21,6 +22,8 @@ export default defineConfig({
   server: { host: config.host, port: config.port || 4321 },
   markdown: MARKDOWN_OPTIONS,
   devToolbar: { enabled: false },
+  // `astro dev` serves the API, the contact form, the search page and MCP as production does.
+  integrations: [devService()],
   vite: {
     ssr: { external: ['better-sqlite3'] },
     // Scripts ship as files, never inlined: the Content-Security-Policy allows only 'self'.

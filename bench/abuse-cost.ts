@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startNode, WORK_DIR } from './processes.ts';
+import { RAISED_QUOTAS_ENV, SERVER_ENTRY, startNode, WORK_DIR } from './processes.ts';
 
 const REPEAT = 40;
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
@@ -47,7 +47,8 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-const server = await startNode('abuse-server', ['functions/server/main.ts'], {
+const server = await startNode('abuse-server', [SERVER_ENTRY], {
+  ...RAISED_QUOTAS_ENV,
   PORT: '0',
   DATA_DIR: path.join(WORK_DIR, 'abuse-data'),
   READ_RATE_LIMIT: '100000000/60',

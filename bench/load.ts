@@ -1,7 +1,7 @@
 import autocannon, { type Request as CannonRequest } from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { startNode, WORK_DIR } from './processes.ts';
+import { RAISED_QUOTAS_ENV, SERVER_ENTRY, startNode, WORK_DIR } from './processes.ts';
 import { MCP_GET_PROJECT, MCP_HEADERS } from './scenarios.ts';
 
 /**
@@ -45,7 +45,8 @@ const MIXED: CannonRequest[] = [
 ];
 
 async function mixedTraffic(): Promise<boolean> {
-  const server = await startNode('load-server', ['functions/server/main.ts'], {
+  const server = await startNode('load-server', [SERVER_ENTRY], {
+    ...RAISED_QUOTAS_ENV,
     PORT: '0',
     DATA_DIR: path.join(WORK_DIR, 'mixed'),
     READ_RATE_LIMIT: '100000000/60',
@@ -71,7 +72,8 @@ function ipOf(n: number): string {
 }
 
 async function ipFlood(): Promise<boolean> {
-  const server = await startNode('flood-server', ['functions/server/main.ts'], {
+  const server = await startNode('flood-server', [SERVER_ENTRY], {
+    ...RAISED_QUOTAS_ENV,
     PORT: '0',
     DATA_DIR: path.join(WORK_DIR, 'flood'),
     TRUST_PROXY: '1',

@@ -6,6 +6,13 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const WORK_DIR = mkdtempSync(path.join(tmpdir(), 'portfolio-bench-'));
+/** The production entry as the build compiles it (`npm run serve`). */
+export const SERVER_ENTRY = 'dist/server/portfolio.mjs';
+/**
+ * The bench raises quotas so that it measures served responses, which the build did not publish:
+ * the server is told to serve the build anyway (every request is still counted).
+ */
+export const RAISED_QUOTAS_ENV = { ALLOW_BUILD_MISMATCH: 'true' };
 
 export interface Started {
   child: ChildProcess;
@@ -17,12 +24,13 @@ export interface Started {
 }
 
 /**
- * Starts a node script with its stdout written to a file (so the access log costs what it costs
+ * Starts a node script (a `.ts` one through tsx, compiled JavaScript as it is) with its stdout written to a file (so the access log costs what it costs
  * in production, without this process reading it) and waits for the JSON line carrying `port`.
  */
 export async function startNode(name: string, args: string[], env: Record<string, string> = {}): Promise<Started> {
   const logFile = path.join(WORK_DIR, `${name}.log`);
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const nodeArgs = args[0]?.endsWith('.ts') ? ['--import', 'tsx', ...args] : args;
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],

@@ -2,14 +2,16 @@ import autocannon from 'autocannon';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
-import { startNode, WORK_DIR, type Started } from './processes.ts';
+import { measureColdStart, type ColdStart } from './cold-start.ts';
 import { profileTarget } from './profile.ts';
+import { RAISED_QUOTAS_ENV, SERVER_ENTRY, startNode, WORK_DIR, type Started } from './processes.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
 
 /**
- * `npm run bench`: the production server and a bare node:http baseline answering the same
- * bytes, driven in turn by autocannon in one run; prints medians of several runs and the ratio
- * to the baseline. The machine is shared, so only medians are quoted.
+ * `npm run bench`: first the cold start of the production entry (spawn to first 200 of a page
+ * and of the API, then idle RSS), then the production server and a bare node:http baseline
+ * answering the same bytes, driven in turn by autocannon in one run; prints medians of several
+ * runs and the ratio to the baseline. The machine is shared, so only medians are quoted.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -72,13 +74,18 @@ function fixtureFor(server: Started, scenario: Scenario) {
   });
 }
 
-const SERVER_ARGS = ['functions/server/main.ts'];
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5);
+const colds: ColdStart[] = [];
+for (let run = 0; run < COLD_RUNS; run++) colds.push(await measureColdStart());
+const coldLine = `Cold start (${COLD_RUNS} starts of \`node ${SERVER_ENTRY}\`, medians): first 200 of / after ${Math.round(median(colds.map((c) => c.firstPageMs)))} ms, of /api/v1/projects after ${Math.round(median(colds.map((c) => c.firstApiMs)))} ms; idle RSS ${median(colds.map((c) => c.idleRssMiB))} MiB`;
+process.stderr.write(`${coldLine}\n`);
+
 // Raised so the run measures served responses; every request is still counted.
-const SERVER_ENV = { PORT: '0', READ_RATE_LIMIT: '100000000/60', CONTACT_RATE_LIMIT: '100000000/60' };
+const SERVER_ENV = { ...RAISED_QUOTAS_ENV, PORT: '0', READ_RATE_LIMIT: '100000000/60', CONTACT_RATE_LIMIT: '100000000/60' };
 /** Seconds of traffic each target gets under the profiler (BENCH_PROFILE_SECONDS=0 skips profiling). */
 const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 4);
 
-const server = await startNode('server', SERVER_ARGS, { ...SERVER_ENV, DATA_DIR: path.join(WORK_DIR, 'data') });
+const server = await startNode('server', [SERVER_ENTRY], { ...SERVER_ENV, DATA_DIR: path.join(WORK_DIR, 'data') });
 const fixtures: Record<string, unknown> = {};
 for (const scenario of scenarios) fixtures[scenario.path] = await fixtureFor(server, scenario);
 const fixtureFile = path.join(WORK_DIR, 'fixtures.json');
@@ -121,13 +128,15 @@ try {
       '',
       `Server RSS after the run: ${rss} MiB`,
       '',
+      coldLine,
+      '',
     ].join('\n'),
   );
 }
 if (PROFILE_SECONDS > 0) {
   process.stdout.write(`Where the time goes: the frames with the most self time, as shares of busy CPU time (${PROFILE_SECONDS} s of each target under --cpu-prof).\n`);
   for (const scenario of scenarios) {
-    const frames = await profileTarget(SERVER_ARGS, SERVER_ENV, scenario, PROFILE_SECONDS);
+    const frames = await profileTarget([SERVER_ENTRY], SERVER_ENV, scenario, PROFILE_SECONDS);
     process.stdout.write(`\n${scenario.name}\n${frames.map((hot) => `  ${(hot.share * 100).toFixed(1).padStart(5)} %  ${hot.frame}`).join('\n')}\n`);
   }
 }

@@ -3,9 +3,10 @@ import { ENV_VARIABLES } from '../functions/config/env.ts';
 
 /** The README's configuration table, generated from the one list of variables (tests keep them equal). */
 export function configTable(): string {
-  const rows = Object.entries(ENV_VARIABLES).map(
-    ([name, { default: value, meaning }]) => `| \`${name}\` | \`${value}\` | ${meaning} |`,
-  );
+  const rows = Object.entries(ENV_VARIABLES).map(([name, variable]) => {
+    const baked = 'baked' in variable ? ' Baked into the build.' : '';
+    return `| \`${name}\` | \`${variable.default}\` | ${variable.meaning}${baked} |`;
+  });
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from '../app.ts';
+import { isRouterPath, type Endpoint } from '../endpoints.ts';
 import { clientIpOf } from '../http/client-ip.ts';
 import { ifNoneMatchHits } from '../http/etag.ts';
 import { RequestAborted } from '../http/request-aborted.ts';
@@ -12,28 +13,30 @@ import { prefersMarkdown, variantFor, type StaticFiles } from './static-files.ts
 
 export interface ListenerParts {
   api: Api;
-  statics: StaticFiles;
-  /** Paths answered per request besides the API, by path: the contact form, the search page, the MCP servers. */
-  endpoints: ReadonlyMap<string, (request: ApiRequest) => Promise<ApiResponse>>;
+  /** The prerendered output; without it (under `astro dev`, which renders pages itself) other paths go to `next`. */
+  statics?: StaticFiles;
+  /** Paths answered per request besides the API (functions/endpoints.ts). */
+  endpoints: ReadonlyMap<string, Endpoint>;
+  /** Headers on every response; by default the security headers for the configured site. */
+  commonHeaders?: HeaderMap;
 }
 
-/** Paths the router owns: the API, and the OAuth token endpoint. */
-const ROUTER_PREFIXES = ['/api/', '/oauth/'];
 const TEXT = 'text/plain; charset=utf-8';
 
 /**
  * The production request path: API paths go straight to the router, prerendered pages and
- * documents come from memory, and anything else is the 404 page. Every page is prerendered,
- * so Astro's request handler has nothing to render here (and, mounted, it answers 500 for
- * `/404`); the on-demand catch-all route exists only for `astro dev`.
+ * documents come from memory, and anything else is the 404 page. `astro dev` mounts the same
+ * listener without the files, as a connect middleware (src/lib/dev-service.ts). Every page is
+ * prerendered, so Astro's request handler has nothing to render here (and, mounted, it answers
+ * 500 for `/404`).
  *
  * Every response gets the security headers, an X-Request-Id and one access-log line. Headers
  * go to `writeHead` in one object: a single `setHeader` beforehand would send node down its
  * slow path for every header.
  */
-export function createRequestListener({ api, statics, endpoints }: ListenerParts) {
+export function createRequestListener({ api, statics, endpoints, commonHeaders }: ListenerParts) {
   const { config } = api.services;
-  const common = securityHeaders(config.siteUrl);
+  const common = commonHeaders ?? securityHeaders(config.siteUrl);
   const commonList = Object.entries(common).flat();
 
   function logAccess(ids: RequestIds, clientIp: string, method: string, path: string, status: number, started: number, aborted = false): void {
@@ -86,14 +89,14 @@ export function createRequestListener({ api, statics, endpoints }: ListenerParts
 
   const routeApi = (request: ApiRequest) => api.router.handle(request);
 
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  return (req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
     const started = performance.now();
     const ids = requestIdsFor(req.headers['x-request-id']);
     const clientIp = clientIpOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy);
     const method = req.method ?? 'GET';
     const { path, search } = splitTarget(req.url ?? '/');
 
-    if (path === '/api' || ROUTER_PREFIXES.some((prefix) => path.startsWith(prefix))) {
+    if (isRouterPath(path)) {
       serveDynamic(routeApi, req, res, ids, clientIp, path, search, started);
       return;
     }
@@ -103,6 +106,10 @@ export function createRequestListener({ api, statics, endpoints }: ListenerParts
       return;
     }
 
+    if (statics === undefined) {
+      next?.();
+      return;
+    }
     const requestId = answeredId(ids);
     const accept = headerValue(req, 'accept');
     const file = (prefersMarkdown(accept) ? statics.markdownTwin(path) : undefined) ?? statics.get(path);

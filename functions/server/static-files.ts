@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { strongEtag } from '../http/etag.ts';
-import { isCompressible, mediaTypeFor } from './media-types.ts';
+import { mediaTypeFor } from './media-types.ts';
 
 /** One encoding of a file with the headers it is always sent with. */
 export interface StaticVariant {
@@ -21,12 +20,18 @@ export interface StaticFile {
   br?: StaticVariant;
 }
 
-/** Smaller bodies gain nothing from compression once the headers are counted. */
-const MIN_COMPRESS_BYTES = 512;
+/**
+ * The suffix of each precompressed variant the build writes beside a file (scripts/precompress.ts),
+ * by its content coding (RFC 9110 section 8.4.1).
+ */
+export const COMPRESSED_VARIANTS = { br: '.br', gzip: '.gz' } as const;
+const VARIANT_SUFFIXES: readonly string[] = Object.values(COMPRESSED_VARIANTS);
 
 /**
  * The prerendered output, loaded into memory once at start with every header precomputed:
- * a request for a page or document costs a map lookup and a write.
+ * a request for a page or document costs a map lookup and a write. Compression happened at
+ * build; start only reads the `.br`/`.gz` files beside each file (a file without them is sent
+ * as it is), which keeps start under a second.
  * `pages/x.html` is served at the clean URL `/pages/x`; other files at their own path.
  */
 export class StaticFiles {
@@ -102,15 +107,15 @@ function cacheControlFor(urlPath: string): string {
 
 function loadFile(file: string, urlPath: string, commonHeaders: Record<string, string>, negotiated: boolean): StaticFile {
   const body = readFileSync(file);
-  const mediaType = mediaTypeFor(urlPath);
   const etag = strongEtag(body);
-  const compressible = isCompressible(mediaType) && body.length >= MIN_COMPRESS_BYTES;
+  const br = readVariant(file, COMPRESSED_VARIANTS.br, body.length);
+  const gzip = readVariant(file, COMPRESSED_VARIANTS.gzip, body.length);
   const base = {
     ...commonHeaders,
-    'content-type': mediaType,
+    'content-type': mediaTypeFor(urlPath),
     'cache-control': cacheControlFor(urlPath),
     etag,
-    ...varyHeader(compressible, negotiated),
+    ...varyHeader(br !== undefined || gzip !== undefined, negotiated),
   };
   const variant = (bytes: Buffer, encoding?: string): StaticVariant => {
     const headers = { ...base, 'content-length': String(bytes.length), ...(encoding ? { 'content-encoding': encoding } : {}) };
@@ -118,19 +123,22 @@ function loadFile(file: string, urlPath: string, commonHeaders: Record<string, s
   };
   const { 'content-type': _type, ...notModified } = base;
   const result: StaticFile = { etag, notModifiedHeaderList: Object.entries(notModified).flat(), identity: variant(body) };
-  if (compressible) {
-    result.gzip = variant(gzipSync(body, { level: 9 }), 'gzip');
-    result.br = variant(
-      brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-      'br',
-    );
-  }
+  if (gzip !== undefined) result.gzip = variant(gzip, 'gzip');
+  if (br !== undefined) result.br = variant(br, 'br');
   return result;
 }
 
+/** A precompressed variant written at build, if there is one and it is smaller than the file. */
+function readVariant(file: string, suffix: string, identityLength: number): Buffer | undefined {
+  const variantFile = `${file}${suffix}`;
+  if (!existsSync(variantFile)) return undefined;
+  const bytes = readFileSync(variantFile);
+  return bytes.length < identityLength ? bytes : undefined;
+}
+
 /** Vary names what chose this representation: the encoding, and for pages with a Markdown twin, Accept. */
-function varyHeader(compressible: boolean, negotiated: boolean): Record<string, string> {
-  const vary = [...(compressible ? ['Accept-Encoding'] : []), ...(negotiated ? ['Accept'] : [])];
+function varyHeader(compressed: boolean, negotiated: boolean): Record<string, string> {
+  const vary = [...(compressed ? ['Accept-Encoding'] : []), ...(negotiated ? ['Accept'] : [])];
   return vary.length > 0 ? { vary: vary.join(', ') } : {};
 }
 
@@ -153,6 +161,7 @@ export function prefersMarkdown(accept: string | undefined): boolean {
 
 function listFiles(root: string): string[] {
   return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
+    // A precompressed variant is served in place of its file, never at its own path.
+    .filter((entry) => entry.isFile() && !VARIANT_SUFFIXES.includes(path.extname(entry.name)))
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
 }

@@ -29,6 +29,10 @@ function raw(path: string, options: { method?: string; headers?: Record<string, 
 }
 
 describe('pages and documents from memory', () => {
+  it('serves the variants the build wrote only in place of their file, never at their own path', async () => {
+    for (const variant of ['/llms.txt.br', '/llms.txt.gz', '/index.html.br']) expect((await raw(variant)).status, variant).toBe(404);
+  });
+
   it('serves the home page, every project page and browse pages at clean URLs', async () => {
     const home = await fetch(server.baseUrl);
     expect(home.status).toBe(200);
@@ -230,6 +234,26 @@ describe('cross-cutting rules', () => {
     const { code, stderr } = await startExpectingFailure({ [variable]: value });
     expect(code).toBe(1);
     expect(stderr).toContain(`Invalid ${variable}=`);
+  });
+
+  it.each([
+    ['READ_RATE_LIMIT', '7/60'],
+    ['SITE_URL', 'https://elsewhere.example'],
+  ])('refuses a build made with another %s, naming the variable and what to run', async (variable, value) => {
+    const { code, stderr } = await startExpectingFailure({ [variable]: value });
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${variable}: built with`);
+    expect(stderr).toContain(JSON.stringify(value));
+    expect(stderr).toContain('npm run build');
+  });
+
+  it('enforces the quota that pricing.md and the OpenAPI description publish', async () => {
+    const limit = Number((await fetch(`${server.baseUrl}/api/v1/projects`)).headers.get('ratelimit-limit'));
+    const pricing = await (await fetch(`${server.baseUrl}/pricing.md`)).text();
+    const openapi = JSON.stringify(await (await fetch(`${server.baseUrl}/openapi.json`)).json());
+    expect(limit).toBeGreaterThan(0);
+    expect(pricing).toMatch(new RegExp(`\\| Requests [^|]*\\| ${limit} per \\d+ s \\|`));
+    expect(openapi).toContain(`Quota: ${limit} requests per`);
   });
 
   it('finishes in-flight requests on SIGTERM, then exits 0', async () => {

@@ -1,13 +1,34 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { bakedMismatches } from '../../functions/config/baked-config.ts';
+import { BUILD_MANIFEST_FILE, type BuildManifest } from '../../functions/server/build-manifest.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The production entry as the build compiles it (`npm run serve`); tests run what production runs. */
+export const SERVER_ENTRY = 'dist/server/portfolio.mjs';
 
-/** A running production server (the real `npm run serve` entry) on an ephemeral port. */
+/**
+ * The environment a test server runs with. A test that sets a baked variable (a quota, say) to
+ * see it enforced runs against the build made with the defaults, so it says so with
+ * ALLOW_BUILD_MISMATCH; a server whose environment matches the build keeps the check on.
+ */
+function serverEnv(dataDir: string, env: Record<string, string>): NodeJS.ProcessEnv {
+  const full = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env };
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'dist', BUILD_MANIFEST_FILE), 'utf8')) as BuildManifest;
+  let differs = false;
+  try {
+    differs = env.ALLOW_BUILD_MISMATCH === undefined && bakedMismatches(manifest.environment, full).length > 0;
+  } catch {
+    // An invalid environment: the server itself reports it.
+  }
+  return differs ? { ...full, ALLOW_BUILD_MISMATCH: 'true' } : full;
+}
+
+/** A running production server (the compiled `npm run serve` entry) on an ephemeral port. */
 export interface RunningServer {
   baseUrl: string;
   dataDir: string;
@@ -24,9 +45,9 @@ export function freshDataDir(): string {
 
 /** Starts the server with the given environment; resolves once it logs that it listens. */
 export function startServer(env: Record<string, string> = {}, dataDir = freshDataDir()): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/server/main.ts'], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    env: serverEnv(dataDir, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logLines: Record<string, unknown>[] = [];
@@ -66,9 +87,12 @@ export function startServer(env: Record<string, string> = {}, dataDir = freshDat
   });
 }
 
-/** Runs the server entry expecting it to refuse to start; returns its exit code and stderr. */
+/**
+ * Runs the server entry expecting it to refuse to start; returns its exit code and stderr.
+ * The environment is passed as given (no ALLOW_BUILD_MISMATCH added).
+ */
 export function startExpectingFailure(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/server/main.ts'], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', DATA_DIR: freshDataDir(), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,0 +1,37 @@
+import { ENV_VARIABLES, effectiveValue, loadConfig, type Env, type EnvVariable } from './env.ts';
+
+/** The effective value of every variable the build writes into pages and documents, by name. */
+export type BakedEnvironment = Partial<Record<EnvVariable, string>>;
+
+export const BAKED_VARIABLES = (Object.keys(ENV_VARIABLES) as EnvVariable[]).filter(
+  (variable) => (ENV_VARIABLES[variable] as { baked?: true }).baked === true,
+);
+
+/** What a build records of its environment (see functions/server/build-manifest.ts). */
+export function bakedEnvironment(env: Env): BakedEnvironment {
+  return Object.fromEntries(BAKED_VARIABLES.map((variable) => [variable, effectiveValue(env, variable)]));
+}
+
+/**
+ * The baked variables whose recorded value means something else than the value in `env`.
+ * Values are compared by what the configuration makes of them, not as text: `SITE_URL` with or
+ * without a trailing slash is one site, `120/60` and ` 120/60` one quota. A variable the build
+ * did not record (a build older than the variable) counts as a mismatch.
+ */
+export function bakedMismatches(recorded: BakedEnvironment, env: Env): { variable: EnvVariable; built: string; now: string }[] {
+  const current = JSON.stringify(loadConfig(env));
+  return BAKED_VARIABLES.flatMap((variable) => {
+    const built = recorded[variable];
+    const now = effectiveValue(env, variable);
+    if (built !== undefined && (built === now || sameConfig(env, variable, built, current))) return [];
+    return [{ variable, built: built ?? '(not recorded)', now }];
+  });
+}
+
+function sameConfig(env: Env, variable: EnvVariable, built: string, current: string): boolean {
+  try {
+    return JSON.stringify(loadConfig({ ...env, [variable]: built })) === current;
+  } catch {
+    return false;
+  }
+}

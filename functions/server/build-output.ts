@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { DocPage } from '../docs/doc-page.ts';
+import type { ProjectSource } from '../projects/catalog.ts';
+import { BUILD_MANIFEST_FILE, type BuildManifest } from './build-manifest.ts';
+
+/** What `npm run build` made that the server serves: the prerendered files and the data behind the API. */
+export interface Build {
+  /** The prerendered pages and documents (dist/client), with their `.br`/`.gz` variants. */
+  clientDir: string;
+  projects: ProjectSource[];
+  docs: DocPage[];
+  /** The search index as the build wrote it (JSON). */
+  searchIndex: string;
+  manifest: BuildManifest;
+}
+
+/** Thrown when the build output is missing or unreadable; the message says what to run. */
+export class BuildMissing extends Error {
+  constructor(distDir: string) {
+    super(`No build found in ${distDir}. Run \`npm run build\` first (\`npm start\` builds when needed).`);
+    this.name = 'BuildMissing';
+  }
+}
+
+/** Reads the build output under `distDir` (the folder holding client/ and the manifest). */
+export function loadBuild(distDir: string): Build {
+  const clientDir = path.join(distDir, 'client');
+  try {
+    const json = <T>(file: string) => JSON.parse(readFileSync(path.join(distDir, file), 'utf8')) as T;
+    return {
+      clientDir,
+      projects: json<{ projects: ProjectSource[] }>('client/portfolio.json').projects,
+      docs: json<{ docs: DocPage[] }>('client/docs.json').docs,
+      searchIndex: readFileSync(path.join(clientDir, 'search-index.json'), 'utf8'),
+      manifest: json<BuildManifest>(BUILD_MANIFEST_FILE),
+    };
+  } catch {
+    throw new BuildMissing(distDir);
+  }
+}

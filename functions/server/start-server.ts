@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:http';
+import { createApi, type Api } from '../app.ts';
+import type { Config } from '../config/env.ts';
+import { serviceEndpoints } from '../endpoints.ts';
+import { DISCOVERY_LINKS } from '../http/router.ts';
+import { securityHeaders } from '../http/security-headers.ts';
+import { SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
+import type { Build } from './build-output.ts';
+import { limitConnections, serverTimeouts } from './connection-limits.ts';
+import { createRequestListener } from './request-listener.ts';
+import { StaticFiles } from './static-files.ts';
+
+/** How long `close()` waits for in-flight requests before it closes what is left. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+/** A listening service. */
+export interface RunningService {
+  server: Server;
+  api: Api;
+  /** Where it listens, e.g. `http://127.0.0.1:4321` (with the port chosen when config.port is 0). */
+  url: string;
+  port: number;
+  /**
+   * Stops accepting, lets in-flight requests finish (keep-alive sockets close as they turn idle;
+   * whatever is left after 10 s is cut), then stops background work and closes the database.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * The whole production service on one port: the router, the page and MCP endpoints, and the
+ * prerendered files from memory. It does not check that `build` suits `config` (the entry,
+ * functions/server/main.ts, does), so tests may start it in process with any configuration,
+ * on port 0, and close it when done. Process concerns (signals, crash policy, exit codes) stay
+ * in the entry.
+ *
+ * ```ts
+ * const service = await startServer(loadConfig({ PORT: '0', DATA_DIR: dir }), loadBuild('dist'));
+ * await fetch(`${service.url}/api/v1/projects`);
+ * await service.close();
+ * ```
+ */
+export async function startServer(config: Config, build: Build): Promise<RunningService> {
+  const api = createApi(config, build.projects, build.searchIndex);
+  // The home page and the catalog point agents at the catalog and the description (RFC 8288 links);
+  // HEAD on the catalog answers with its own Link (RFC 9727 section 2).
+  const discoveryLinks = { link: DISCOVERY_LINKS };
+  // Server cards are read by MCP clients in any origin.
+  const openToAll = { 'access-control-allow-origin': '*' };
+  const statics = new StaticFiles(build.clientDir, securityHeaders(config.siteUrl), {
+    '/': discoveryLinks,
+    '/.well-known/api-catalog': discoveryLinks,
+    ...Object.fromEntries(SERVER_CARD_PATHS.map((path) => [path, openToAll])),
+  });
+  const endpoints = serviceEndpoints(api, build.docs, (path) => {
+    const template = statics.get(path)?.identity.body.toString('utf8');
+    if (template === undefined) throw new Error(`The build has no ${path} page`);
+    return template;
+  });
+  const server = createServer(serverTimeouts(config.connections), createRequestListener({ api, statics, endpoints }));
+  limitConnections(server, config.connections, config.trustProxy);
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    api.services.close();
+    throw error;
+  }
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((resolve) => {
+      const reaper = setInterval(() => server.closeIdleConnections(), 50);
+      const cut = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
+      server.close(() => {
+        clearInterval(reaper);
+        clearTimeout(cut);
+        api.services.close();
+        resolve();
+      });
+      server.closeIdleConnections();
+    }));
+  return { server, api, url, port, close };
+}

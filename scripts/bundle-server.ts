@@ -1,0 +1,29 @@
+import { build } from 'esbuild';
+
+/**
+ * Part of `npm run build`: compiles the production entry and the inbox CLI into single ES modules
+ * under dist/server, so production runs `node dist/server/portfolio.mjs` with no TypeScript
+ * compiler at run time and loads one file instead of hundreds. better-sqlite3 stays external: it
+ * is a native addon, loaded from node_modules.
+ */
+const BANNER = [
+  // Bundled CommonJS dependencies call require(); an ES module has none of its own.
+  "import { createRequire as __createRequire } from 'node:module';",
+  'const require = __createRequire(import.meta.url);',
+].join('\n');
+
+await build({
+  entryPoints: { portfolio: 'functions/server/main.ts', inbox: 'functions/cli/inbox.ts' },
+  outdir: 'dist/server',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['better-sqlite3'],
+  banner: { js: BANNER },
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+process.stdout.write('bundle: dist/server/portfolio.mjs, dist/server/inbox.mjs\n');

@@ -1,0 +1,28 @@
+import type { AstroIntegration } from 'astro';
+import type { AddressInfo } from 'node:net';
+
+/** Loaded through Vite on each request, so it sees the content collections and edits to its modules. */
+const DEV_SERVICE = '/src/lib/dev-service.ts';
+
+/**
+ * Mounts the production service in front of `astro dev` (src/lib/dev-service.ts), as a connect
+ * middleware that sees the raw node request: Astro hands its own middleware prerendered routes
+ * without headers or query, and every route here is prerendered.
+ */
+export function devService(): AstroIntegration {
+  return {
+    name: 'portfolio-dev-service',
+    hooks: {
+      'astro:server:setup': ({ server }) => {
+        server.middlewares.use((req, res, next) => {
+          const address = server.httpServer?.address() as AddressInfo | null;
+          const origin = `http://127.0.0.1:${address?.port ?? 4321}`;
+          server
+            .ssrLoadModule(DEV_SERVICE)
+            .then((module) => (module as typeof import('./dev-service.ts')).serveInDev(req, res, next, origin))
+            .catch(next);
+        });
+      },
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { BAKED_VARIABLES, bakedEnvironment, bakedMismatches } from '../../functions/config/baked-config.ts';
+import { ENV_VARIABLES, loadConfig, type EnvVariable } from '../../functions/config/env.ts';
+import { docFacts } from '../../functions/docs/facts.ts';
+import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
+
+describe('the baked configuration', () => {
+  const built = bakedEnvironment({});
+
+  it('matches the environment it was recorded from', () => {
+    expect(bakedMismatches(built, {})).toEqual([]);
+  });
+
+  it('compares values by meaning, not spelling', () => {
+    expect(bakedMismatches(built, { SITE_URL: 'http://localhost:4321/', READ_RATE_LIMIT: ' 120/60' })).toEqual([]);
+  });
+
+  it('names each variable that differs, with both values', () => {
+    expect(bakedMismatches(built, { READ_RATE_LIMIT: '7/60', SITE_URL: 'https://ada.example' })).toEqual([
+      { variable: 'SITE_URL', built: 'http://localhost:4321', now: 'https://ada.example' },
+      { variable: 'READ_RATE_LIMIT', built: '120/60', now: '7/60' },
+    ]);
+  });
+
+  it('counts a variable the build did not record as different', () => {
+    const { SITE_URL: _siteUrl, ...older } = built;
+    expect(bakedMismatches(older, {}).map((mismatch) => mismatch.variable)).toEqual(['SITE_URL']);
+  });
+
+  it('ignores variables the build does not write anywhere', () => {
+    expect(bakedMismatches(built, { PORT: '8080', ACCESS_LOG: 'false', TRUST_PROXY: '1' })).toEqual([]);
+  });
+
+  /** A valid value other than the default for every variable that is not baked. */
+  const OTHER_VALUES: Partial<Record<EnvVariable, string>> = {
+    PORT: '8080',
+    HOST: '0.0.0.0',
+    DATA_DIR: '/tmp/elsewhere',
+    TRUST_PROXY: '2',
+    NOTIFY_WEBHOOK_URL: 'https://hooks.example/inbox',
+    NOTIFY_RETRY_BASE_MS: '5',
+    NOTIFY_MAX_ATTEMPTS: '3',
+    RATE_LIMIT_MAX_CLIENTS: '500',
+    HEADERS_TIMEOUT_MS: '2000',
+    REQUEST_TIMEOUT_MS: '40000',
+    MAX_CONNECTIONS: '10',
+    MAX_CONNECTIONS_PER_CLIENT: '5',
+    ACCESS_LOG: 'false',
+    ALLOW_BUILD_MISMATCH: 'true',
+  };
+
+  it('covers every variable that documents quote: the others leave the docs and the OpenAPI description as they are', () => {
+    const unbaked = (Object.keys(ENV_VARIABLES) as EnvVariable[]).filter((variable) => !BAKED_VARIABLES.includes(variable));
+    expect(unbaked.toSorted()).toEqual(Object.keys(OTHER_VALUES).toSorted());
+    const documents = (env: Record<string, string>) => {
+      const config = loadConfig(env);
+      return JSON.stringify([docFacts(config), buildOpenApiDocument(config)]);
+    };
+    const reference = documents({});
+    for (const variable of unbaked) expect(documents({ [variable]: OTHER_VALUES[variable]! }), variable).toBe(reference);
+  });
+});
