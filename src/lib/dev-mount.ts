@@ -1,5 +1,6 @@
 import type { AstroIntegration } from 'astro';
 import type { AddressInfo } from 'node:net';
+import type { serveInDev } from './dev-service.ts';
 
 /** Loaded through Vite on each request, so it sees the content collections and edits to its modules. */
 const DEV_SERVICE = '/src/lib/dev-service.ts';
@@ -19,7 +20,7 @@ export function devService(): AstroIntegration {
           const origin = `http://127.0.0.1:${address?.port ?? 4321}`;
           server
             .ssrLoadModule(DEV_SERVICE)
-            .then((module) => (module as typeof import('./dev-service.ts')).serveInDev(req, res, next, origin))
+            .then((module) => (module as { serveInDev: typeof serveInDev }).serveInDev(req, res, next, origin))
             .catch(next);
         });
       },
