@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createApi, type Api } from '../../functions/app.ts';
 import { loadConfig, type Config } from '../../functions/config/env.ts';
@@ -12,6 +12,7 @@ import { securityHeaders } from '../../functions/http/security-headers.ts';
 import type { ApiRequest, ApiResponse } from '../../functions/http/types.ts';
 import { mcpRoutes } from '../../functions/mcp/mcp-routes.ts';
 import type { ProjectSource } from '../../functions/projects/catalog.ts';
+import { mediaTypeFor } from '../../functions/server/media-types.ts';
 import { searchPageHandler } from '../../functions/search/search-page-handler.ts';
 import { SearchPage } from '../../functions/search/search-page.ts';
 import { freshDataDir, ROOT } from './server.ts';
@@ -23,8 +24,9 @@ import { freshDataDir, ROOT } from './server.ts';
  * caller builds one (functions/mcp/api-caller.ts), and the answer gets the headers the node
  * listener adds (security headers, X-Request-Id, Content-Length, Connection: close on 413).
  *
- * Static files (pages, documents) are not served here: they are the system tier's, where the
- * real server reads them from dist/.
+ * Static files (pages, documents) are answered only with the built file's bytes and media type,
+ * so that a test can compare an API or MCP answer with the page it mirrors; their caching
+ * headers, compression, redirects and 404 page are the system tier's (the real server).
  */
 
 const CLIENT = path.join(ROOT, 'dist/client');
@@ -116,7 +118,7 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
     if (body !== null) headers['content-length'] ??= String(body.length);
 
     const handle = pathOnly === '/api' || ROUTER_PREFIXES.some((prefix) => pathOnly.startsWith(prefix)) ? routeApi : endpoints.get(pathOnly);
-    if (handle === undefined) throw new Error(`${pathOnly} is a static file: the api tier does not serve it (test it in the system tier)`);
+    if (handle === undefined) return builtFile(method, pathOnly);
     const ids = requestIdsFor(headers['x-request-id']);
     const requestId = answeredId(ids);
     const apiRequest: ApiRequest = {
@@ -186,6 +188,17 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
       return Promise.resolve();
     },
   });
+}
+
+/** A built file's bytes at its clean URL (`/x` is x.html), or a bare 404; GET and HEAD only. */
+function builtFile(method: string, urlPath: string): ApiAnswer {
+  if (method !== 'GET' && method !== 'HEAD') throw new Error(`${method} ${urlPath}: the api tier serves static files for reading only`);
+  const relative = decodeURIComponent(urlPath === '/' ? '/index.html' : urlPath).replace(/^\/+/, '');
+  const candidates = [relative, `${relative}.html`].map((name) => path.join(CLIENT, name));
+  const file = candidates.find((candidate) => candidate.startsWith(CLIENT) && existsSync(candidate) && statSync(candidate).isFile());
+  if (file === undefined) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from('Not Found\n') };
+  const body = readFileSync(file);
+  return { status: 200, headers: { 'content-type': mediaTypeFor(file), 'content-length': String(body.length) }, body: method === 'HEAD' ? Buffer.alloc(0) : body };
 }
 
 type Fetch = typeof globalThis.fetch;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorSchema, validationErrorSchema } from '../support/schemas.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startApi, type InProcessApi } from '../support/api.ts';
 
 /** Enough quota for tight polling loops: quotas have their own tests. */
 const ENV = { READ_RATE_LIMIT: '100000/60', TEST_KEY_READ_RATE_LIMIT: '100000/60' };
@@ -66,10 +66,10 @@ async function created(baseUrl: string, body?: unknown, query = ''): Promise<z.i
   return createdSchema.parse(posted.body);
 }
 
-let server: RunningServer;
+let server: InProcessApi;
 
 beforeAll(async () => {
-  server = await startServer(ENV);
+  server = await startApi(ENV);
 });
 afterAll(() => server.stop());
 
@@ -175,9 +175,9 @@ describe('GET /api/v1/jobs/{jobId}', () => {
 describe('job queue', () => {
   /** One slot, two waiting per mode, one waiting and two results per client; clients are told apart by X-Forwarded-For. */
   const SMALL = { ...ENV, TRUST_PROXY: '1', JOB_CONCURRENCY: '1', JOB_QUEUE_LIMIT: '2', JOB_QUEUE_PER_CLIENT: '1', JOB_RESULTS_PER_CLIENT: '2' };
-  let small: RunningServer;
+  let small: InProcessApi;
   beforeAll(async () => {
-    small = await startServer(SMALL);
+    small = await startApi(SMALL);
   });
   afterAll(() => small.stop());
 
@@ -243,28 +243,5 @@ describe('job queue', () => {
     }
     const statuses = await Promise.all(ids.map(async (id) => (await getJob(small.baseUrl, id)).status));
     expect(statuses).toEqual([404, 200, 200]);
-  });
-
-  it('after a crash, fails the job that was running as interrupted and runs the waiting one', async () => {
-    const env = { ...ENV, JOB_CONCURRENCY: '1' };
-    const first = await startServer(env);
-    const inFlight = await created(first.baseUrl, { task: 'digest' });
-    const waiting = await created(first.baseUrl, { task: 'export' });
-    await first.stop('SIGKILL');
-
-    const second = await startServer(env, first.dataDir);
-    try {
-      const interrupted = await pollUntilFinished(second.baseUrl, inFlight.jobId);
-      if (interrupted.status === 'failed') {
-        expect(interrupted.error?.code).toBe('interrupted');
-        expect(interrupted.result).toBeNull();
-      } else {
-        // The digest may have finished before the kill landed; it must never stay unfinished.
-        expect(interrupted.status).toBe('succeeded');
-      }
-      expect((await pollUntilFinished(second.baseUrl, waiting.jobId)).status).toBe('succeeded');
-    } finally {
-      await second.stop();
-    }
   });
 });
