@@ -119,7 +119,7 @@ describe('/mcp: submit_contact shares the rules of POST /api/v1/contact', () => 
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     const reused = toolError(await callTool(client, 'submit_contact', { ...VALID, message: 'A different message, same key.', idempotency_key: key }));
     expect(reused.code).toBe('idempotency_key_reused');
-    expect((await storedInbox(server.dataDir)).filter((entry) => entry.message === VALID.message)).toHaveLength(1);
+    expect(storedInbox(server.dataDir).filter((entry) => entry.message === VALID.message)).toHaveLength(1);
 
     // Quota 3 per window: the MCP message above, one over HTTP, one more over MCP; the next is refused.
     expect((await postContact(server.baseUrl, { ...VALID, message: 'Second message, over HTTP.' })).status).toBe(200);
@@ -127,17 +127,17 @@ describe('/mcp: submit_contact shares the rules of POST /api/v1/contact', () => 
     const limited = toolError(await callTool(client, 'submit_contact', { ...VALID, message: 'Fourth message, refused.', idempotency_key: randomUUID() }));
     expect(limited.code).toBe('rate_limited');
     expect((await postContact(server.baseUrl, { ...VALID, message: 'Fifth message, refused over HTTP too.' })).status).toBe(429);
-    expect(await storedInbox(server.dataDir)).toHaveLength(3);
+    expect(storedInbox(server.dataDir)).toHaveLength(3);
   });
 
   it('refuses a missing key and bad fields with the API codes, storing nothing', async () => {
-    const before = (await storedInbox(server.dataDir)).length;
+    const before = storedInbox(server.dataDir).length;
     expect(toolError(await callTool(client, 'submit_contact', VALID)).code).toBe('idempotency_key_missing');
     expect(toolError(await callTool(client, 'submit_contact', { ...VALID, idempotency_key: 'not-a-uuid' })).code).toBe('idempotency_key_invalid');
     const invalid = toolError(await callTool(client, 'submit_contact', { name: '', email: 'nope', message: 'short', idempotency_key: randomUUID() }));
     expect(invalid.code).toBe('validation_failed');
     expect(validationErrorSchema.parse(invalid).errors.map((error) => error.field).sort()).toEqual(['email', 'message', 'name']);
-    expect((await storedInbox(server.dataDir)).length).toBe(before);
+    expect(storedInbox(server.dataDir).length).toBe(before);
   });
 });
 

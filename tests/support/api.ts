@@ -169,7 +169,7 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
       return globalThis.fetch(next, keepsMethod ? { ...init, headers } : { headers: init?.headers });
     }
     const status = answer.status;
-    return new Response(NO_BODY.has(status) || webRequest.method === 'HEAD' ? null : answer.body, { status, headers: answer.headers });
+    return new Response(NO_BODY.has(status) || webRequest.method === 'HEAD' ? null : new Uint8Array(answer.body), { status, headers: answer.headers });
   }
 
   const baseUrl = `http://api-${process.pid}-${++counter}.in-process.test`;
