@@ -3,15 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type InProcessApi } from '../support/api.ts';
-import { ROOT } from '../support/server.ts';
+import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 
 const run = promisify(execFile);
 const SITE = 'http://localhost:4321';
-let server: InProcessApi;
+let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startApi({ READ_RATE_LIMIT: '100000/60' });
+  server = await startServer({ READ_RATE_LIMIT: '100000/60' });
 });
 const scratch: string[] = [];
 afterAll(async () => {
