@@ -10,6 +10,7 @@ import { clientIpOf } from '../../functions/http/client-ip.ts';
 import { answeredId, requestIdsFor } from '../../functions/http/request-id.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import type { ApiRequest, ApiResponse } from '../../functions/http/types.ts';
+import { logError } from '../../functions/log.ts';
 import { mcpRoutes } from '../../functions/mcp/mcp-routes.ts';
 import type { ProjectSource } from '../../functions/projects/catalog.ts';
 import { mediaTypeFor } from '../../functions/server/media-types.ts';
@@ -96,7 +97,7 @@ let counter = 0;
  */
 export function startApi(env: Record<string, string> = {}, dataDir = freshDataDir()): Promise<InProcessApi> {
   const { projects, docs, searchIndex, contactTemplate, searchTemplate } = loadBuild();
-  const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', ACCESS_LOG: 'false', DATA_DIR: dataDir, ...env });
+  const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
   const api = createApi(config, projects, searchIndex);
   const endpoints = new Map<string, Endpoint>([
     ['/contact', contactFormHandler(api.services.contact, new ContactPage(contactTemplate), api.services.quotas)],
@@ -139,8 +140,9 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
     let response: ApiResponse;
     try {
       response = await handle(apiRequest);
-    } catch {
-      // The node listener's last resort (request-listener.ts failSafe).
+    } catch (error) {
+      // The node listener's last resort (request-listener.ts failSafe): logged, and a bare 500.
+      logError(ids.requestId, error);
       response = {
         status: 500,
         headers: { 'content-type': 'application/json; charset=utf-8' },
