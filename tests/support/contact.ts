@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { openDatabase } from '../../functions/state/database.ts';
+import { MessageStore } from '../../functions/state/message-store.ts';
 import { ROOT } from './server.ts';
 
 const run = promisify(execFile);
@@ -56,4 +58,25 @@ export async function readInbox(dataDir: string, ...args: string[]): Promise<Inb
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as InboxEntry);
+}
+
+/**
+ * The inbox read straight from the database, in the CLI's --json shape, without starting the
+ * CLI: for tests of what was stored (the CLI itself has its own tests).
+ */
+export function storedInbox(dataDir: string, options: { sandbox?: boolean } = {}): InboxEntry[] {
+  const db = openDatabase(dataDir);
+  try {
+    return new MessageStore(db).list({ sandbox: options.sandbox === true }).map((message) => ({
+      id: message.id,
+      name: message.name,
+      email: message.email,
+      message: message.message,
+      read: message.readAt !== null,
+      sandbox: message.sandbox,
+      delivery: { state: message.notifyState, attempts: message.notifyAttempts, lastError: message.notifyLastError },
+    }));
+  } finally {
+    db.close();
+  }
 }

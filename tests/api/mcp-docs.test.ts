@@ -1,14 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectMcp, structured, toolError } from '../support/mcp.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startApi, type InProcessApi } from '../support/api.ts';
 
-let server: RunningServer;
+let server: InProcessApi;
 let client: Client;
 let docs: { path: string; title: string; markdownUrl: string }[];
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '10000/60' });
+  server = await startApi({ READ_RATE_LIMIT: '10000/60' });
   client = await connectMcp(`${server.baseUrl}/mcp/docs`);
   docs = structured(await callTool(client, 'list_docs')).docs as typeof docs;
 });

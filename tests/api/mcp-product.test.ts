@@ -3,19 +3,20 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postContact, readInbox, VALID } from '../support/contact.ts';
+import { postContact, storedInbox, VALID } from '../support/contact.ts';
 import { callTool, connectMcp, structured, toolError } from '../support/mcp.ts';
 import { validationErrorSchema } from '../support/schemas.ts';
-import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { startApi, type InProcessApi } from '../support/api.ts';
+import { ROOT } from '../support/server.ts';
 
 const PRODUCT_TOOL_NAMES = ['list_projects', 'get_project', 'search', 'submit_contact', 'create_job', 'get_job', 'sandbox_ping', 'compare_projects'];
 const SLUGS = (JSON.parse(readFileSync(path.join(ROOT, 'dist/client/portfolio.json'), 'utf8')) as { projects: { slug: string }[] }).projects.map((p) => p.slug);
 
-let server: RunningServer;
+let server: InProcessApi;
 let client: Client;
 
 beforeAll(async () => {
-  server = await startServer({ CONTACT_RATE_LIMIT: '3/600', READ_RATE_LIMIT: '10000/60' });
+  server = await startApi({ CONTACT_RATE_LIMIT: '3/600', READ_RATE_LIMIT: '10000/60' });
   client = await connectMcp(`${server.baseUrl}/mcp`);
 });
 afterAll(async () => {
@@ -118,7 +119,7 @@ describe('/mcp: submit_contact shares the rules of POST /api/v1/contact', () => 
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     const reused = toolError(await callTool(client, 'submit_contact', { ...VALID, message: 'A different message, same key.', idempotency_key: key }));
     expect(reused.code).toBe('idempotency_key_reused');
-    expect((await readInbox(server.dataDir)).filter((entry) => entry.message === VALID.message)).toHaveLength(1);
+    expect(storedInbox(server.dataDir).filter((entry) => entry.message === VALID.message)).toHaveLength(1);
 
     // Quota 3 per window: the MCP message above, one over HTTP, one more over MCP; the next is refused.
     expect((await postContact(server.baseUrl, { ...VALID, message: 'Second message, over HTTP.' })).status).toBe(200);
@@ -126,17 +127,17 @@ describe('/mcp: submit_contact shares the rules of POST /api/v1/contact', () => 
     const limited = toolError(await callTool(client, 'submit_contact', { ...VALID, message: 'Fourth message, refused.', idempotency_key: randomUUID() }));
     expect(limited.code).toBe('rate_limited');
     expect((await postContact(server.baseUrl, { ...VALID, message: 'Fifth message, refused over HTTP too.' })).status).toBe(429);
-    expect(await readInbox(server.dataDir)).toHaveLength(3);
+    expect(storedInbox(server.dataDir)).toHaveLength(3);
   });
 
   it('refuses a missing key and bad fields with the API codes, storing nothing', async () => {
-    const before = (await readInbox(server.dataDir)).length;
+    const before = storedInbox(server.dataDir).length;
     expect(toolError(await callTool(client, 'submit_contact', VALID)).code).toBe('idempotency_key_missing');
     expect(toolError(await callTool(client, 'submit_contact', { ...VALID, idempotency_key: 'not-a-uuid' })).code).toBe('idempotency_key_invalid');
     const invalid = toolError(await callTool(client, 'submit_contact', { name: '', email: 'nope', message: 'short', idempotency_key: randomUUID() }));
     expect(invalid.code).toBe('validation_failed');
     expect(validationErrorSchema.parse(invalid).errors.map((error) => error.field).sort()).toEqual(['email', 'message', 'name']);
-    expect((await readInbox(server.dataDir)).length).toBe(before);
+    expect(storedInbox(server.dataDir).length).toBe(before);
   });
 });
 

@@ -1,75 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { errorSchema, validationErrorSchema } from '../support/schemas.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startApi, type InProcessApi } from '../support/api.ts';
+import { created, createdSchema, createJob, ENV, getJob, pollUntilFinished, type Answer, type Job } from '../support/jobs.ts';
 
-/** Enough quota for tight polling loops: quotas have their own tests. */
-const ENV = { READ_RATE_LIMIT: '100000/60', TEST_KEY_READ_RATE_LIMIT: '100000/60' };
-const FINISHED = ['succeeded', 'failed'];
-
-const createdSchema = z.object({ jobId: z.string().regex(/^job_[A-Za-z0-9_-]{22}$/), status: z.enum(['pending', 'running']), pollUrl: z.string().url() }).strict();
-const jobSchema = z
-  .object({
-    jobId: z.string(),
-    task: z.string(),
-    status: z.enum(['pending', 'running', 'succeeded', 'failed']),
-    progress: z.number().min(0).max(1),
-    result: z.record(z.string(), z.unknown()).nullable(),
-    error: z.object({ code: z.string(), message: z.string() }).strict().nullable(),
-    createdAt: z.string().datetime(),
-    updatedAt: z.string().datetime(),
-  })
-  .strict();
-type Job = z.infer<typeof jobSchema>;
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown>;
-}
-
-async function answer(response: Response): Promise<Answer> {
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
-
-/** POSTs a job; `undefined` sends no body at all, `raw` sends the text as it is; `client` is an X-Forwarded-For address. */
-async function createJob(baseUrl: string, body?: unknown, options: { query?: string; raw?: string; client?: string } = {}): Promise<Answer> {
-  const text = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (options.client !== undefined) headers['x-forwarded-for'] = options.client;
-  return answer(await fetch(`${baseUrl}/api/v1/jobs${options.query ?? ''}`, { method: 'POST', headers, body: text }));
-}
-
-async function getJob(baseUrl: string, jobId: string, query = ''): Promise<Answer> {
-  return answer(await fetch(`${baseUrl}/api/v1/jobs/${jobId}${query}`));
-}
-
-/** Polls until the job finishes; every view on the way is checked and handed to `seen`. */
-async function pollUntilFinished(baseUrl: string, jobId: string, query = '', seen: (job: Job) => void = () => {}): Promise<Job> {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    const polled = await getJob(baseUrl, jobId, query);
-    expect(polled.status).toBe(200);
-    const job = jobSchema.parse(polled.body);
-    seen(job);
-    if (FINISHED.includes(job.status)) return job;
-    expect(polled.headers.get('retry-after')).toMatch(/^[12]$/);
-    expect(polled.headers.get('cache-control')).toBe('no-store');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`job ${jobId} did not finish`);
-}
-
-async function created(baseUrl: string, body?: unknown, query = ''): Promise<z.infer<typeof createdSchema>> {
-  const posted = await createJob(baseUrl, body, { query });
-  expect(posted.status, JSON.stringify(posted.body)).toBe(202);
-  return createdSchema.parse(posted.body);
-}
-
-let server: RunningServer;
+let server: InProcessApi;
 
 beforeAll(async () => {
-  server = await startServer(ENV);
+  server = await startApi(ENV);
 });
 afterAll(() => server.stop());
 
@@ -175,9 +112,9 @@ describe('GET /api/v1/jobs/{jobId}', () => {
 describe('job queue', () => {
   /** One slot, two waiting per mode, one waiting and two results per client; clients are told apart by X-Forwarded-For. */
   const SMALL = { ...ENV, TRUST_PROXY: '1', JOB_CONCURRENCY: '1', JOB_QUEUE_LIMIT: '2', JOB_QUEUE_PER_CLIENT: '1', JOB_RESULTS_PER_CLIENT: '2' };
-  let small: RunningServer;
+  let small: InProcessApi;
   beforeAll(async () => {
-    small = await startServer(SMALL);
+    small = await startApi(SMALL);
   });
   afterAll(() => small.stop());
 
@@ -243,28 +180,5 @@ describe('job queue', () => {
     }
     const statuses = await Promise.all(ids.map(async (id) => (await getJob(small.baseUrl, id)).status));
     expect(statuses).toEqual([404, 200, 200]);
-  });
-
-  it('after a crash, fails the job that was running as interrupted and runs the waiting one', async () => {
-    const env = { ...ENV, JOB_CONCURRENCY: '1' };
-    const first = await startServer(env);
-    const inFlight = await created(first.baseUrl, { task: 'digest' });
-    const waiting = await created(first.baseUrl, { task: 'export' });
-    await first.stop('SIGKILL');
-
-    const second = await startServer(env, first.dataDir);
-    try {
-      const interrupted = await pollUntilFinished(second.baseUrl, inFlight.jobId);
-      if (interrupted.status === 'failed') {
-        expect(interrupted.error?.code).toBe('interrupted');
-        expect(interrupted.result).toBeNull();
-      } else {
-        // The digest may have finished before the kill landed; it must never stay unfinished.
-        expect(interrupted.status).toBe('succeeded');
-      }
-      expect((await pollUntilFinished(second.baseUrl, waiting.jobId)).status).toBe('succeeded');
-    } finally {
-      await second.stop();
-    }
   });
 });

@@ -2,16 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postContact, readInbox, VALID } from '../support/contact.ts';
+import { postContact, storedInbox, VALID } from '../support/contact.ts';
 import { errorSchema } from '../support/schemas.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startApi, type InProcessApi } from '../support/api.ts';
 
-let server: RunningServer;
+let server: InProcessApi;
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '1000/60', KEYS_RATE_LIMIT: '100/3600' });
+  server = await startApi({ READ_RATE_LIMIT: '1000/60', KEYS_RATE_LIMIT: '100/3600' });
 });
 afterAll(() => server.stop());
 
@@ -20,18 +19,10 @@ async function ping(headers: Record<string, string> = {}, query = '') {
   return { response, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** fetch() drops a Host header, so the sandbox host is tested with node:http. */
-function pingWithHost(host: string): Promise<{ sandbox: unknown; header: string | undefined }> {
-  const url = new URL(server.baseUrl);
-  return new Promise((resolve, reject) => {
-    httpRequest({ host: url.hostname, port: url.port, path: '/api/v1/sandbox/ping', headers: { host } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ sandbox: (JSON.parse(text) as { sandbox: unknown }).sandbox, header: res.headers['x-sandbox'] as string | undefined }));
-    })
-      .on('error', reject)
-      .end();
-  });
+/** fetch() drops a Host header, so the sandbox host is sent with the in-process request. */
+async function pingWithHost(host: string): Promise<{ sandbox: unknown; header: string | undefined }> {
+  const answer = await server.request({ path: '/api/v1/sandbox/ping', headers: { host } });
+  return { sandbox: (JSON.parse(answer.body.toString()) as { sandbox: unknown }).sandbox, header: answer.headers['x-sandbox'] };
 }
 
 async function createKey(body?: unknown, headers: Record<string, string> = {}) {
@@ -175,12 +166,12 @@ describe('test keys', () => {
     expect(posted.status).toBe(200);
     expect(posted.headers.get('x-sandbox')).toBe('true');
     expect(posted.headers.get('ratelimit-limit')).toBe('50');
-    expect((await readInbox(server.dataDir)).some((entry) => entry.message === message)).toBe(false);
-    expect((await readInbox(server.dataDir, '--sandbox')).some((entry) => entry.message === message)).toBe(true);
+    expect(storedInbox(server.dataDir).some((entry) => entry.message === message)).toBe(false);
+    expect(storedInbox(server.dataDir, { sandbox: true }).some((entry) => entry.message === message)).toBe(true);
   });
 
   it('survives a restart and expires; sandbox messages older than SANDBOX_RETENTION_SECONDS are purged, live ones kept', async () => {
-    const short = await startServer({ TEST_KEY_TTL_SECONDS: '60' });
+    const short = await startApi({ TEST_KEY_TTL_SECONDS: '60' });
     try {
       const created = (await (await fetch(`${short.baseUrl}/api/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json' } })).json()) as Record<string, string>;
       const [oldSandbox, freshSandbox, oldLive] = ['old sandbox', 'fresh sandbox', 'old live'].map((label) => `${label} message ${randomUUID()}`);
@@ -188,7 +179,7 @@ describe('test keys', () => {
         expect((await postContact(short.baseUrl, { ...VALID, message }, { headers })).status).toBe(200);
       }
       await short.stop();
-      const again = await startServer({}, short.dataDir);
+      const again = await startApi({}, short.dataDir);
       try {
         const keyed = await fetch(`${again.baseUrl}/api/v1/sandbox/ping`, { headers: { 'x-api-key': created.key! } });
         expect(keyed.headers.get('x-api-key-status')).toBe('valid');
@@ -201,13 +192,13 @@ describe('test keys', () => {
       const eightDaysAgo = Date.now() - 8 * 86_400_000;
       for (const message of [oldSandbox, oldLive]) db.prepare('UPDATE messages SET created_at = ? WHERE message = ?').run(eightDaysAgo, message);
       db.close();
-      const later = await startServer({}, short.dataDir);
+      const later = await startApi({}, short.dataDir);
       try {
         const expired = await fetch(`${later.baseUrl}/api/v1/sandbox/ping`, { headers: { 'x-api-key': created.key! } });
         expect(expired.status).toBe(200);
         expect(expired.headers.get('x-api-key-status')).toBe('invalid');
-        expect((await readInbox(later.dataDir, '--sandbox')).map((entry) => entry.message)).toEqual([freshSandbox]);
-        expect((await readInbox(later.dataDir)).map((entry) => entry.message)).toEqual([oldLive]);
+        expect(storedInbox(later.dataDir, { sandbox: true }).map((entry) => entry.message)).toEqual([freshSandbox]);
+        expect(storedInbox(later.dataDir).map((entry) => entry.message)).toEqual([oldLive]);
       } finally {
         await later.stop();
       }
@@ -217,7 +208,7 @@ describe('test keys', () => {
   });
 
   it('limits key creation per IP with KEYS_RATE_LIMIT', async () => {
-    const limited = await startServer({ KEYS_RATE_LIMIT: '2/3600' });
+    const limited = await startApi({ KEYS_RATE_LIMIT: '2/3600' });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await fetch(`${limited.baseUrl}/api/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validationErrorSchema } from '../support/schemas.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startApi, type InProcessApi } from '../support/api.ts';
 
-let server: RunningServer;
+let server: InProcessApi;
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '40/60' });
+  server = await startApi({ READ_RATE_LIMIT: '40/60' });
 });
 afterAll(() => server.stop());
 
@@ -89,7 +89,7 @@ describe('POST /api/v1/batch', () => {
   });
 
   it('charges invalid batches too, refuses an over-long one unread, and caps the listed errors', async () => {
-    const limited = await startServer({ READ_RATE_LIMIT: '10/60' });
+    const limited = await startApi({ READ_RATE_LIMIT: '10/60' });
     try {
       const post = async (text: string) => {
         const response = await fetch(`${limited.baseUrl}/api/v1/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });

@@ -5,14 +5,15 @@ import { OPERATIONS } from '../../functions/operations.ts';
 import { searchResponseSchema } from '../../functions/search/schema.ts';
 import { SEARCH_TYPES } from '../../functions/search/search-types.ts';
 import { errorSchema, listResponseSchema } from '../support/schemas.ts';
-import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { startApi, type InProcessApi } from '../support/api.ts';
+import { ROOT } from '../support/server.ts';
 
 // Served under another address than the build's, to show that result URLs follow the running config.
 const SITE_URL = 'https://search.example';
-let server: RunningServer;
+let server: InProcessApi;
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '10000/60', SITE_URL });
+  server = await startApi({ READ_RATE_LIMIT: '10000/60', SITE_URL });
 });
 afterAll(() => server.stop());
 
@@ -150,7 +151,7 @@ describe('GET /api/search', () => {
 
 describe('search rate limit', () => {
   it('counts against the read quota and answers 429 with Retry-After when it is used up', async () => {
-    const limited = await startServer({ READ_RATE_LIMIT: '2/60' });
+    const limited = await startApi({ READ_RATE_LIMIT: '2/60' });
     try {
       const first = await fetch(`${limited.baseUrl}/api/search?q=rust`);
       expect(first.status).toBe(200);

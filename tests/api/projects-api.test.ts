@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectSchema } from '../../functions/projects/schema.ts';
 import { errorSchema, listResponseSchema, problemSchema } from '../support/schemas.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startApi, type InProcessApi } from '../support/api.ts';
 
-let server: RunningServer;
+let server: InProcessApi;
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '10000/60' });
+  server = await startApi({ READ_RATE_LIMIT: '10000/60' });
 });
 afterAll(() => server.stop());
 
@@ -107,7 +107,7 @@ describe('GET /api/v1/projects', () => {
     for (const bad of [forged, `${payload}.`, cursor.slice(0, -4), 'A'.repeat(5000), 'hello', `${cursor}x`]) {
       await expectError(`/api/v1/projects?cursor=${encodeURIComponent(bad)}`, 400, 'invalid_cursor');
     }
-    const other = await startServer();
+    const other = await startApi();
     try {
       const response = await fetch(`${other.baseUrl}/api/v1/projects?cursor=${encodeURIComponent(cursor)}`);
       expect(response.status).toBe(400);
@@ -118,11 +118,11 @@ describe('GET /api/v1/projects', () => {
   });
 
   it('keeps cursors valid across a restart with the same data directory', async () => {
-    const first = await startServer();
+    const first = await startApi();
     const { body } = await fetch(`${first.baseUrl}/api/v1/projects?limit=3`).then(async (r) => ({ body: await r.json() }));
     const cursor = listResponseSchema.parse(body).pagination.nextCursor!;
     await first.stop();
-    const second = await startServer({}, first.dataDir);
+    const second = await startApi({}, first.dataDir);
     try {
       const response = await fetch(`${second.baseUrl}/api/v1/projects?limit=3&cursor=${encodeURIComponent(cursor)}`);
       expect(response.status).toBe(200);
@@ -196,7 +196,7 @@ describe('GET /api/v1/projects/{slug}', () => {
 
 describe('read quota', () => {
   it('counts per client IP with integer headers, then answers 429 with Retry-After', async () => {
-    const limited = await startServer({ READ_RATE_LIMIT: '3/120' });
+    const limited = await startApi({ READ_RATE_LIMIT: '3/120' });
     try {
       const remaining: string[] = [];
       for (let i = 0; i < 3; i++) {

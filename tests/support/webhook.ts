@@ -1,0 +1,56 @@
+import { createServer, type Server } from 'node:http';
+
+/** How long a wait may last before the test fails as hung: generous, for a busy 2-core machine. */
+export const HANG_GUARD_MS = 60_000;
+
+export interface Receiver {
+  url: string;
+  received: { headers: Record<string, unknown>; body: Record<string, unknown> }[];
+  attempts: () => number;
+  /** Resolves once `count` posts have been accepted (answered 204); rejects after HANG_GUARD_MS. */
+  accepted(count: number): Promise<void>;
+  close: () => void;
+}
+
+/** A local webhook receiver that fails its first `failures` posts with a 500; `onPost` runs before each answer. */
+export function receiver(failures: number, onPost: () => void = () => undefined): Promise<Receiver> {
+  const received: Receiver['received'] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  let attempts = 0;
+  const server: Server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    req.on('end', () => {
+      attempts++;
+      onPost();
+      if (attempts <= failures) {
+        res.writeHead(500).end('not yet');
+        return;
+      }
+      received.push({ headers: req.headers, body: JSON.parse(text) as Record<string, unknown> });
+      res.writeHead(204).end();
+      for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
+    });
+  });
+  const accepted = (count: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (received.length >= count) return resolve();
+      const timer = setTimeout(() => reject(new Error(`the webhook received ${received.length} of ${count} posts`)), HANG_GUARD_MS);
+      waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
+    });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address() as { port: number };
+      resolve({ url: `http://127.0.0.1:${address.port}/hook`, received, attempts: () => attempts, accepted, close: () => server.close() });
+    }),
+  );
+}
+
+/** Polls a cheap check (an in-memory value, a database read) until it holds; fails after `timeoutMs`. */
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = HANG_GUARD_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

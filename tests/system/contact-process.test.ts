@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postContact, readInbox, VALID } from '../support/contact.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+// What only a real server shows about contact posts: a connection that declares a body it does
+// not send, one whose body arrives slowly, and kill -9. The rest is in tests/api/contact-api.test.ts.
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '1000/600' });
+});
+afterAll(() => server.stop());
+
+describe('POST /api/v1/contact over a connection', () => {
+  it('refuses a declared oversized body before reading it', async () => {
+    const base = new URL(server.baseUrl);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(base.port), base.hostname, () => {
+        // Declares a megabyte and sends none of it: the answer must not wait for the body.
+        socket.write(
+          `POST /api/v1/contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Length: 1048576\r\n\r\n`,
+        );
+      });
+      let data = '';
+      socket.on('data', (chunk) => {
+        data += chunk.toString();
+        if (data.includes('payload_too_large')) {
+          socket.destroy();
+          resolve(data);
+        }
+      });
+      socket.on('error', reject);
+      setTimeout(() => reject(new Error(`no answer: ${data}`)), 5000);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer.toLowerCase()).toContain('connection: close');
+  });
+});
+
+describe('Idempotency-Key over connections', () => {
+  it('answers 409 while the first request with the key is still in progress', async () => {
+    const key = randomUUID();
+    const base = new URL(server.baseUrl);
+    const body = JSON.stringify({ ...VALID, message: `Slow body ${key}` });
+    const socket = connect(Number(base.port), base.hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let firstAnswer = '';
+    socket.on('data', (chunk) => (firstAnswer += chunk.toString()));
+    socket.write(
+      `POST /api/v1/contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: ${key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const concurrent = await postContact(server.baseUrl, JSON.parse(body), { key });
+    expect([concurrent.status, concurrent.body.code]).toEqual([409, 'idempotency_request_in_progress']);
+    expect(concurrent.headers.get('retry-after')).toMatch(/^\d+$/);
+    socket.write(body.slice(10));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.destroy();
+    expect(firstAnswer).toMatch(/^HTTP\/1\.1 200/);
+    const after = await postContact(server.baseUrl, JSON.parse(body), { key });
+    expect(after.headers.get('idempotent-replayed')).toBe('true');
+  });
+});
+
+describe('durability', () => {
+  it('keeps an acknowledged message and its key through kill -9 and a restart', async () => {
+    const first = await startServer();
+    const key = randomUUID();
+    const message = `Survive a crash ${key}`;
+    expect((await postContact(first.baseUrl, { ...VALID, message }, { key })).status).toBe(200);
+    await first.stop('SIGKILL');
+    const second = await startServer({}, first.dataDir);
+    try {
+      expect((await readInbox(second.dataDir)).filter((entry) => entry.message === message)).toHaveLength(1);
+      const replay = await postContact(second.baseUrl, { ...VALID, message }, { key });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect((await readInbox(second.dataDir)).filter((entry) => entry.message === message)).toHaveLength(1);
+    } finally {
+      await second.stop();
+    }
+  });
+});
