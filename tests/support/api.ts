@@ -2,20 +2,16 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createApi, type Api } from '../../functions/app.ts';
 import { loadConfig, type Config } from '../../functions/config/env.ts';
-import { contactFormHandler } from '../../functions/contact/contact-form.ts';
-import { ContactPage } from '../../functions/contact/contact-page.ts';
 import type { DocPage } from '../../functions/docs/doc-page.ts';
+import { isRouterPath, serviceEndpoints, type Endpoint } from '../../functions/endpoints.ts';
 import { payloadTooLarge } from '../../functions/http/api-error.ts';
 import { clientIpOf } from '../../functions/http/client-ip.ts';
 import { answeredId, requestIdsFor } from '../../functions/http/request-id.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import type { ApiRequest, ApiResponse } from '../../functions/http/types.ts';
 import { logError } from '../../functions/log.ts';
-import { mcpRoutes } from '../../functions/mcp/mcp-routes.ts';
 import type { ProjectSource } from '../../functions/projects/catalog.ts';
 import { mediaTypeFor } from '../../functions/server/media-types.ts';
-import { searchPageHandler } from '../../functions/search/search-page-handler.ts';
-import { SearchPage } from '../../functions/search/search-page.ts';
 import { freshDataDir, ROOT } from './server.ts';
 
 /**
@@ -83,9 +79,6 @@ export interface InProcessApi {
   stop(): Promise<void>;
 }
 
-type Endpoint = (request: ApiRequest) => Promise<ApiResponse>;
-
-const ROUTER_PREFIXES = ['/api/', '/oauth/'];
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NO_BODY = new Set([204, 205, 304]);
 
@@ -99,11 +92,8 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
   const { projects, docs, searchIndex, contactTemplate, searchTemplate } = loadBuild();
   const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
   const api = createApi(config, projects, searchIndex);
-  const endpoints = new Map<string, Endpoint>([
-    ['/contact', contactFormHandler(api.services.contact, new ContactPage(contactTemplate), api.services.quotas)],
-    ['/search', searchPageHandler(api.services.search, new SearchPage(searchTemplate), api.services.quotas.limiter('anonymous', 'read'))],
-    ...mcpRoutes(api, docs),
-  ]);
+  // The production server's own table of endpoints, over the built pages.
+  const endpoints = serviceEndpoints(api, docs, (page) => (page === '/contact' ? contactTemplate : searchTemplate));
   const common = securityHeaders(config.siteUrl);
   const routeApi: Endpoint = (request) => api.router.handle(request);
 
@@ -118,7 +108,7 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
     const body = call.body === undefined || call.body === null ? null : Buffer.from(call.body);
     if (body !== null) headers['content-length'] ??= String(body.length);
 
-    const handle = pathOnly === '/api' || ROUTER_PREFIXES.some((prefix) => pathOnly.startsWith(prefix)) ? routeApi : endpoints.get(pathOnly);
+    const handle = isRouterPath(pathOnly) ? routeApi : endpoints.get(pathOnly);
     if (handle === undefined) return builtFile(method, pathOnly);
     const ids = requestIdsFor(headers['x-request-id']);
     const requestId = answeredId(ids);

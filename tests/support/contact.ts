@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { openDatabase } from '../../functions/state/database.ts';
-import { MessageStore } from '../../functions/state/message-store.ts';
+import { MessageStore } from '../../functions/contact/message-store.ts';
 import { ROOT } from './server.ts';
 
 const run = promisify(execFile);
