@@ -25,13 +25,40 @@ interface Probe {
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const MCP_HEADERS = { ...JSON_HEADERS, accept: 'application/json, text/event-stream' };
 const toolCalls = (count: number, name: string, args: unknown) =>
-  JSON.stringify(Array.from({ length: count }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })));
+  JSON.stringify(
+    Array.from({ length: count }, (_, id) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    })),
+  );
 
 const PROBES: Probe[] = [
-  { name: 'batch of 21,000 empty operations (63 KB)', path: '/api/v1/batch', headers: JSON_HEADERS, body: () => JSON.stringify({ operations: Array.from({ length: 21_000 }, () => ({})) }) },
-  { name: 'MCP batch of 100 calls to an unknown tool', path: '/mcp', headers: MCP_HEADERS, body: () => toolCalls(100, 'no_such_tool', {}) },
-  { name: 'MCP batch of 100 search_docs calls', path: '/mcp/docs', headers: MCP_HEADERS, body: () => toolCalls(100, 'search_docs', { query: 'quota' }) },
-  { name: 'MCP batch of 10 search_docs calls (the cap)', path: '/mcp/docs', headers: MCP_HEADERS, body: () => toolCalls(10, 'search_docs', { query: 'quota' }) },
+  {
+    name: 'batch of 21,000 empty operations (63 KB)',
+    path: '/api/v1/batch',
+    headers: JSON_HEADERS,
+    body: () => JSON.stringify({ operations: Array.from({ length: 21_000 }, () => ({})) }),
+  },
+  {
+    name: 'MCP batch of 100 calls to an unknown tool',
+    path: '/mcp',
+    headers: MCP_HEADERS,
+    body: () => toolCalls(100, 'no_such_tool', {}),
+  },
+  {
+    name: 'MCP batch of 100 search_docs calls',
+    path: '/mcp/docs',
+    headers: MCP_HEADERS,
+    body: () => toolCalls(100, 'search_docs', { query: 'quota' }),
+  },
+  {
+    name: 'MCP batch of 10 search_docs calls (the cap)',
+    path: '/mcp/docs',
+    headers: MCP_HEADERS,
+    body: () => toolCalls(10, 'search_docs', { query: 'quota' }),
+  },
   {
     name: 'contact body of 1,500 unknown fields (16 KB)',
     path: '/api/v1/contact',
@@ -60,14 +87,20 @@ try {
   for (const probe of PROBES) {
     const body = probe.body?.();
     const send = async () => {
-      const response = await fetch(`http://127.0.0.1:${server.port}${probe.path}`, { method: probe.method ?? 'POST', headers: probe.headers, body });
+      const response = await fetch(`http://127.0.0.1:${server.port}${probe.path}`, {
+        method: probe.method ?? 'POST',
+        headers: probe.headers,
+        body,
+      });
       return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
     };
     const first = await send();
     const before = cpuTicks(server.child.pid!);
     for (let i = 0; i < REPEAT; i++) await send();
     const cpuMs = ((cpuTicks(server.child.pid!) - before) * 1000) / TICKS_PER_SECOND / REPEAT;
-    rows.push(`| ${probe.name} | ${body === undefined ? 0 : Buffer.byteLength(body)} | ${first.status} | ${first.bytes} | ${cpuMs.toFixed(1)} |`);
+    rows.push(
+      `| ${probe.name} | ${body === undefined ? 0 : Buffer.byteLength(body)} | ${first.status} | ${first.bytes} | ${cpuMs.toFixed(1)} |`,
+    );
   }
 } finally {
   server.child.kill('SIGTERM');

@@ -53,7 +53,13 @@ export async function measureColdStart(): Promise<ColdStart> {
   const started = performance.now();
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ACCESS_LOG: 'false', DATA_DIR: mkdtempSync(path.join(WORK_DIR, 'cold-')) },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ACCESS_LOG: 'false',
+      DATA_DIR: mkdtempSync(path.join(WORK_DIR, 'cold-')),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {

@@ -52,18 +52,32 @@ async function mixedTraffic(): Promise<boolean> {
     READ_RATE_LIMIT: '100000000/60',
     CONTACT_RATE_LIMIT: '100000000/60',
   });
-  const result = await autocannon({ url: `http://127.0.0.1:${server.port}`, connections: 50, duration: SECONDS, requests: MIXED });
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}`,
+    connections: 50,
+    duration: SECONDS,
+    requests: MIXED,
+  });
   const statuses = statusCounts(result);
   const peak = server.peakRssMiB();
   server.child.kill('SIGTERM');
-  const unexpected = [...statuses].filter(([status]) => status >= 300).reduce((sum, [, count]) => sum + count, 0) + result.errors + result.timeouts;
-  console.log(`Mixed traffic, ${SECONDS} s, 50 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
-  console.log(`  statuses ${JSON.stringify(Object.fromEntries(statuses))}, errors ${result.errors}, timeouts ${result.timeouts}, peak RSS ${peak} MiB`);
+  const unexpected =
+    [...statuses].filter(([status]) => status >= 300).reduce((sum, [, count]) => sum + count, 0) +
+    result.errors +
+    result.timeouts;
+  console.log(
+    `Mixed traffic, ${SECONDS} s, 50 connections: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
+  );
+  console.log(
+    `  statuses ${JSON.stringify(Object.fromEntries(statuses))}, errors ${result.errors}, timeouts ${result.timeouts}, peak RSS ${peak} MiB`,
+  );
   return unexpected === 0;
 }
 
 function statusCounts(result: autocannon.Result): Map<number, number> {
-  return new Map(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [Number(status), count ?? 0]));
+  return new Map(
+    Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [Number(status), count ?? 0]),
+  );
 }
 
 /** The n-th IPv4 address of 10.0.0.0/8 and beyond, so every request has its own client. */
@@ -85,7 +99,13 @@ async function ipFlood(): Promise<boolean> {
     connections: 50,
     amount: FLOOD_IPS,
     timeout: 30,
-    requests: [{ method: 'GET', path: '/api/v1/projects/leakhound', setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-forwarded-for': ipOf(next++) } }) }],
+    requests: [
+      {
+        method: 'GET',
+        path: '/api/v1/projects/leakhound',
+        setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-forwarded-for': ipOf(next++) } }),
+      },
+    ],
   });
   const statuses = statusCounts(result);
   const peak = server.peakRssMiB();
@@ -101,9 +121,19 @@ async function ipFlood(): Promise<boolean> {
     if (response.status === 429) refused++;
   }
   server.child.kill('SIGTERM');
-  console.log(`IP flood: ${result.requests.total} requests from ${next} distinct IPs in ${result.duration.toFixed(0)} s (${Math.round(result.requests.average)} req/s), statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
-  console.log(`  peak RSS ${peak} MiB (ceiling ${FLOOD_RSS_CEILING_MIB} MiB); afterwards one client got ${accepted} reads and ${refused} refusals (quota 120/60)`);
-  return peak < FLOOD_RSS_CEILING_MIB && accepted === 120 && refused === 1 && result.errors === 0 && [...statuses.keys()].every((status) => status === 200);
+  console.log(
+    `IP flood: ${result.requests.total} requests from ${next} distinct IPs in ${result.duration.toFixed(0)} s (${Math.round(result.requests.average)} req/s), statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+  );
+  console.log(
+    `  peak RSS ${peak} MiB (ceiling ${FLOOD_RSS_CEILING_MIB} MiB); afterwards one client got ${accepted} reads and ${refused} refusals (quota 120/60)`,
+  );
+  return (
+    peak < FLOOD_RSS_CEILING_MIB &&
+    accepted === 120 &&
+    refused === 1 &&
+    result.errors === 0 &&
+    [...statuses.keys()].every((status) => status === 200)
+  );
 }
 
 const mixedOk = await mixedTraffic();

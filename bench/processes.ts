@@ -41,7 +41,12 @@ export async function startNode(name: string, args: string[], env: Record<string
     for (const line of readFileSync(logFile, 'utf8').split('\n')) {
       if (!line.includes('"port"')) continue;
       const { port } = JSON.parse(line) as { port: number };
-      return { child, port, rssMiB: () => memoryMiB(child.pid!, 'VmRSS'), peakRssMiB: () => memoryMiB(child.pid!, 'VmHWM') };
+      return {
+        child,
+        port,
+        rssMiB: () => memoryMiB(child.pid!, 'VmRSS'),
+        peakRssMiB: () => memoryMiB(child.pid!, 'VmHWM'),
+      };
     }
     if (child.exitCode !== null) break;
   }

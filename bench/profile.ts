@@ -47,7 +47,10 @@ export function hotFrames(profile: CpuProfile, count: number, windowSeconds: num
     const node = byId.get(id);
     if (at < from || node === undefined || NOT_WORK.has(node.callFrame.functionName)) return;
     const { functionName, url, lineNumber } = node.callFrame;
-    const file = url === '' ? '' : ` ${url.replace(/^.*\/(node_modules|functions|dist)\//, '$1/').replace(/^node:/, 'node:')}:${lineNumber + 1}`;
+    const file =
+      url === ''
+        ? ''
+        : ` ${url.replace(/^.*\/(node_modules|functions|dist)\//, '$1/').replace(/^node:/, 'node:')}:${lineNumber + 1}`;
     const frame = `${functionName || '(anonymous)'}${file}`;
     const delta = profile.timeDeltas[index] ?? 0;
     selfTime.set(frame, (selfTime.get(frame) ?? 0) + delta);
@@ -63,7 +66,13 @@ export function hotFrames(profile: CpuProfile, count: number, windowSeconds: num
  * Profiles one target: a fresh server under `--cpu-prof` takes `seconds` of the target's
  * traffic, then SIGINT makes it drain and write its profile.
  */
-export async function profileTarget(serverArgs: string[], env: Record<string, string>, scenario: Scenario, seconds: number, count = 8): Promise<HotFrame[]> {
+export async function profileTarget(
+  serverArgs: string[],
+  env: Record<string, string>,
+  scenario: Scenario,
+  seconds: number,
+  count = 8,
+): Promise<HotFrame[]> {
   const dir = mkdtempSync(path.join(WORK_DIR, 'profile-'));
   const server = await startNode(`profile-${dir.slice(-6)}`, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...serverArgs], {
     ...env,
@@ -92,6 +101,8 @@ export async function profileTarget(serverArgs: string[], env: Record<string, st
 
 /** Microseconds a profile spent outside `(idle)`. */
 function busyTime(profile: CpuProfile): number {
-  const idle = new Set(profile.nodes.filter((node) => NOT_WORK.has(node.callFrame.functionName)).map((node) => node.id));
+  const idle = new Set(
+    profile.nodes.filter((node) => NOT_WORK.has(node.callFrame.functionName)).map((node) => node.id),
+  );
   return profile.samples.reduce((sum, id, index) => sum + (idle.has(id) ? 0 : (profile.timeDeltas[index] ?? 0)), 0);
 }

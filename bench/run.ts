@@ -63,7 +63,9 @@ function fixtureFor(server: Started, scenario: Scenario) {
           if (status >= 300) reject(new Error(`${scenario.name}: the server answered ${status}: ${body.toString()}`));
           const skip = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
           const headers = Object.fromEntries(
-            Object.entries(res.headers).filter(([name]) => !skip.has(name)).map(([name, value]) => [name, String(value)]),
+            Object.entries(res.headers)
+              .filter(([name]) => !skip.has(name))
+              .map(([name, value]) => [name, String(value)]),
           );
           resolve({ status, headers, body: body.toString('base64') });
         });
@@ -81,7 +83,12 @@ const coldLine = `Cold start (${COLD_RUNS} starts of \`node ${SERVER_ENTRY}\`, m
 process.stderr.write(`${coldLine}\n`);
 
 // Raised so the run measures served responses; every request is still counted.
-const SERVER_ENV = { ...RAISED_QUOTAS_ENV, PORT: '0', READ_RATE_LIMIT: '100000000/60', CONTACT_RATE_LIMIT: '100000000/60' };
+const SERVER_ENV = {
+  ...RAISED_QUOTAS_ENV,
+  PORT: '0',
+  READ_RATE_LIMIT: '100000000/60',
+  CONTACT_RATE_LIMIT: '100000000/60',
+};
 /** Seconds of traffic each target gets under the profiler (BENCH_PROFILE_SECONDS=0 skips profiling). */
 const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 4);
 
@@ -134,10 +141,14 @@ try {
   );
 }
 if (PROFILE_SECONDS > 0) {
-  process.stdout.write(`Where the time goes: the frames with the most self time, as shares of busy CPU time (${PROFILE_SECONDS} s of each target under --cpu-prof).\n`);
+  process.stdout.write(
+    `Where the time goes: the frames with the most self time, as shares of busy CPU time (${PROFILE_SECONDS} s of each target under --cpu-prof).\n`,
+  );
   for (const scenario of scenarios) {
     const frames = await profileTarget([SERVER_ENTRY], SERVER_ENV, scenario, PROFILE_SECONDS);
-    process.stdout.write(`\n${scenario.name}\n${frames.map((hot) => `  ${(hot.share * 100).toFixed(1).padStart(5)} %  ${hot.frame}`).join('\n')}\n`);
+    process.stdout.write(
+      `\n${scenario.name}\n${frames.map((hot) => `  ${(hot.share * 100).toFixed(1).padStart(5)} %  ${hot.frame}`).join('\n')}\n`,
+    );
   }
 }
 process.exit(failures > 0 ? 1 : 0);

@@ -20,8 +20,17 @@ const CONTACT_BODY = JSON.stringify({
 });
 
 // A stateless call: no initialize first (the server keeps no session), as an agent repeating a tool does.
-export const MCP_GET_PROJECT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_project', arguments: { slug: 'leakhound' } } });
-export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+export const MCP_GET_PROJECT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'get_project', arguments: { slug: 'leakhound' } },
+});
+export const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+};
 
 export const scenarios: Scenario[] = [
   { name: 'GET /api/v1/projects', method: 'GET', path: '/api/v1/projects' },

@@ -16,7 +16,8 @@ export interface Api {
 export function createApi(config: Config, projects: readonly ProjectSource[], searchIndex?: string): Api {
   const services = createServices(config, projects, searchIndex);
   const router = new Router(apiRoutes(services), {
-    chargeQuota: (context, quota, units, what) => charge(services.quotas.limiter(context.tier, quota), context.quotaKey, units, what),
+    chargeQuota: (context, quota, units, what) =>
+      charge(services.quotas.limiter(context.tier, quota), context.quotaKey, units, what),
     verifyCredential: (credential) => services.keys.verify(credential),
     logError,
   });

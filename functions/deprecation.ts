@@ -28,7 +28,9 @@ export function deprecatedAliases(): readonly DeprecatedAlias[] {
 }
 
 /** The operations with `deprecatedFor` (functions/operations.ts), and the current ones they stand for. */
-export type AliasId = { [K in OperationId]: (typeof OPERATIONS)[K] extends { deprecatedFor: string } ? K : never }[OperationId];
+type AliasId = {
+  [K in OperationId]: (typeof OPERATIONS)[K] extends { deprecatedFor: string } ? K : never;
+}[OperationId];
 export type CurrentId = Exclude<OperationId, AliasId>;
 
 /** When the aliases were deprecated, and when they stop answering (never earlier than deprecation). */

@@ -12,7 +12,7 @@ import { SearchPage } from './search/search-page.ts';
 export type Endpoint = (request: ApiRequest) => Promise<ApiResponse>;
 
 /** Path prefixes the router owns: the API, and the OAuth token endpoint (`/api` itself too). */
-export const ROUTER_PREFIXES = ['/api/', '/oauth/'] as const;
+const ROUTER_PREFIXES = ['/api/', '/oauth/'] as const;
 
 /** Whether the router answers this path. */
 export function isRouterPath(path: string): boolean {
@@ -20,11 +20,14 @@ export function isRouterPath(path: string): boolean {
 }
 
 /** Built pages that an endpoint fills in per request; each page's HTML carries `{{slots}}`. */
-export const PAGE_ENDPOINTS = ['/contact', '/search'] as const;
+const PAGE_ENDPOINTS = ['/contact', '/search'] as const;
 export type PagePath = (typeof PAGE_ENDPOINTS)[number];
 
 /** Every path of the table below, known without building it. */
-export const ENDPOINT_PATHS: ReadonlySet<string> = new Set([...PAGE_ENDPOINTS, ...Object.values(MCP_SERVERS).map((server) => server.path)]);
+export const ENDPOINT_PATHS: ReadonlySet<string> = new Set([
+  ...PAGE_ENDPOINTS,
+  ...Object.values(MCP_SERVERS).map((server) => server.path),
+]);
 
 /** Whether the page endpoint `path` fills in a built page (and so needs its template). */
 export function isPageEndpoint(path: string): path is PagePath {
@@ -37,11 +40,18 @@ export function isPageEndpoint(path: string): path is PagePath {
  * `astro dev` (src/middleware.ts) both mount this one table, so the owner edits against the
  * real service. `pageTemplate` gives the built HTML of a page endpoint.
  */
-export function serviceEndpoints(api: Api, docs: readonly DocPage[], pageTemplate: (path: PagePath) => string): Map<string, Endpoint> {
+export function serviceEndpoints(
+  api: Api,
+  docs: readonly DocPage[],
+  pageTemplate: (path: PagePath) => string,
+): Map<string, Endpoint> {
   const { contact, quotas, search } = api.services;
   return new Map<string, Endpoint>([
     ['/contact', contactFormHandler(contact, new ContactPage(pageTemplate('/contact')), quotas)],
-    ['/search', searchPageHandler(search, new SearchPage(pageTemplate('/search')), quotas.limiter('anonymous', 'read'))],
+    [
+      '/search',
+      searchPageHandler(search, new SearchPage(pageTemplate('/search')), quotas.limiter('anonymous', 'read')),
+    ],
     ...mcpRoutes(api, docs),
   ]);
 }

@@ -16,7 +16,7 @@ export function flushLog(): void {
   process.stdout.write(chunk);
 }
 
-export function writeLogLine(entry: Record<string, unknown>): void {
+function writeLogLine(entry: Record<string, unknown>): void {
   append(`${JSON.stringify(entry)}\n`);
 }
 
@@ -44,7 +44,8 @@ export interface AccessEntry {
  * JSON.stringify of an object costs several times more than these few escaped strings.
  */
 export function writeAccessLine(entry: AccessEntry): void {
-  const client = entry.clientRequestId === undefined ? '' : `,"clientRequestId":${JSON.stringify(entry.clientRequestId)}`;
+  const client =
+    entry.clientRequestId === undefined ? '' : `,"clientRequestId":${JSON.stringify(entry.clientRequestId)}`;
   append(
     `{"time":"${new Date().toISOString()}","requestId":${JSON.stringify(entry.requestId)}${client},"clientIp":${JSON.stringify(entry.clientIp)},"method":${JSON.stringify(entry.method)},"path":${JSON.stringify(entry.path)},"status":${entry.status},"durationMs":${entry.durationMs}${entry.aborted ? ',"aborted":true' : ''}}\n`,
   );

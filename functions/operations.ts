@@ -27,7 +27,13 @@ export interface OperationSpec {
 }
 
 /** Errors any operation can answer with. */
-export const COMMON_ERRORS: readonly ErrorCode[] = ['unknown_parameter', 'invalid_parameter', 'invalid_header', 'unsupported_api_version', 'internal_error'];
+export const COMMON_ERRORS: readonly ErrorCode[] = [
+  'unknown_parameter',
+  'invalid_parameter',
+  'invalid_header',
+  'unsupported_api_version',
+  'internal_error',
+];
 
 /**
  * Every operation of the API by operationId, top to bottom: these ids are the API's public
@@ -40,7 +46,8 @@ export const OPERATIONS = {
     method: 'GET',
     path: '/api/v1/projects',
     summary: 'List projects',
-    description: 'A page of projects in a stable order (newest year first), optionally filtered by domain or stack. Follow pagination.nextCursor for the next page; the cursor remembers the filter.',
+    description:
+      'A page of projects in a stable order (newest year first), optionally filtered by domain or stack. Follow pagination.nextCursor for the next page; the cursor remembers the filter.',
     tag: 'Projects',
     quota: 'read',
     errors: ['invalid_cursor', 'rate_limited'],
@@ -49,7 +56,8 @@ export const OPERATIONS = {
     method: 'GET',
     path: '/api/v1/projects/{slug}',
     summary: 'Get a project',
-    description: 'One project by its slug, the same object the list returns. An unknown slug is an RFC 9457 problem document.',
+    description:
+      'One project by its slug, the same object the list returns. An unknown slug is an RFC 9457 problem document.',
     tag: 'Projects',
     quota: 'read',
     errors: ['project_not_found', 'rate_limited'],
@@ -58,7 +66,8 @@ export const OPERATIONS = {
     method: 'GET',
     path: '/api/search',
     summary: 'Search the site',
-    description: 'Full-text search over projects, documentation pages, API operations and MCP tools, with prefix and typo-tolerant matching; titles weigh most. Answers {query, total, results} with each result\'s type, title, absolute url, a plain-text snippet and its score. Filter with type, cap with limit (1 to 50, default 10).',
+    description:
+      "Full-text search over projects, documentation pages, API operations and MCP tools, with prefix and typo-tolerant matching; titles weigh most. Answers {query, total, results} with each result's type, title, absolute url, a plain-text snippet and its score. Filter with type, cap with limit (1 to 50, default 10).",
     tag: 'Search',
     quota: 'read',
     errors: ['rate_limited'],
@@ -67,7 +76,8 @@ export const OPERATIONS = {
     method: 'POST',
     path: '/api/v1/contact',
     summary: 'Send the owner a message',
-    description: 'Stores a message for the owner, exactly once per Idempotency-Key. A retry with the same key and payload replays the first answer with Idempotent-Replayed: true.',
+    description:
+      'Stores a message for the owner, exactly once per Idempotency-Key. A retry with the same key and payload replays the first answer with Idempotent-Replayed: true.',
     tag: 'Contact',
     quota: 'read',
     handlerQuota: 'contact',
@@ -88,11 +98,19 @@ export const OPERATIONS = {
     method: 'POST',
     path: '/api/v1/batch',
     summary: 'Run several reads atomically',
-    description: 'Resolves up to BATCH_MAX_OPERATIONS read operations against one consistent snapshot. If any fails, nothing is returned and a 422 lists every failure. Each operation counts as one read.',
+    description:
+      'Resolves up to BATCH_MAX_OPERATIONS read operations against one consistent snapshot. If any fails, nothing is returned and a 422 lists every failure. Each operation counts as one read.',
     tag: 'Batch',
     quota: 'read',
     handlerQuota: 'read',
-    errors: ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'batch_failed', 'rate_limited'],
+    errors: [
+      'validation_failed',
+      'malformed_json',
+      'unsupported_media_type',
+      'payload_too_large',
+      'batch_failed',
+      'rate_limited',
+    ],
   },
   createJob: {
     method: 'POST',
@@ -101,13 +119,24 @@ export const OPERATIONS = {
     description: 'Queues a task and answers 202 with the job id and the URL to poll (also in Location).',
     tag: 'Jobs',
     quota: 'read',
-    errors: ['validation_failed', 'unknown_task', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'queue_full', 'too_many_jobs', 'rate_limited', 'storage_unavailable'],
+    errors: [
+      'validation_failed',
+      'unknown_task',
+      'malformed_json',
+      'unsupported_media_type',
+      'payload_too_large',
+      'queue_full',
+      'too_many_jobs',
+      'rate_limited',
+      'storage_unavailable',
+    ],
   },
   getJobStatus: {
     method: 'GET',
     path: '/api/v1/jobs/{jobId}',
     summary: 'Get a job',
-    description: 'The state of a job: status, progress from 0 to 1, and the result once it succeeded. While it runs, Retry-After suggests when to poll again.',
+    description:
+      'The state of a job: status, progress from 0 to 1, and the result once it succeeded. While it runs, Retry-After suggests when to poll again.',
     tag: 'Jobs',
     quota: 'read',
     errors: ['job_not_found', 'rate_limited'],
@@ -125,17 +154,26 @@ export const OPERATIONS = {
     method: 'POST',
     path: '/api/v1/keys',
     summary: 'Create a test API key',
-    description: 'A new test key, shown once and stored only as a hash. A key selects sandbox mode and the test quota tier. Rate limited per IP.',
+    description:
+      'A new test key, shown once and stored only as a hash. A key selects sandbox mode and the test quota tier. Rate limited per IP.',
     tag: 'Keys',
     quota: 'read',
     handlerQuota: 'keys',
-    errors: ['validation_failed', 'malformed_json', 'unsupported_media_type', 'payload_too_large', 'rate_limited', 'storage_unavailable'],
+    errors: [
+      'validation_failed',
+      'malformed_json',
+      'unsupported_media_type',
+      'payload_too_large',
+      'rate_limited',
+      'storage_unavailable',
+    ],
   },
   getHealth: {
     method: 'GET',
     path: '/api/health',
     summary: 'Check the service',
-    description: 'Answers {status: "ok"} while the service can serve reads and reach its database; the api-catalog points here as the status resource.',
+    description:
+      'Answers {status: "ok"} while the service can serve reads and reach its database; the api-catalog points here as the status resource.',
     tag: 'Service',
     quota: 'read',
     errors: ['storage_unavailable', 'rate_limited'],
@@ -144,7 +182,8 @@ export const OPERATIONS = {
     method: 'GET',
     path: '/api/projects',
     summary: 'List projects (deprecated alias)',
-    description: 'Deprecated: use GET /api/v1/projects. Answers exactly like it, with Deprecation, Sunset and Link headers.',
+    description:
+      'Deprecated: use GET /api/v1/projects. Answers exactly like it, with Deprecation, Sunset and Link headers.',
     tag: 'Projects',
     quota: 'read',
     errors: ['invalid_cursor', 'rate_limited'],
@@ -154,7 +193,8 @@ export const OPERATIONS = {
     method: 'GET',
     path: '/api/projects/{slug}',
     summary: 'Get a project (deprecated alias)',
-    description: 'Deprecated: use GET /api/v1/projects/{slug}. Answers exactly like it, with Deprecation, Sunset and Link headers.',
+    description:
+      'Deprecated: use GET /api/v1/projects/{slug}. Answers exactly like it, with Deprecation, Sunset and Link headers.',
     tag: 'Projects',
     quota: 'read',
     errors: ['project_not_found', 'rate_limited'],
@@ -164,7 +204,8 @@ export const OPERATIONS = {
     method: 'POST',
     path: '/oauth/token',
     summary: 'Get an access token',
-    description: 'OAuth 2.0 client credentials grant (RFC 6749 section 4.4): client_id is a keyId, client_secret its key. Errors follow RFC 6749 section 5.2.',
+    description:
+      'OAuth 2.0 client credentials grant (RFC 6749 section 4.4): client_id is a keyId, client_secret its key. Errors follow RFC 6749 section 5.2.',
     tag: 'OAuth',
     quota: 'read',
     errors: ['rate_limited'],

@@ -25,7 +25,9 @@ export function apiRoutes(services: Services): Route<QuotaName>[] {
     listProjects: listProjectsHandler(catalog, services.cursors),
     getProject: getProjectHandler(catalog),
     search: searchHandler(services.search, config.siteUrl),
-    createContact: contactHandler(services.contact, (tier) => quotas.limiter(tier, OPERATIONS.createContact.handlerQuota)),
+    createContact: contactHandler(services.contact, (tier) =>
+      quotas.limiter(tier, OPERATIONS.createContact.handlerQuota),
+    ),
     batchOperations: batchHandler({
       db: services.db,
       catalog,
@@ -46,14 +48,23 @@ export function apiRoutes(services: Services): Route<QuotaName>[] {
   return (Object.keys(OPERATIONS) as OperationId[]).map((operationId) => {
     const spec = OPERATIONS[operationId];
     const alias = aliases.get(operationId);
-    const handler = alias === undefined ? handlers[operationId as CurrentId] : deprecated(alias, handlers[alias.successor]);
-    return { method: spec.method, path: spec.path, operationId, quota: 'quota' in spec ? spec.quota : undefined, handler };
+    const handler =
+      alias === undefined ? handlers[operationId as CurrentId] : deprecated(alias, handlers[alias.successor]);
+    return {
+      method: spec.method,
+      path: spec.path,
+      operationId,
+      quota: 'quota' in spec ? spec.quota : undefined,
+      handler,
+    };
   });
 
   /** A deprecated alias answers like its successor, plus the deprecation headers (errors included). */
   function deprecated(alias: DeprecatedAlias, handler: RouteHandler): RouteHandler {
     return async (request, params, context) => {
-      const successorPath = alias.successorPath.replace(/\{(\w+)\}/g, (_slot, name: string) => encodeURIComponent(params[name] ?? ''));
+      const successorPath = alias.successorPath.replace(/\{(\w+)\}/g, (_slot, name: string) =>
+        encodeURIComponent(params[name] ?? ''),
+      );
       const headers = deprecationHeaders(config.siteUrl, `${config.siteUrl}${successorPath}`);
       try {
         const response = await handler(request, params, context);

@@ -49,7 +49,11 @@ export function createServices(config: Config, projects: readonly ProjectSource[
   const catalog = new Catalog(projects, config.siteUrl);
   const idempotency = new IdempotencyStore(db, config.idempotencyTtlSeconds * 1000);
   const keyStore = new KeyStore(db);
-  if (isReadOnly(db)) logEvent('DATA_DIR is read-only: serving reads; writes answer 503 storage_unavailable until a restart on a writable DATA_DIR', { dataDir: config.dataDir });
+  if (isReadOnly(db))
+    logEvent(
+      'DATA_DIR is read-only: serving reads; writes answer 503 storage_unavailable until a restart on a writable DATA_DIR',
+      { dataDir: config.dataDir },
+    );
   const messages = new MessageStore(db);
   const purgeSandboxMessages = () => messages.purgeSandbox(Date.now() - config.sandboxRetentionSeconds * 1000);
   purgeExpired(() => idempotency.purge());
@@ -69,7 +73,13 @@ export function createServices(config: Config, projects: readonly ProjectSource[
     cursors: new CursorCodec(loadOrCreateSecret(config.dataDir, 'cursor.key')),
     quotas: new QuotaBook(config),
     db,
-    contact: new ContactService({ db, idempotency, messages, notifyConfigured: notifier !== null, onStored: () => notifier?.wake() }),
+    contact: new ContactService({
+      db,
+      idempotency,
+      messages,
+      notifyConfigured: notifier !== null,
+      onStored: () => notifier?.wake(),
+    }),
     keys: new KeyService(
       keyStore,
       new AccessTokens(loadOrCreateSecret(config.dataDir, 'token.key')),

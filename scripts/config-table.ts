@@ -15,7 +15,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes('--write')) {
     const readmeUrl = new URL('../README.md', import.meta.url);
     const readme = readFileSync(readmeUrl, 'utf8');
-    writeFileSync(readmeUrl, readme.replace(/\| Variable \| Default \| Meaning \|\n(?:\|.*\|\n)+/, `${configTable()}\n`));
+    writeFileSync(
+      readmeUrl,
+      readme.replace(/\| Variable \| Default \| Meaning \|\n(?:\|.*\|\n)+/, `${configTable()}\n`),
+    );
   } else {
     process.stdout.write(`${configTable()}\n`);
   }

@@ -17,7 +17,9 @@ const MIN_BYTES = 512;
 const compressors: Record<(typeof COMPRESSED_VARIANTS)[keyof typeof COMPRESSED_VARIANTS], (body: Buffer) => Buffer> = {
   '.gz': (body) => gzipSync(body, { level: 9 }),
   '.br': (body) =>
-    brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    }),
 };
 const variantSuffixes = Object.keys(compressors);
 

@@ -6,7 +6,16 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Folders and files inside the project whose content the build output depends on. */
-export const BUILD_SOURCES = ['content', 'src', 'functions', 'public', 'scripts', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
+export const BUILD_SOURCES = [
+  'content',
+  'src',
+  'functions',
+  'public',
+  'scripts',
+  'astro.config.mjs',
+  'package-lock.json',
+  'tsconfig.json',
+];
 
 /** SHA-256 over every source file's path and bytes, in a fixed order (hex). */
 export function sourceHash(root) {

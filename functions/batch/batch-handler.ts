@@ -40,29 +40,55 @@ export function batchHandler(deps: BatchDependencies): RouteHandler {
     refuseOverlongBatch(body, deps.maxOperations);
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
-      const errors = fieldProblems(parsed.error, { unknownField: 'is not a field of a batch', notAnObject: 'must be a JSON object with operations' });
-      throw new ApiError('validation_failed', 'The batch is not valid; errors name each offending operation by index.', {
-        hint: `Send {"operations": [{"op": "getProject", "id": "<slug>"}]} with 1 to ${deps.maxOperations} operations.`,
-        errors,
+      const errors = fieldProblems(parsed.error, {
+        unknownField: 'is not a field of a batch',
+        notAnObject: 'must be a JSON object with operations',
       });
+      throw new ApiError(
+        'validation_failed',
+        'The batch is not valid; errors name each offending operation by index.',
+        {
+          hint: `Send {"operations": [{"op": "getProject", "id": "<slug>"}]} with 1 to ${deps.maxOperations} operations.`,
+          errors,
+        },
+      );
     }
     const { operations } = parsed.data;
-    const headers = operations.length > 1 ? charge(deps.readLimiter(context), context.quotaKey, operations.length - 1, 'reads') : {};
-    const outcomes = deps.db.transaction(() => operations.map(({ op, id }) => resolve(deps, op, id, context.sandbox)))();
+    const headers =
+      operations.length > 1 ? charge(deps.readLimiter(context), context.quotaKey, operations.length - 1, 'reads') : {};
+    const outcomes = deps.db.transaction(() =>
+      operations.map(({ op, id }) => resolve(deps, op, id, context.sandbox)),
+    )();
 
     const failures: BatchFailure[] = [];
     outcomes.forEach((outcome, index) => {
       const { op, id } = operations[index]!;
-      if (!outcome.ok) failures.push({ index, op, id: id.slice(0, 200), code: outcome.code, message: ERROR_CODES[outcome.code].meaning });
+      if (!outcome.ok)
+        failures.push({
+          index,
+          op,
+          id: id.slice(0, 200),
+          code: outcome.code,
+          message: ERROR_CODES[outcome.code].meaning,
+        });
     });
     if (failures.length > 0) {
-      throw new ApiError('batch_failed', `${failures.length} of ${operations.length} operations failed; nothing was returned.`, {
-        hint: 'Fix or remove the failing operations and send the batch again.',
-        errors: failures,
-        headers,
-      });
+      throw new ApiError(
+        'batch_failed',
+        `${failures.length} of ${operations.length} operations failed; nothing was returned.`,
+        {
+          hint: 'Fix or remove the failing operations and send the batch again.',
+          errors: failures,
+          headers,
+        },
+      );
     }
-    const results = outcomes.map((outcome, index) => ({ index, ...operations[index]!, status: 200, data: (outcome as { data: unknown }).data }));
+    const results = outcomes.map((outcome, index) => ({
+      index,
+      ...operations[index]!,
+      status: 200,
+      data: (outcome as { data: unknown }).data,
+    }));
     return jsonResponse(200, { results }, headers);
   };
 }
@@ -74,10 +100,14 @@ export function batchHandler(deps: BatchDependencies): RouteHandler {
 function refuseOverlongBatch(body: unknown, maxOperations: number): void {
   const operations = (body as { operations?: unknown } | null)?.operations;
   if (!Array.isArray(operations) || operations.length <= maxOperations) return;
-  throw new ApiError('validation_failed', `The batch holds ${operations.length} operations; at most ${maxOperations} are allowed.`, {
-    hint: `Split the work into batches of at most ${maxOperations} operations.`,
-    errors: [{ field: 'operations', problem: `must hold at most ${maxOperations} operations` }],
-  });
+  throw new ApiError(
+    'validation_failed',
+    `The batch holds ${operations.length} operations; at most ${maxOperations} are allowed.`,
+    {
+      hint: `Split the work into batches of at most ${maxOperations} operations.`,
+      errors: [{ field: 'operations', problem: `must hold at most ${maxOperations} operations` }],
+    },
+  );
 }
 
 function resolve(deps: BatchDependencies, op: BatchOp, id: string, sandbox: boolean): Outcome {

@@ -23,7 +23,8 @@ export function parseSince(text: string, now = Date.now()): number {
   const duration = DURATION.exec(text);
   if (duration) return now - Number(duration[1]) * UNIT_MS[duration[2] as keyof typeof UNIT_MS];
   const time = Date.parse(text);
-  if (Number.isNaN(time)) throw new Error(`--since: "${text}" is neither a date (2026-11-01) nor a duration (30m, 12h, 7d)`);
+  if (Number.isNaN(time))
+    throw new Error(`--since: "${text}" is neither a date (2026-11-01) nor a duration (30m, 12h, 7d)`);
   return time;
 }
 
@@ -86,7 +87,8 @@ function main(): void {
     return;
   }
   const limit = values.limit === undefined ? undefined : Number(values.limit);
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new Error('--limit must be a positive integer');
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+    throw new Error('--limit must be a positive integer');
 
   const db = openDatabase(loadConfig().dataDir);
   try {

@@ -18,7 +18,10 @@ export function bakedEnvironment(env: Env): BakedEnvironment {
  * without a trailing slash is one site, `120/60` and ` 120/60` one quota. A variable the build
  * did not record (a build older than the variable) counts as a mismatch.
  */
-export function bakedMismatches(recorded: BakedEnvironment, env: Env): { variable: EnvVariable; built: string; now: string }[] {
+export function bakedMismatches(
+  recorded: BakedEnvironment,
+  env: Env,
+): { variable: EnvVariable; built: string; now: string }[] {
   const current = JSON.stringify(loadConfig(env));
   return BAKED_VARIABLES.flatMap((variable) => {
     const built = recorded[variable];

@@ -18,7 +18,3 @@ export function parseRateQuota(text: string): RateQuota | null {
   if (count < 1 || seconds < 1) return null;
   return { count, seconds };
 }
-
-export function formatRateQuota(quota: RateQuota): string {
-  return `${quota.count}/${quota.seconds}`;
-}

@@ -2,7 +2,7 @@ import siteJson from '../../content/site.json' with { type: 'json' };
 import { z } from 'zod';
 
 /** The owner's identity, kept in content/site.json so that pages, API and documents agree. */
-export const siteSchema = z
+const siteSchema = z
   .object({
     name: z.string().min(1),
     tagline: z.string().min(1).max(160),

@@ -45,20 +45,30 @@ export function contactFormHandler(service: ContactService, page: ContactPage, q
         throw new ApiError('unsupported_media_type', 'This form must be sent as a regular form post.');
       }
       const form = new URLSearchParams((await request.readBody(CONTACT_LIMITS.bodyMaxBytes)).toString('utf8'));
-      values = Object.fromEntries(CONTACT_FIELDS.map((field) => [field, form.get(field) ?? ''])) as Record<ContactField, string>;
+      values = Object.fromEntries(CONTACT_FIELDS.map((field) => [field, form.get(field) ?? ''])) as Record<
+        ContactField,
+        string
+      >;
       try {
         token = parseIdempotencyKey(form.get('idempotency_key') ?? undefined);
       } catch {
         return html(400, { token, values, summary: 'This form had expired. Please press Send again.' });
       }
       await service.submit({ key: token, sandbox: false, limiter: messages, quotaKey, payload: async () => values });
-      return { status: 303, headers: { location: THANKS, 'cache-control': 'no-store', 'content-length': '0' }, body: null };
+      return {
+        status: 303,
+        headers: { location: THANKS, 'cache-control': 'no-store', 'content-length': '0' },
+        body: null,
+      };
     } catch (thrown) {
       const error = asApiError(thrown);
       if (error === undefined) throw thrown;
       // A key already used for another message cannot send this one: offer a fresh key.
       if (error.code === 'idempotency_key_reused') token = randomUUID();
-      const summary = error.code === 'validation_failed' ? 'Please correct the fields marked below.' : `${error.message} ${error.hint ?? ''}`.trim();
+      const summary =
+        error.code === 'validation_failed'
+          ? 'Please correct the fields marked below.'
+          : `${error.message} ${error.hint ?? ''}`.trim();
       const errors = (error.errors ?? []).filter((detail): detail is FieldProblem => 'field' in detail);
       return html(error.status, { token, values, summary, errors }, error.headers);
     }

@@ -22,6 +22,10 @@ export function contactHandler(service: ContactService, messages: (tier: Tier) =
       quotaKey: context.quotaKey,
       payload: async () => parseJsonBody(await request.readBody(CONTACT_LIMITS.bodyMaxBytes)),
     });
-    return jsonTextResponse(outcome.status, outcome.body, outcome.replayed ? { ...outcome.headers, 'idempotent-replayed': 'true' } : outcome.headers);
+    return jsonTextResponse(
+      outcome.status,
+      outcome.body,
+      outcome.replayed ? { ...outcome.headers, 'idempotent-replayed': 'true' } : outcome.headers,
+    );
   };
 }

@@ -64,10 +64,14 @@ export class ContactService {
       const parsed = contactSchema.safeParse(raw);
       if (!parsed.success) {
         const errors = fieldProblems(parsed.error, CONTACT_PROBLEM_WORDS);
-        throw new ApiError('validation_failed', `The submission has ${errors.length} problem${errors.length > 1 ? 's' : ''}.`, {
-          hint: 'Fix each field listed in errors and send again with the same Idempotency-Key.',
-          errors,
-        });
+        throw new ApiError(
+          'validation_failed',
+          `The submission has ${errors.length} problem${errors.length > 1 ? 's' : ''}.`,
+          {
+            hint: 'Fix each field listed in errors and send again with the same Idempotency-Key.',
+            errors,
+          },
+        );
       }
       const headers = charge(request.limiter, quotaKeyOf(request), 1, 'messages');
       const answer = { fingerprint: fingerprintOf(raw), status: 200, body: JSON.stringify({ success: true }) };
@@ -103,7 +107,12 @@ export class ContactService {
   /** The key's first answer, for the same payload only; the quota as it stands, without counting this request. */
   private replay(recorded: RecordedAnswer, payload: unknown, request: ContactRequest): ContactOutcome {
     if (fingerprintOf(payload) !== recorded.fingerprint) throw reusedKey();
-    return { status: recorded.status, body: recorded.body, headers: rateLimitHeaders(request.limiter.peek(quotaKeyOf(request))), replayed: true };
+    return {
+      status: recorded.status,
+      body: recorded.body,
+      headers: rateLimitHeaders(request.limiter.peek(quotaKeyOf(request))),
+      replayed: true,
+    };
   }
 }
 
@@ -113,10 +122,14 @@ function quotaKeyOf(request: ContactRequest): string {
 }
 
 function inProgress(): ApiError {
-  return new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed.', {
-    hint: 'Wait a moment and retry with the same key; you will get its answer.',
-    headers: { 'retry-after': '1' },
-  });
+  return new ApiError(
+    'idempotency_request_in_progress',
+    'A request with this Idempotency-Key is still being processed.',
+    {
+      hint: 'Wait a moment and retry with the same key; you will get its answer.',
+      headers: { 'retry-after': '1' },
+    },
+  );
 }
 
 function reusedKey(): ApiError {

@@ -70,7 +70,9 @@ export class MessageStore {
         `INSERT INTO messages (sandbox, name, email, message, created_at, notify_state, notify_next_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
-      due: db.prepare("SELECT * FROM messages WHERE notify_state = 'pending' AND notify_next_at <= ? ORDER BY id LIMIT ?"),
+      due: db.prepare(
+        "SELECT * FROM messages WHERE notify_state = 'pending' AND notify_next_at <= ? ORDER BY id LIMIT ?",
+      ),
       nextDue: db.prepare("SELECT MIN(notify_next_at) AS next FROM messages WHERE notify_state = 'pending'"),
       delivered: db.prepare(
         "UPDATE messages SET notify_state = 'delivered', notify_attempts = notify_attempts + 1, notify_next_at = NULL, notify_last_error = NULL WHERE id = ?",
@@ -84,7 +86,15 @@ export class MessageStore {
   }
 
   insert(message: NewMessage, notifyState: NotifyState, now = Date.now()): number {
-    const result = this.statements.insert.run(Number(message.sandbox), message.name, message.email, message.message, now, notifyState, notifyState === 'pending' ? now : null);
+    const result = this.statements.insert.run(
+      Number(message.sandbox),
+      message.name,
+      message.email,
+      message.message,
+      now,
+      notifyState,
+      notifyState === 'pending' ? now : null,
+    );
     return Number(result.lastInsertRowid);
   }
 

@@ -118,7 +118,11 @@ export class Notifier {
 
   private storageFailed(error: unknown): void {
     this.storageFailures++;
-    logError('notifier', error, { message: 'webhook bookkeeping failed; retrying', unwritten: [...this.unwritten.keys()], retryInMs: this.storageBackoffMs() });
+    logError('notifier', error, {
+      message: 'webhook bookkeeping failed; retrying',
+      unwritten: [...this.unwritten.keys()],
+      retryInMs: this.storageBackoffMs(),
+    });
   }
 
   /** Posts what is due, writing each result before the next post; throws when the inbox fails. */
@@ -132,7 +136,10 @@ export class Notifier {
         this.unwritten.set(message.id, { delivered: true });
       } else {
         const attempt = message.notifyAttempts + 1;
-        const nextAt = attempt >= this.options.maxAttempts ? null : Date.now() + backoff(this.options.retryBaseMs, attempt, MAX_BACKOFF_MS);
+        const nextAt =
+          attempt >= this.options.maxAttempts
+            ? null
+            : Date.now() + backoff(this.options.retryBaseMs, attempt, MAX_BACKOFF_MS);
         this.unwritten.set(message.id, { delivered: false, error, nextAt });
         logEvent('webhook delivery failed', { messageId: message.id, attempt, error, retry: nextAt !== null });
       }

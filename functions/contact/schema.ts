@@ -12,7 +12,11 @@ export const CONTACT_LIMITS = {
 /** The contact submission: name, email and message; unknown fields are refused. */
 export const contactSchema = z
   .object({
-    name: z.string().trim().min(1, 'must not be empty').max(CONTACT_LIMITS.nameMax, `must be at most ${CONTACT_LIMITS.nameMax} characters`),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(CONTACT_LIMITS.nameMax, `must be at most ${CONTACT_LIMITS.nameMax} characters`),
     email: z
       .string()
       .trim()
@@ -36,4 +40,7 @@ export const CONTACT_PROBLEM_WORDS: ProblemWords = {
 export const contactResultSchema = z.object({ success: z.boolean() });
 
 /** The Idempotency-Key of createContact. */
-export const idempotencyKeyHeader = z.string().uuid().describe('A new UUID per message; retry with the same key to get the same answer.');
+export const idempotencyKeyHeader = z
+  .string()
+  .uuid()
+  .describe('A new UUID per message; retry with the same key to get the same answer.');

@@ -26,13 +26,23 @@ function perWindow(quota: { count: number; seconds: number }): string {
 
 /** A duration as people read it, in the largest whole unit: "7 days", "24 hours", "90 seconds". */
 function duration(seconds: number): string {
-  const [unit, size] = ([['day', 86400], ['hour', 3600], ['minute', 60]] as const).find(([, size]) => seconds % size === 0) ?? ['second', 1];
+  const [unit, size] = (
+    [
+      ['day', 86400],
+      ['hour', 3600],
+      ['minute', 60],
+    ] as const
+  ).find(([, size]) => seconds % size === 0) ?? ['second', 1];
   const count = seconds / size;
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 function table(header: string[], rows: string[][]): string {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
 }
 
 /** An MCP tool table; the anchor lets search results link to one tool. */
@@ -45,7 +55,11 @@ function toolTable(tools: readonly ToolDefinition<never>[]): string {
   );
 }
 
-const QUOTA_LABELS = { read: 'Requests (every API request and MCP message; a batch counts one per operation)', contact: 'Contact messages', keys: 'Test keys created (always per IP)' } as const;
+const QUOTA_LABELS = {
+  read: 'Requests (every API request and MCP message; a batch counts one per operation)',
+  contact: 'Contact messages',
+  keys: 'Test keys created (always per IP)',
+} as const;
 const TIER_LABELS = { anonymous: 'Anonymous (per client IP)', test: 'Test key or token (per key)' } as const;
 
 /**
@@ -61,7 +75,11 @@ export function docFacts(config: Config): Record<string, string> {
     'operations.table': table(
       ['Operation', 'Method and path', 'What it does'],
       // The anchor lets search results and llms.txt link to one operation.
-      operationIds.map((id) => [`<a id="${id}"></a>\`${id}\``, `\`${OPERATIONS[id].method} ${OPERATIONS[id].path}\``, OPERATIONS[id].summary]),
+      operationIds.map((id) => [
+        `<a id="${id}"></a>\`${id}\``,
+        `\`${OPERATIONS[id].method} ${OPERATIONS[id].path}\``,
+        OPERATIONS[id].summary,
+      ]),
     ),
     'errors.table': table(
       ['Code', 'Status', 'Meaning'],
@@ -74,7 +92,13 @@ export function docFacts(config: Config): Record<string, string> {
     'quota.read': perWindow(quotas.anonymous.read),
     'quota.contact': perWindow(quotas.anonymous.contact),
     'quota.test.read': perWindow(quotas.test.read),
-    'env.quotas': ['READ_RATE_LIMIT', 'CONTACT_RATE_LIMIT', 'KEYS_RATE_LIMIT', 'TEST_KEY_READ_RATE_LIMIT', 'TEST_KEY_CONTACT_RATE_LIMIT']
+    'env.quotas': [
+      'READ_RATE_LIMIT',
+      'CONTACT_RATE_LIMIT',
+      'KEYS_RATE_LIMIT',
+      'TEST_KEY_READ_RATE_LIMIT',
+      'TEST_KEY_CONTACT_RATE_LIMIT',
+    ]
       .map((name) => `\`${name}\``)
       .join(', '),
     'list.limit': `${LIST_LIMIT.min} to ${LIST_LIMIT.max} (default ${LIST_LIMIT.default})`,
@@ -85,9 +109,14 @@ export function docFacts(config: Config): Record<string, string> {
     'batch.max': String(config.batchMaxOperations),
     'jobs.tasks': table(
       ['Task', 'What it returns'],
-      Object.entries(TASKS).map(([name, task]) => [`\`${name}\`${name === DEFAULT_TASK ? ' (default)' : ''}`, task.description]),
+      Object.entries(TASKS).map(([name, task]) => [
+        `\`${name}\`${name === DEFAULT_TASK ? ' (default)' : ''}`,
+        task.description,
+      ]),
     ),
-    'jobs.errors': Object.keys(JOB_ERROR_CODES).map((code) => `\`${code}\``).join(', '),
+    'jobs.errors': Object.keys(JOB_ERROR_CODES)
+      .map((code) => `\`${code}\``)
+      .join(', '),
     'jobs.limits': `${config.jobs.concurrency} at a time, with up to ${config.jobs.queueLimit} live and ${config.jobs.queueLimit} sandbox jobs waiting, and results are kept ${duration(config.jobs.retentionSeconds)}`,
     'jobs.shares': `may have ${config.jobs.queuePerClient} jobs waiting and ${config.jobs.runningPerClient} running at a time, and keeps its ${config.jobs.resultsPerClient} most recently finished jobs (older ones are deleted before their time is up)`,
     'sandbox.retention': duration(config.sandboxRetentionSeconds),
@@ -99,7 +128,12 @@ export function docFacts(config: Config): Record<string, string> {
     'idempotency.ttl': `${config.idempotencyTtlSeconds / 3600} hours`,
     'deprecation.table': table(
       ['Deprecated path', 'Successor', 'Deprecated since', 'Sunset'],
-      deprecatedAliases().map((alias) => [`\`${alias.path}\``, `\`${alias.successorPath}\` (\`${alias.successor}\`)`, DEPRECATED_AT.toISOString().slice(0, 10), SUNSET_AT.toISOString().slice(0, 10)]),
+      deprecatedAliases().map((alias) => [
+        `\`${alias.path}\``,
+        `\`${alias.successorPath}\` (\`${alias.successor}\`)`,
+        DEPRECATED_AT.toISOString().slice(0, 10),
+        SUNSET_AT.toISOString().slice(0, 10),
+      ]),
     ),
     'mcp.url': `${config.siteUrl}${MCP_SERVERS.product.path}`,
     'mcp.docs.url': `${config.siteUrl}${MCP_SERVERS.docs.path}`,

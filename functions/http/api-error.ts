@@ -59,12 +59,16 @@ export class ApiError extends Error {
 
 /** What a caller learns of a bug: the code and the request id to report; the details go only to the log. */
 export function internalError(): ApiError {
-  return new ApiError('internal_error', 'Something went wrong on our side.', { hint: 'Retry later; if it persists, report the requestId.' });
+  return new ApiError('internal_error', 'Something went wrong on our side.', {
+    hint: 'Retry later; if it persists, report the requestId.',
+  });
 }
 
 /** A body past its limit (the body readers of node:http requests and in-process requests share it). */
 export function payloadTooLarge(maxBytes: number): ApiError {
-  return new ApiError('payload_too_large', `The body is larger than ${maxBytes} bytes.`, { hint: `Send at most ${maxBytes} bytes.` });
+  return new ApiError('payload_too_large', `The body is larger than ${maxBytes} bytes.`, {
+    hint: `Send at most ${maxBytes} bytes.`,
+  });
 }
 
 /** The Error shape every failure of the API has: `{code, message, hint?, requestId}`, plus the listed problems. */
@@ -104,5 +108,8 @@ export function problemResponse(error: ApiError, requestId: string, instance: st
     instance,
     ...errorBody(error, requestId),
   };
-  return jsonResponse(error.status, problem, { 'content-type': 'application/problem+json; charset=utf-8', ...error.headers });
+  return jsonResponse(error.status, problem, {
+    'content-type': 'application/problem+json; charset=utf-8',
+    ...error.headers,
+  });
 }

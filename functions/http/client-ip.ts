@@ -45,7 +45,10 @@ export function forwardedAddress(entry: string): string | null {
  */
 export function clientKeyOf(clientIp: string): string {
   if (isIP(clientIp) !== 6) return clientIp;
-  return `${ipv6Groups(clientIp).slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+  return `${ipv6Groups(clientIp)
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
 }
 
 function normalize(address: string): string {

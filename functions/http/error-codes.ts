@@ -1,7 +1,12 @@
 /** Headers an error carries by its nature, besides the ones every response has. */
-export type ErrorHeader = 'Retry-After' | 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset';
+type ErrorHeader = 'Retry-After' | 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset';
 
-const RATE_LIMITED: readonly ErrorHeader[] = ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+const RATE_LIMITED: readonly ErrorHeader[] = [
+  'Retry-After',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+];
 const RETRY_LATER: readonly ErrorHeader[] = ['Retry-After'];
 
 export interface ErrorCodeSpec {
@@ -24,31 +29,123 @@ export interface ErrorCodeSpec {
  * developer pages all read it.
  */
 export const ERROR_CODES = {
-  invalid_parameter: { status: 400, title: 'Invalid parameter', meaning: 'A query or path parameter is malformed or out of range.' },
-  unknown_parameter: { status: 400, title: 'Unknown parameter', meaning: 'The request names a query parameter this operation does not take.' },
-  invalid_cursor: { status: 400, title: 'Invalid cursor', meaning: 'The cursor was not issued by this service, was altered, or belongs to another filter.' },
-  invalid_header: { status: 400, title: 'Invalid header', meaning: 'A request header has a value this operation does not accept.' },
-  validation_failed: { status: 400, title: 'Validation failed', meaning: 'The body breaks one or more rules; `errors` lists each {field, problem}.' },
+  invalid_parameter: {
+    status: 400,
+    title: 'Invalid parameter',
+    meaning: 'A query or path parameter is malformed or out of range.',
+  },
+  unknown_parameter: {
+    status: 400,
+    title: 'Unknown parameter',
+    meaning: 'The request names a query parameter this operation does not take.',
+  },
+  invalid_cursor: {
+    status: 400,
+    title: 'Invalid cursor',
+    meaning: 'The cursor was not issued by this service, was altered, or belongs to another filter.',
+  },
+  invalid_header: {
+    status: 400,
+    title: 'Invalid header',
+    meaning: 'A request header has a value this operation does not accept.',
+  },
+  validation_failed: {
+    status: 400,
+    title: 'Validation failed',
+    meaning: 'The body breaks one or more rules; `errors` lists each {field, problem}.',
+  },
   malformed_json: { status: 400, title: 'Malformed JSON', meaning: 'The body is not valid JSON.' },
-  idempotency_key_missing: { status: 400, title: 'Idempotency-Key missing', meaning: 'This operation needs an Idempotency-Key header.' },
-  idempotency_key_invalid: { status: 400, title: 'Idempotency-Key invalid', meaning: 'The Idempotency-Key header is not a UUID.' },
-  unknown_task: { status: 400, title: 'Unknown task', meaning: 'The job names a task this service does not run; the hint lists the tasks.' },
-  too_many_messages: { status: 400, title: 'Too many messages', meaning: 'An MCP request holds more JSON-RPC messages than one request may carry.' },
-  unsupported_api_version: { status: 400, title: 'Unsupported API version', meaning: 'X-API-Version names a version this service does not serve.' },
+  idempotency_key_missing: {
+    status: 400,
+    title: 'Idempotency-Key missing',
+    meaning: 'This operation needs an Idempotency-Key header.',
+  },
+  idempotency_key_invalid: {
+    status: 400,
+    title: 'Idempotency-Key invalid',
+    meaning: 'The Idempotency-Key header is not a UUID.',
+  },
+  unknown_task: {
+    status: 400,
+    title: 'Unknown task',
+    meaning: 'The job names a task this service does not run; the hint lists the tasks.',
+  },
+  too_many_messages: {
+    status: 400,
+    title: 'Too many messages',
+    meaning: 'An MCP request holds more JSON-RPC messages than one request may carry.',
+  },
+  unsupported_api_version: {
+    status: 400,
+    title: 'Unsupported API version',
+    meaning: 'X-API-Version names a version this service does not serve.',
+  },
   not_found: { status: 404, title: 'Not found', meaning: 'No resource or route exists at this path.' },
   project_not_found: { status: 404, title: 'Project not found', meaning: 'No project has this slug.', problem: true },
-  job_not_found: { status: 404, title: 'Job not found', meaning: "No job has this id, or it is gone: expired, or older than the client's most recent finished jobs that are kept." },
-  method_not_allowed: { status: 405, title: 'Method not allowed', meaning: 'The path exists but does not accept this method; see the Allow header.' },
-  idempotency_request_in_progress: { status: 409, title: 'Request in progress', meaning: 'A request with this Idempotency-Key is still being processed; retry shortly.', headers: RETRY_LATER },
-  payload_too_large: { status: 413, title: 'Payload too large', meaning: 'The request body is larger than the operation accepts.' },
-  unsupported_media_type: { status: 415, title: 'Unsupported media type', meaning: 'The body must be sent as application/json.' },
-  idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused', meaning: 'This Idempotency-Key was already used with a different payload.' },
-  batch_failed: { status: 422, title: 'Batch failed', meaning: 'At least one operation of the batch failed, so none was returned; `errors` lists each failure.' },
-  rate_limited: { status: 429, title: 'Too many requests', meaning: 'The client IP used up its quota; retry after the Retry-After seconds.', headers: RATE_LIMITED },
-  too_many_jobs: { status: 429, title: 'Too many jobs', meaning: 'This client (its IP, or its test key) already has its whole share of jobs waiting; retry after Retry-After, once one of them has started.', headers: RETRY_LATER },
+  job_not_found: {
+    status: 404,
+    title: 'Job not found',
+    meaning:
+      "No job has this id, or it is gone: expired, or older than the client's most recent finished jobs that are kept.",
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    meaning: 'The path exists but does not accept this method; see the Allow header.',
+  },
+  idempotency_request_in_progress: {
+    status: 409,
+    title: 'Request in progress',
+    meaning: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+    headers: RETRY_LATER,
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Payload too large',
+    meaning: 'The request body is larger than the operation accepts.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported media type',
+    meaning: 'The body must be sent as application/json.',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency-Key reused',
+    meaning: 'This Idempotency-Key was already used with a different payload.',
+  },
+  batch_failed: {
+    status: 422,
+    title: 'Batch failed',
+    meaning: 'At least one operation of the batch failed, so none was returned; `errors` lists each failure.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Too many requests',
+    meaning: 'The client IP used up its quota; retry after the Retry-After seconds.',
+    headers: RATE_LIMITED,
+  },
+  too_many_jobs: {
+    status: 429,
+    title: 'Too many jobs',
+    meaning:
+      'This client (its IP, or its test key) already has its whole share of jobs waiting; retry after Retry-After, once one of them has started.',
+    headers: RETRY_LATER,
+  },
   internal_error: { status: 500, title: 'Internal error', meaning: 'An unexpected failure; report the requestId.' },
-  queue_full: { status: 503, title: 'Queue full', meaning: 'Too many jobs are waiting; retry after Retry-After.', headers: RETRY_LATER },
-  storage_unavailable: { status: 503, title: 'Storage unavailable', meaning: 'The service cannot write right now (for example a full disk); nothing was stored. Retry after Retry-After.', headers: RETRY_LATER },
+  queue_full: {
+    status: 503,
+    title: 'Queue full',
+    meaning: 'Too many jobs are waiting; retry after Retry-After.',
+    headers: RETRY_LATER,
+  },
+  storage_unavailable: {
+    status: 503,
+    title: 'Storage unavailable',
+    meaning:
+      'The service cannot write right now (for example a full disk); nothing was stored. Retry after Retry-After.',
+    headers: RETRY_LATER,
+  },
 } as const satisfies Record<string, ErrorCodeSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

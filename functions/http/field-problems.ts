@@ -22,11 +22,15 @@ export function fieldProblems(error: ZodError, words: ProblemWords): FieldProble
   for (const issue of error.issues) {
     const path = [...root, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push({ field: fieldName([...path, key.slice(0, 64)]), problem: words.unknownField });
+      for (const key of issue.keys)
+        problems.push({ field: fieldName([...path, key.slice(0, 64)]), problem: words.unknownField });
     } else if (path.length === 0) {
       problems.push({ field: 'body', problem: words.notAnObject });
     } else if (issue.code === 'invalid_type') {
-      problems.push({ field: fieldName(path), problem: issue.received === 'undefined' ? 'is required' : `must be ${article(issue.expected)}` });
+      problems.push({
+        field: fieldName(path),
+        problem: issue.received === 'undefined' ? 'is required' : `must be ${article(issue.expected)}`,
+      });
     } else {
       problems.push({ field: fieldName(path), problem: issue.message });
     }

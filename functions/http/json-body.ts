@@ -12,7 +12,9 @@ export function isFormContentType(request: ApiRequest): boolean {
 /** Refuses a body that is not declared as JSON (415 `unsupported_media_type`). */
 export function requireJsonContentType(request: ApiRequest): void {
   if (!JSON_MEDIA_TYPE.test(headerValue(request, 'content-type') ?? '')) {
-    throw new ApiError('unsupported_media_type', 'The request must be declared as JSON.', { hint: 'Send Content-Type: application/json, also with an empty body.' });
+    throw new ApiError('unsupported_media_type', 'The request must be declared as JSON.', {
+      hint: 'Send Content-Type: application/json, also with an empty body.',
+    });
   }
 }
 

@@ -32,7 +32,7 @@ export function representation(value: unknown): Representation {
  * cache: the answer carries that caller's quota (RateLimit-*) and tier, which a shared cache
  * would hand to everyone else (RFC 9111 section 5.2.2.7).
  */
-export const READ_CACHE = 'private, max-age=60, stale-while-revalidate=300';
+const READ_CACHE = 'private, max-age=60, stale-while-revalidate=300';
 
 /**
  * A 200 with the representation, or a 304 without a body when If-None-Match already has it

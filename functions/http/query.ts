@@ -82,10 +82,16 @@ function invalidParameter(name: string, schema: z.ZodTypeAny, given: boolean, hi
   if (!given) return refuse('is required', `Send ${name}.`);
   if (base instanceof z.ZodNumber) {
     const fallback = schema instanceof z.ZodDefault ? ` (default ${String(schema._def.defaultValue())})` : '';
-    return refuse(`must be an integer from ${base.minValue} to ${base.maxValue}`, `Use ${name}=${base.minValue}..${base.maxValue}${fallback}.`);
+    return refuse(
+      `must be an integer from ${base.minValue} to ${base.maxValue}`,
+      `Use ${name}=${base.minValue}..${base.maxValue}${fallback}.`,
+    );
   }
   if (base instanceof z.ZodEnum) {
-    return refuse(`must be one of: ${(base.options as string[]).join(', ')}`, `Leave ${name} out, or use one of those values.`);
+    return refuse(
+      `must be one of: ${(base.options as string[]).join(', ')}`,
+      `Leave ${name} out, or use one of those values.`,
+    );
   }
   if (base instanceof z.ZodString) {
     const [min, max] = [base.minLength ?? 0, base.maxLength];

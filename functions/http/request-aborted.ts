@@ -6,7 +6,11 @@
  */
 export class RequestAborted extends Error {
   constructor(readonly reason: 'client' | 'timeout') {
-    super(reason === 'timeout' ? 'The request timed out before its body arrived.' : 'The client closed the connection before its body arrived.');
+    super(
+      reason === 'timeout'
+        ? 'The request timed out before its body arrived.'
+        : 'The client closed the connection before its body arrived.',
+    );
     this.name = 'RequestAborted';
   }
 }

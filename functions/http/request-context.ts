@@ -10,7 +10,7 @@ export type Tier = (typeof TIERS)[number];
 export const SANDBOX_HEADER_VALUES = ['true', '1', 'false', '0'] as const;
 
 /** What a key or token turned out to be: `none` sent, `valid`, or `invalid` (unknown, malformed, expired). */
-export type KeyStatus = 'none' | 'valid' | 'invalid';
+type KeyStatus = 'none' | 'valid' | 'invalid';
 
 /** Who is calling and in which mode; resolved once per request by the router. */
 export interface RequestContext {
@@ -60,7 +60,9 @@ function sandboxByQuery(request: ApiRequest): boolean {
   const values = request.query.getAll('sandbox');
   if (values.length === 0) return false;
   if (values.length > 1 || (values[0] !== 'true' && values[0] !== 'false')) {
-    throw new ApiError('invalid_parameter', 'Query parameter "sandbox" must be true or false, given once.', { hint: 'Use sandbox=true.' });
+    throw new ApiError('invalid_parameter', 'Query parameter "sandbox" must be true or false, given once.', {
+      hint: 'Use sandbox=true.',
+    });
   }
   return values[0] === 'true';
 }

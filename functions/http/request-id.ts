@@ -13,7 +13,10 @@ export interface RequestIds {
 
 export function requestIdsFor(incoming: string | string[] | undefined): RequestIds {
   const value = Array.isArray(incoming) ? incoming[0] : incoming;
-  return { requestId: randomUUID(), clientRequestId: value !== undefined && WELL_FORMED_ID.test(value) ? value : undefined };
+  return {
+    requestId: randomUUID(),
+    clientRequestId: value !== undefined && WELL_FORMED_ID.test(value) ? value : undefined,
+  };
 }
 
 /**

@@ -29,7 +29,12 @@ export interface Route<Quota extends string = string> {
  * Counts `units` of a quota against the caller and returns the RateLimit-* headers, or throws
  * a 429 `rate_limited` ApiError. The quotas themselves are not the router's business.
  */
-export type QuotaCharger<Quota extends string> = (context: RequestContext, quota: Quota, units: number, what?: string) => HeaderMap;
+type QuotaCharger<Quota extends string> = (
+  context: RequestContext,
+  quota: Quota,
+  units: number,
+  what?: string,
+) => HeaderMap;
 
 /**
  * Versions X-API-Version may name: only v1, the same version as the /api/v1 path prefix. A
@@ -38,7 +43,8 @@ export type QuotaCharger<Quota extends string> = (context: RequestContext, quota
 export const API_VERSIONS = ['v1'] as const;
 
 /** RFC 8288 links every API response carries to the catalog (RFC 9727) and the description. */
-export const DISCOVERY_LINKS = '</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc"; type="application/vnd.oai.openapi+json"';
+export const DISCOVERY_LINKS =
+  '</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc"; type="application/vnd.oai.openapi+json"';
 
 /**
  * Request headers that change an API answer (the tier, sandbox mode and the headers that say so),
@@ -49,7 +55,7 @@ const CALLER_HEADERS = 'Authorization, X-API-Key, X-Sandbox';
 
 const SAFE_INSTANCE = /^[A-Za-z0-9/._~-]{1,200}$/;
 
-export type ErrorLogger = (requestId: string, error: unknown) => void;
+type ErrorLogger = (requestId: string, error: unknown) => void;
 
 export interface RouterOptions<Quota extends string> {
   chargeQuota: QuotaCharger<Quota>;
@@ -80,7 +86,8 @@ export class Router<Quota extends string = string> {
       response = this.renderError(request, error, {});
     }
     response.headers['x-request-id'] = request.requestId;
-    response.headers.vary = response.headers.vary === undefined ? CALLER_HEADERS : `${response.headers.vary}, ${CALLER_HEADERS}`;
+    response.headers.vary =
+      response.headers.vary === undefined ? CALLER_HEADERS : `${response.headers.vary}, ${CALLER_HEADERS}`;
     if (request.method === 'HEAD') response.body = null;
     return response;
   }
@@ -99,7 +106,9 @@ export class Router<Quota extends string = string> {
       }
     }
     if (!pathExists) {
-      throw new ApiError('not_found', 'No API operation lives at this path.', { hint: 'See /openapi.json for every operation.' });
+      throw new ApiError('not_found', 'No API operation lives at this path.', {
+        hint: 'See /openapi.json for every operation.',
+      });
     }
     if (match === undefined || request.method === 'OPTIONS') {
       const allow = this.allowedMethods(request.path);
@@ -114,7 +123,8 @@ export class Router<Quota extends string = string> {
     try {
       const context = resolveContext(request, this.options.verifyCredential);
       Object.assign(headers, contextHeaders(context));
-      if (route.quota !== undefined) Object.assign(headers, this.options.chargeQuota(context, route.quota, request.prepaid === true ? 0 : 1));
+      if (route.quota !== undefined)
+        Object.assign(headers, this.options.chargeQuota(context, route.quota, request.prepaid === true ? 0 : 1));
       checkApiVersion(request);
       const response = await route.handler(request, params, context);
       Object.assign(response.headers, CORS_HEADERS);
@@ -147,7 +157,12 @@ export class Router<Quota extends string = string> {
     return [...allowed].join(', ');
   }
 
-  private renderError(request: ApiRequest, error: unknown, extraHeaders: HeaderMap, template = request.path): ApiResponse {
+  private renderError(
+    request: ApiRequest,
+    error: unknown,
+    extraHeaders: HeaderMap,
+    template = request.path,
+  ): ApiResponse {
     // Nobody is left to answer; the server logs the request as aborted.
     if (error instanceof RequestAborted) throw error;
     let apiError = asApiError(error);
@@ -181,7 +196,6 @@ function addDiscoveryLinks(response: ApiResponse): void {
   const link = response.headers.link;
   response.headers.link = link === undefined ? DISCOVERY_LINKS : `${link}, ${DISCOVERY_LINKS}`;
 }
-
 
 /** Every response says which mode and tier served it, and whether a presented key was ignored. */
 function contextHeaders(context: RequestContext): HeaderMap {

@@ -30,8 +30,6 @@ export interface ApiResponse {
   body: string | Buffer | null;
 }
 
-export type Handler = (request: ApiRequest) => ApiResponse | Promise<ApiResponse>;
-
 /** The first value of a header, whether node gave a string or a list. */
 export function headerValue(request: Pick<ApiRequest, 'headers'>, name: string): string | undefined {
   const value = request.headers[name];

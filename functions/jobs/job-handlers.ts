@@ -20,7 +20,11 @@ export function createJobHandler(jobs: JobService, siteUrl: string): RouteHandle
     const { task, input } = parseJobRequest(await readOptionalJson(request, BODY_MAX_BYTES));
     const job = jobs.create(task, input, context);
     const pollUrl = `${siteUrl}/api/v1/jobs/${job.jobId}`;
-    return jsonResponse(202, { jobId: job.jobId, status: job.status, pollUrl }, { location: pollUrl, 'retry-after': '1' });
+    return jsonResponse(
+      202,
+      { jobId: job.jobId, status: job.status, pollUrl },
+      { location: pollUrl, 'retry-after': '1' },
+    );
   };
 }
 

@@ -40,10 +40,14 @@ function requestError(issues: readonly z.ZodIssue[], body: unknown): ApiError {
   }
   const unknown = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
   if (unknown.length > 0) {
-    return new ApiError('validation_failed', `The body has ${unknown.length} unknown field${unknown.length > 1 ? 's' : ''}.`, {
-      hint: `A job request takes only: ${Object.keys(jobRequestSchema.shape).join(', ')}.`,
-      errors: unknown.map((key) => ({ field: key.slice(0, 64), problem: 'is not a field of this operation' })),
-    });
+    return new ApiError(
+      'validation_failed',
+      `The body has ${unknown.length} unknown field${unknown.length > 1 ? 's' : ''}.`,
+      {
+        hint: `A job request takes only: ${Object.keys(jobRequestSchema.shape).join(', ')}.`,
+        errors: unknown.map((key) => ({ field: key.slice(0, 64), problem: 'is not a field of this operation' })),
+      },
+    );
   }
   const task = (body as { task?: unknown }).task;
   if (typeof task !== 'string') {
@@ -52,16 +56,28 @@ function requestError(issues: readonly z.ZodIssue[], body: unknown): ApiError {
       errors: [{ field: 'task', problem: 'must be a string' }],
     });
   }
-  return new ApiError('unknown_task', ECHOABLE_NAME.test(task) ? `There is no task named "${task}".` : 'There is no task with this name.', {
-    hint: `Tasks: ${TASK_NAMES.map((name) => (name === DEFAULT_TASK ? `${name} (the default)` : name)).join(', ')}.`,
-  });
+  return new ApiError(
+    'unknown_task',
+    ECHOABLE_NAME.test(task) ? `There is no task named "${task}".` : 'There is no task with this name.',
+    {
+      hint: `Tasks: ${TASK_NAMES.map((name) => (name === DEFAULT_TASK ? `${name} (the default)` : name)).join(', ')}.`,
+    },
+  );
 }
 
 /** A 400 `validation_failed` listing every problem of a task's input, with fields as `input.<path>`. */
 function invalidInput(task: TaskName, error: z.ZodError): ApiError {
-  const errors = fieldProblems(error, { prefix: 'input', unknownField: 'is not a field of this task', notAnObject: 'must be an object' });
-  return new ApiError('validation_failed', `The input of the ${task} task has ${errors.length} problem${errors.length > 1 ? 's' : ''}.`, {
-    hint: 'Fix each field listed in errors; the task descriptions in /openapi.json give each input.',
-    errors,
+  const errors = fieldProblems(error, {
+    prefix: 'input',
+    unknownField: 'is not a field of this task',
+    notAnObject: 'must be an object',
   });
+  return new ApiError(
+    'validation_failed',
+    `The input of the ${task} task has ${errors.length} problem${errors.length > 1 ? 's' : ''}.`,
+    {
+      hint: 'Fix each field listed in errors; the task descriptions in /openapi.json give each input.',
+      errors,
+    },
+  );
 }

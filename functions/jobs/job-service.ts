@@ -28,7 +28,7 @@ export interface JobOwner {
 const MAINTENANCE_INTERVAL_MS = 60_000;
 
 /** What a job left running by a previous process ends as: its work died with that process. */
-export const INTERRUPTED: JobError = {
+const INTERRUPTED: JobError = {
   code: 'interrupted',
   message: 'The server restarted while this job was running; create it again.',
 };
@@ -83,7 +83,11 @@ export class JobService {
         if (own >= this.deps.queuePerClient) throw tooManyJobs(own, this.deps);
         const waiting = this.store.waiting(sandbox, now);
         if (waiting >= this.deps.queueLimit) throw queueFull(waiting, this.deps.concurrency);
-        this.store.insert({ id, task: request.task, input: request.input, sandbox, owner }, now, now + this.deps.retentionSeconds * 1000);
+        this.store.insert(
+          { id, task: request.task, input: request.input, sandbox, owner },
+          now,
+          now + this.deps.retentionSeconds * 1000,
+        );
       })(),
     );
     this.startWaitingJobs();
@@ -173,7 +177,9 @@ export class JobService {
 /** The error a job shows for a failed run; details stay in the log, as for a 500. */
 function taskFailed(error: unknown): JobError {
   const message =
-    error instanceof ZodError ? 'The task produced a result that does not match its published schema.' : 'The task stopped with an unexpected error.';
+    error instanceof ZodError
+      ? 'The task produced a result that does not match its published schema.'
+      : 'The task stopped with an unexpected error.';
   return { code: 'task_failed', message: `${message} Create the job again; if it fails again, report its jobId.` };
 }
 
@@ -193,8 +199,12 @@ function queueFull(waiting: number, concurrency: number): ApiError {
 /** 429, not 503: the service has room, this client has used its share of it (RFC 6585 section 4). */
 function tooManyJobs(waiting: number, { queuePerClient, runningPerClient }: JobLimits): ApiError {
   const seconds = retryAfterSeconds(waiting, runningPerClient);
-  return new ApiError('too_many_jobs', `This client already has ${waiting} job${waiting === 1 ? '' : 's'} waiting, its whole share of the queue.`, {
-    hint: `Each client (IP or test key) may have ${queuePerClient} job${queuePerClient === 1 ? '' : 's'} waiting and ${runningPerClient} running. Retry after ${seconds} second${seconds === 1 ? '' : 's'}, once one of yours has started.`,
-    headers: { 'retry-after': String(seconds) },
-  });
+  return new ApiError(
+    'too_many_jobs',
+    `This client already has ${waiting} job${waiting === 1 ? '' : 's'} waiting, its whole share of the queue.`,
+    {
+      hint: `Each client (IP or test key) may have ${queuePerClient} job${queuePerClient === 1 ? '' : 's'} waiting and ${runningPerClient} running. Retry after ${seconds} second${seconds === 1 ? '' : 's'}, once one of yours has started.`,
+      headers: { 'retry-after': String(seconds) },
+    },
+  );
 }

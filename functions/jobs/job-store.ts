@@ -82,9 +82,15 @@ export class JobStore {
       ),
       markRunning: db.prepare("UPDATE jobs SET status = 'running', updated_at = ? WHERE id = ? AND status = 'pending'"),
       progress: db.prepare("UPDATE jobs SET progress = ?, updated_at = ? WHERE id = ? AND status = 'running'"),
-      succeed: db.prepare("UPDATE jobs SET status = 'succeeded', progress = 1, result = ?, updated_at = ? WHERE id = ? AND status = 'running'"),
-      fail: db.prepare("UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'running')"),
-      failAllRunning: db.prepare("UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE status = 'running'"),
+      succeed: db.prepare(
+        "UPDATE jobs SET status = 'succeeded', progress = 1, result = ?, updated_at = ? WHERE id = ? AND status = 'running'",
+      ),
+      fail: db.prepare(
+        "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'running')",
+      ),
+      failAllRunning: db.prepare(
+        "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE status = 'running'",
+      ),
       purge: db.prepare('DELETE FROM jobs WHERE expires_at <= ?'),
       trimFinishedOf: db.prepare(
         `DELETE FROM jobs WHERE owner = ? AND ${FINISHED} AND rowid NOT IN
@@ -99,7 +105,16 @@ export class JobStore {
   }
 
   insert(job: QueuedJob & { sandbox: boolean }, now: number, expiresAt: number): void {
-    this.statements.insert.run(job.id, Number(job.sandbox), job.owner, job.task, JSON.stringify(job.input), now, now, expiresAt);
+    this.statements.insert.run(
+      job.id,
+      Number(job.sandbox),
+      job.owner,
+      job.task,
+      JSON.stringify(job.input),
+      now,
+      now,
+      expiresAt,
+    );
   }
 
   /** The job as its own mode (sandbox or production) sees it; other modes and expired jobs get undefined. */
@@ -123,8 +138,11 @@ export class JobStore {
    * clients that already run `runningPerClient` jobs.
    */
   nextRunnable(runningPerClient: number, now: number): QueuedJob | undefined {
-    const row = this.statements.nextRunnable.get(now, runningPerClient) as { id: string; task: string; input: string; owner: string } | undefined;
-    return row === undefined ? undefined : { id: row.id, task: row.task, input: JSON.parse(row.input) as unknown, owner: row.owner };
+    const row = this.statements.nextRunnable.get(now, runningPerClient) as
+      { id: string; task: string; input: string; owner: string } | undefined;
+    return row === undefined
+      ? undefined
+      : { id: row.id, task: row.task, input: JSON.parse(row.input) as unknown, owner: row.owner };
   }
 
   /** Moves a pending job to running; false when it is no longer pending. */

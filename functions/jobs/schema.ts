@@ -38,14 +38,22 @@ export const jobCreatedSchema = z.object({
 export const jobSchema = z.object({
   jobId: z.string(),
   task: z.enum(TASK_NAMES),
-  status: z.enum(JOB_STATUSES).describe(JOB_STATUSES.map((status) => `\`${status}\`: ${STATUS_MEANINGS[status]}`).join('; ')),
+  status: z
+    .enum(JOB_STATUSES)
+    .describe(JOB_STATUSES.map((status) => `\`${status}\`: ${STATUS_MEANINGS[status]}`).join('; ')),
   progress: z.number().min(0).max(1).describe('Fraction done, from 0 to 1.'),
   // Any task's result: the OpenAPI description names the alternatives (openapi/components.ts).
-  result: z.object({}).passthrough().nullable().describe("The task's result once the job succeeded (the schema named after its task), else null."),
+  result: z
+    .object({})
+    .passthrough()
+    .nullable()
+    .describe("The task's result once the job succeeded (the schema named after its task), else null."),
   error: z
     .object({ code: z.enum(JOB_ERROR_NAMES), message: z.string() })
     .nullable()
-    .describe(`Why the job failed, else null. Codes:\n\n${JOB_ERROR_NAMES.map((code) => `- \`${code}\`: ${JOB_ERROR_CODES[code]}`).join('\n')}`),
+    .describe(
+      `Why the job failed, else null. Codes:\n\n${JOB_ERROR_NAMES.map((code) => `- \`${code}\`: ${JOB_ERROR_CODES[code]}`).join('\n')}`,
+    ),
   createdAt: z.string().datetime(),
   updatedAt: z.string().datetime(),
 }) satisfies z.ZodType<JobView, z.ZodTypeDef, unknown>;

@@ -15,7 +15,7 @@ export interface TaskContext {
  * One kind of job. The schemas are the contract: they validate requests and results, and the
  * OpenAPI description and the docs are generated from them.
  */
-export interface Task<I, R> {
+interface Task<I, R> {
   description: string;
   input: z.ZodType<I, z.ZodTypeDef, unknown>;
   result: z.ZodType<R, z.ZodTypeDef, unknown>;
@@ -29,11 +29,14 @@ export interface RegisteredTask<I, R> extends Task<I, R> {
 }
 
 function defineTask<I, R>(task: Task<I, R>): RegisteredTask<I, R> {
-  return { ...task, execute: async (input, context) => task.result.parse(await task.run(task.input.parse(input), context)) };
+  return {
+    ...task,
+    execute: async (input, context) => task.result.parse(await task.run(task.input.parse(input), context)),
+  };
 }
 
 /** Pause between two projects of a digest, so that the job is long enough to show progress. */
-export const DIGEST_STEP_MS = 50;
+const DIGEST_STEP_MS = 50;
 
 /**
  * Tasks without parameters take an empty object, and an absent input means the same. One schema
@@ -47,7 +50,11 @@ export const TASKS = {
   export: defineTask({
     description: 'The whole portfolio as one JSON document: every project in catalog order, with a count.',
     input: noInput(),
-    result: z.object({ generatedAt: z.string().datetime(), projects: z.array(projectSchema), count: z.number().int().nonnegative() }),
+    result: z.object({
+      generatedAt: z.string().datetime(),
+      projects: z.array(projectSchema),
+      count: z.number().int().nonnegative(),
+    }),
     run: async (_input, { catalog }) => {
       const projects = catalog.filter({});
       return { generatedAt: new Date().toISOString(), projects, count: projects.length };
@@ -72,7 +79,9 @@ export const TASKS = {
   digest: defineTask({
     description: 'A Markdown digest of the portfolio, optionally for one domain; slower, and reports its progress.',
     input: z
-      .object({ domain: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional() })
+      .object({
+        domain: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+      })
       .strict()
       .default({}),
     result: z.object({ markdown: z.string(), projects: z.number().int().nonnegative() }),

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const ACCESS_TOKEN_PREFIX = 'at_';
+const ACCESS_TOKEN_PREFIX = 'at_';
 const TAG_BYTES = 32;
 
 /**

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 
 /** Test keys say what they are: `pk_test_` and 32 random bytes (256 bits) in base64url. */
 export const TEST_KEY_PREFIX = 'pk_test_';
-export const KEY_ID_PREFIX = 'key_';
+const KEY_ID_PREFIX = 'key_';
 export const TEST_KEY_PATTERN = /^pk_test_[A-Za-z0-9_-]{43}$/;
 const KEY_BYTES = 32;
 

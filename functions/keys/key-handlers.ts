@@ -20,8 +20,14 @@ export function createKeyHandler(keys: KeyService, limiter: RateLimiter): RouteH
     const body = (await readOptionalJson(request, 4096)) ?? {};
     const parsed = createKeySchema.safeParse(body);
     if (!parsed.success) {
-      const errors = fieldProblems(parsed.error, { unknownField: 'is not a field of this operation', notAnObject: 'must be a JSON object' });
-      throw new ApiError('validation_failed', 'The body is not a valid key request.', { hint: 'Send {} or {"label": "my script"}.', errors });
+      const errors = fieldProblems(parsed.error, {
+        unknownField: 'is not a field of this operation',
+        notAnObject: 'must be a JSON object',
+      });
+      throw new ApiError('validation_failed', 'The body is not a valid key request.', {
+        hint: 'Send {} or {"label": "my script"}.',
+        errors,
+      });
     }
     const headers = charge(limiter, clientKeyOf(request.clientIp), 1, 'keys');
     return jsonResponse(201, keys.create(parsed.data.label ?? null, context.sandbox), headers);

@@ -35,7 +35,14 @@ export class KeyService {
     const { key, keyId } = newTestKey();
     const expiresAt = now + this.ttlSeconds * 1000;
     withStorage(() => this.store.insert(keyId, hashKey(key), label, sandbox, now, expiresAt));
-    return { key, keyId, mode: 'test', label, createdAt: new Date(now).toISOString(), expiresAt: new Date(expiresAt).toISOString() };
+    return {
+      key,
+      keyId,
+      mode: 'test',
+      label,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(expiresAt).toISOString(),
+    };
   }
 
   /** The key id behind a presented test key or access token, or null when it is not valid now. */
@@ -69,7 +76,11 @@ export class KeyService {
 }
 
 /** A stored key from the cache, or from the store (and then cached) when it exists there. */
-function cached(cache: LRUCache<string, StoredKey>, id: string, load: () => StoredKey | undefined): StoredKey | undefined {
+function cached(
+  cache: LRUCache<string, StoredKey>,
+  id: string,
+  load: () => StoredKey | undefined,
+): StoredKey | undefined {
   let key = cache.get(id);
   if (key === undefined) {
     key = load();

@@ -22,7 +22,14 @@ export class KeyStore {
     };
   }
 
-  insert(keyId: string, hash: string, label: string | null, sandbox: boolean, createdAt: number, expiresAt: number): void {
+  insert(
+    keyId: string,
+    hash: string,
+    label: string | null,
+    sandbox: boolean,
+    createdAt: number,
+    expiresAt: number,
+  ): void {
     this.statements.insert.run(keyId, hash, label, Number(sandbox), createdAt, expiresAt);
   }
 
@@ -41,6 +48,11 @@ export class KeyStore {
 
 function toKey(row: unknown): StoredKey | undefined {
   if (row === undefined) return undefined;
-  const { id, label, created_at, expires_at } = row as { id: string; label: string | null; created_at: number; expires_at: number };
+  const { id, label, created_at, expires_at } = row as {
+    id: string;
+    label: string | null;
+    created_at: number;
+    expires_at: number;
+  };
   return { keyId: id, label, createdAt: created_at, expiresAt: expires_at };
 }

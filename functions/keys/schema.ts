@@ -7,7 +7,10 @@ export const createKeySchema = z.object({ label: z.string().trim().min(1).max(10
 
 /** The 201 answer of POST /api/v1/keys. */
 export const issuedKeySchema = z.object({
-  key: z.string().regex(TEST_KEY_PATTERN).describe('The test key. It is shown only this once; the service keeps only its hash.'),
+  key: z
+    .string()
+    .regex(TEST_KEY_PATTERN)
+    .describe('The test key. It is shown only this once; the service keeps only its hash.'),
   keyId: z.string().describe('Public identifier of the key; the client_id for POST /oauth/token.'),
   mode: z.enum(['test']),
   label: z.string().nullable(),

@@ -18,12 +18,16 @@ export function oauthErrorStatus(error: OAuthError): number {
 function oauthError(error: OAuthError, description: string): ApiResponse {
   const status = oauthErrorStatus(error);
   // RFC 6749 section 5.2: a failed client authentication answers 401 with a challenge.
-  const challenge: HeaderMap = status === 401 ? { 'www-authenticate': 'Basic realm="portfolio-api", charset="UTF-8"' } : {};
+  const challenge: HeaderMap =
+    status === 401 ? { 'www-authenticate': 'Basic realm="portfolio-api", charset="UTF-8"' } : {};
   return jsonResponse(status, { error, error_description: description }, { ...NO_CACHE, ...challenge });
 }
 
 /** Client credentials from HTTP Basic (RFC 6749 section 2.3.1: each part form-urlencoded) or the body. */
-function clientCredentials(request: ApiRequest, form: URLSearchParams): { id: string; secret: string } | OAuthError | null {
+function clientCredentials(
+  request: ApiRequest,
+  form: URLSearchParams,
+): { id: string; secret: string } | OAuthError | null {
   const authorization = headerValue(request, 'authorization');
   const inBody = form.has('client_id') || form.has('client_secret');
   if (authorization !== undefined) {
@@ -34,7 +38,10 @@ function clientCredentials(request: ApiRequest, form: URLSearchParams): { id: st
     const colon = decoded.indexOf(':');
     if (colon === -1) return 'invalid_client';
     try {
-      return { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
+      return {
+        id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+        secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+      };
     } catch {
       return 'invalid_client';
     }
@@ -52,7 +59,10 @@ function clientCredentials(request: ApiRequest, form: URLSearchParams): { id: st
 export function tokenHandler(keys: KeyService): RouteHandler {
   return async (request) => {
     if (!isFormContentType(request)) {
-      return oauthError('invalid_request', 'Send the request as application/x-www-form-urlencoded (RFC 6749 section 4.4.2).');
+      return oauthError(
+        'invalid_request',
+        'Send the request as application/x-www-form-urlencoded (RFC 6749 section 4.4.2).',
+      );
     }
     const form = new URLSearchParams((await request.readBody(4096)).toString('utf8'));
     for (const name of new Set(form.keys())) {
@@ -60,15 +70,27 @@ export function tokenHandler(keys: KeyService): RouteHandler {
     }
     const grantType = form.get('grant_type');
     if (grantType === null) return oauthError('invalid_request', 'grant_type is required.');
-    if (grantType !== 'client_credentials') return oauthError('unsupported_grant_type', 'Only client_credentials is supported.');
-    if ((form.get('scope') ?? '').trim() !== '') return oauthError('invalid_scope', 'This server defines no scopes; leave scope out.');
+    if (grantType !== 'client_credentials')
+      return oauthError('unsupported_grant_type', 'Only client_credentials is supported.');
+    if ((form.get('scope') ?? '').trim() !== '')
+      return oauthError('invalid_scope', 'This server defines no scopes; leave scope out.');
     const credentials = clientCredentials(request, form);
-    if (credentials === null) return oauthError('invalid_client', 'Authenticate with client_id (your keyId) and client_secret (your key).');
+    if (credentials === null)
+      return oauthError('invalid_client', 'Authenticate with client_id (your keyId) and client_secret (your key).');
     if (typeof credentials === 'string') {
-      return oauthError(credentials, credentials === 'invalid_request' ? 'Use HTTP Basic or body credentials, not both.' : 'Malformed Basic credentials.');
+      return oauthError(
+        credentials,
+        credentials === 'invalid_request'
+          ? 'Use HTTP Basic or body credentials, not both.'
+          : 'Malformed Basic credentials.',
+      );
     }
     const issued = keys.issueToken(credentials.id, credentials.secret);
     if (issued === null) return oauthError('invalid_client', 'Unknown client, wrong secret, or the key has expired.');
-    return jsonResponse(200, { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn }, NO_CACHE);
+    return jsonResponse(
+      200,
+      { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn },
+      NO_CACHE,
+    );
   };
 }

@@ -19,7 +19,7 @@ export interface McpCaller {
 /** Headers of an MCP request that a tool call passes on to the API. */
 export const FORWARDED_HEADERS = ['authorization', 'x-api-key', 'x-sandbox', 'host'] as const;
 
-export interface ApiCall {
+interface ApiCall {
   method: 'GET' | 'POST';
   /** The path with its parameters already filled in and encoded. */
   path: string;

@@ -13,7 +13,9 @@ export const comparisonSchema = z.object({
   sharedStack: z.array(z.string()).describe('Stack items every one of the projects uses.'),
   uniqueStack: z.record(z.array(z.string())).describe('By slug: stack items only that project uses among these.'),
   domains: z.record(z.array(z.string())).describe('By domain: the slugs in it.'),
-  years: z.object({ from: z.number().int(), to: z.number().int() }).describe('The earliest and the latest year among them.'),
+  years: z
+    .object({ from: z.number().int(), to: z.number().int() })
+    .describe('The earliest and the latest year among them.'),
 });
 
 type Comparison = z.infer<typeof comparisonSchema>;
@@ -26,10 +28,19 @@ type Comparison = z.infer<typeof comparisonSchema>;
 export async function compareProjects(args: Record<string, unknown>, api: ApiCaller): Promise<ApiOutcome> {
   refuseArguments(args, ['slugs']);
   const { slugs } = args;
-  if (!Array.isArray(slugs) || slugs.length < COMPARE_LIMIT.min || slugs.length > COMPARE_LIMIT.max || !slugs.every((slug) => typeof slug === 'string')) {
-    throw new ApiError('invalid_parameter', `Argument "slugs" must be an array of ${COMPARE_LIMIT.min} to ${COMPARE_LIMIT.max} project slugs.`, {
-      hint: 'Take slugs from list_projects or search.',
-    });
+  if (
+    !Array.isArray(slugs) ||
+    slugs.length < COMPARE_LIMIT.min ||
+    slugs.length > COMPARE_LIMIT.max ||
+    !slugs.every((slug) => typeof slug === 'string')
+  ) {
+    throw new ApiError(
+      'invalid_parameter',
+      `Argument "slugs" must be an array of ${COMPARE_LIMIT.min} to ${COMPARE_LIMIT.max} project slugs.`,
+      {
+        hint: 'Take slugs from list_projects or search.',
+      },
+    );
   }
   const outcome = await api({
     method: 'POST',
@@ -50,7 +61,9 @@ function comparison(projects: Project[]): Comparison {
   return {
     projects,
     sharedStack: (projects[0]?.stack ?? []).filter((item) => usedBy(item) === projects.length),
-    uniqueStack: Object.fromEntries(projects.map((project) => [project.slug, project.stack.filter((item) => usedBy(item) === 1)])),
+    uniqueStack: Object.fromEntries(
+      projects.map((project) => [project.slug, project.stack.filter((item) => usedBy(item) === 1)]),
+    ),
     domains,
     years: { from: Math.min(...years), to: Math.max(...years) },
   };

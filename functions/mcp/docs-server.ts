@@ -12,7 +12,7 @@ export const INTEGRATION_PROMPT = 'integrate_with_api';
 
 const INSTRUCTIONS = [
   'This server holds the developer documentation of the portfolio API and its MCP servers.',
-  'Call list_docs for the pages, search_docs to find a topic, get_doc for a page\'s Markdown; every page is also a text/markdown resource.',
+  "Call list_docs for the pages, search_docs to find a topic, get_doc for a page's Markdown; every page is also a text/markdown resource.",
   `The prompt ${INTEGRATION_PROMPT} walks through building a client step by step.`,
   'To act on the portfolio itself (projects, contact, jobs), use the sibling server /mcp.',
 ].join(' ');
@@ -28,17 +28,29 @@ export function buildDocsServer(context: DocsContext): McpServer {
 
   for (const doc of docs) {
     const uri = `${siteUrl}${doc.path}.md`;
-    server.registerResource(doc.path.slice(1), uri, { title: doc.title, description: doc.description, mimeType: MARKDOWN }, () => ({
-      contents: [{ uri, mimeType: MARKDOWN, text: doc.markdown }],
-    }));
+    server.registerResource(
+      doc.path.slice(1),
+      uri,
+      { title: doc.title, description: doc.description, mimeType: MARKDOWN },
+      () => ({
+        contents: [{ uri, mimeType: MARKDOWN, text: doc.markdown }],
+      }),
+    );
   }
 
   server.registerPrompt(
     INTEGRATION_PROMPT,
     {
       title: 'Integrate with the portfolio API',
-      description: 'Step-by-step instructions for building a client of the portfolio API or its MCP servers, for a goal you name.',
-      argsSchema: { goal: z.string().max(500).optional().describe('What the integration should do, such as "show the projects on my site".') },
+      description:
+        'Step-by-step instructions for building a client of the portfolio API or its MCP servers, for a goal you name.',
+      argsSchema: {
+        goal: z
+          .string()
+          .max(500)
+          .optional()
+          .describe('What the integration should do, such as "show the projects on my site".'),
+      },
     },
     ({ goal }) => ({
       description: 'Integrate with the portfolio API',
@@ -59,6 +71,8 @@ function integrationPrompt(docs: readonly DocPage[], siteUrl: string, goal: stri
     guide?.markdown ?? '',
     '## Other pages',
     '',
-    ...docs.filter((doc) => doc !== guide).map((doc) => `- [${doc.title}](${siteUrl}${doc.path}.md): ${doc.description}`),
+    ...docs
+      .filter((doc) => doc !== guide)
+      .map((doc) => `- [${doc.title}](${siteUrl}${doc.path}.md): ${doc.description}`),
   ].join('\n');
 }

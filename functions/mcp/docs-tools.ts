@@ -3,7 +3,14 @@ import type { DocPage } from '../docs/doc-page.ts';
 import { ApiError } from '../http/api-error.ts';
 import { OPERATIONS } from '../operations.ts';
 import { searchQuery, searchResponseSchema } from '../search/schema.ts';
-import { queryOf, READ_ONLY, refuseArguments, stringArgument, type ToolContext, type ToolDefinition } from './tool-registry.ts';
+import {
+  queryOf,
+  READ_ONLY,
+  refuseArguments,
+  stringArgument,
+  type ToolContext,
+  type ToolDefinition,
+} from './tool-registry.ts';
 
 export interface DocsContext extends ToolContext {
   docs: readonly DocPage[];
@@ -25,7 +32,8 @@ export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
   {
     name: 'list_docs',
     title: 'List documentation pages',
-    description: 'Every documentation page of the portfolio API (getting started, auth, pricing, sandbox, CLI, SDK, deprecation, the agent guide) with its path and summary. Read one with get_doc.',
+    description:
+      'Every documentation page of the portfolio API (getting started, auth, pricing, sandbox, CLI, SDK, deprecation, the agent guide) with its path and summary. Read one with get_doc.',
     input: NO_ARGUMENTS,
     output: z.object({ docs: z.array(docSummary) }),
     annotations: READ_ONLY,
@@ -37,8 +45,11 @@ export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
   {
     name: 'get_doc',
     title: 'Read a documentation page',
-    description: 'The full Markdown of one documentation page, by the path list_docs or search_docs gave (such as /developers/cli; a leading slash and a .md suffix are optional).',
-    input: z.object({ path: z.string().min(1).max(200).describe('The page path, such as /auth or /developers/cli.') }).strict(),
+    description:
+      'The full Markdown of one documentation page, by the path list_docs or search_docs gave (such as /developers/cli; a leading slash and a .md suffix are optional).',
+    input: z
+      .object({ path: z.string().min(1).max(200).describe('The page path, such as /auth or /developers/cli.') })
+      .strict(),
     output: docSummary.extend({ markdown: z.string() }),
     annotations: READ_ONLY,
     run: async (args, { docs, siteUrl }) => {
@@ -50,7 +61,8 @@ export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
   {
     name: 'search_docs',
     title: 'Search the documentation',
-    description: 'Full-text search over the documentation pages only (prefixes and small typos match). Returns {query, total, results}; read a hit with get_doc.',
+    description:
+      'Full-text search over the documentation pages only (prefixes and small typos match). Returns {query, total, results}; read a hit with get_doc.',
     input: searchQuery.omit({ type: true }),
     output: searchResponseSchema,
     annotations: READ_ONLY,
@@ -64,7 +76,13 @@ export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
 ];
 
 function summary(doc: DocPage, siteUrl: string): z.infer<typeof docSummary> {
-  return { path: doc.path, title: doc.title, description: doc.description, url: `${siteUrl}${doc.path}`, markdownUrl: `${siteUrl}${doc.path}.md` };
+  return {
+    path: doc.path,
+    title: doc.title,
+    description: doc.description,
+    url: `${siteUrl}${doc.path}`,
+    markdownUrl: `${siteUrl}${doc.path}.md`,
+  };
 }
 
 const LIST_HINT = 'Call list_docs for every path.';

@@ -5,7 +5,7 @@ import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '
 import { FORWARDED_HEADERS, type McpCaller } from './api-caller.ts';
 
 /** Most bytes one MCP message may have; tool arguments are small (a contact message is 16 KiB at most). */
-export const MCP_BODY_MAX_BYTES = 64 * 1024;
+const MCP_BODY_MAX_BYTES = 64 * 1024;
 
 /**
  * Most JSON-RPC messages one POST may carry as a batch. A client needs one at a time (MCP
@@ -14,7 +14,8 @@ export const MCP_BODY_MAX_BYTES = 64 * 1024;
 export const MCP_MAX_MESSAGES = 10;
 
 const ALLOW = 'POST';
-const CORS_REQUEST_HEADERS = 'Content-Type, Accept, Authorization, X-API-Key, X-Sandbox, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+const CORS_REQUEST_HEADERS =
+  'Content-Type, Accept, Authorization, X-API-Key, X-Sandbox, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
 
 export interface McpEndpointOptions {
   /** The server for one request; it is connected to a fresh transport and closed after the answer. */
@@ -45,12 +46,21 @@ export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, site
     if (request.method === 'OPTIONS') {
       return {
         status: 204,
-        headers: { ...cors, allow: `${ALLOW}, OPTIONS`, 'access-control-allow-methods': ALLOW, 'access-control-allow-headers': CORS_REQUEST_HEADERS, 'access-control-max-age': '86400' },
+        headers: {
+          ...cors,
+          allow: `${ALLOW}, OPTIONS`,
+          'access-control-allow-methods': ALLOW,
+          'access-control-allow-headers': CORS_REQUEST_HEADERS,
+          'access-control-max-age': '86400',
+        },
         body: null,
       };
     }
     if (request.method !== 'POST') {
-      return jsonRpcError(405, 'Method Not Allowed: this stateless server answers POST only.', { ...cors, allow: ALLOW });
+      return jsonRpcError(405, 'Method Not Allowed: this stateless server answers POST only.', {
+        ...cors,
+        allow: ALLOW,
+      });
     }
 
     let body: Buffer;
@@ -64,14 +74,26 @@ export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, site
       quotaHeaders = chargeRequests(request, messages > MCP_MAX_MESSAGES ? 1 : messages);
       if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
     } catch (error) {
-      if (error instanceof ApiError) return jsonRpcError(error.status, error.message, { ...cors, ...error.headers }, errorBody(error, request.requestId));
+      if (error instanceof ApiError)
+        return jsonRpcError(
+          error.status,
+          error.message,
+          { ...cors, ...error.headers },
+          errorBody(error, request.requestId),
+        );
       throw error;
     }
     const server = buildServer(callerOf(request));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(webRequest(request, siteUrl, parsedBody === undefined ? body : null), { parsedBody });
+      const response = await transport.handleRequest(
+        webRequest(request, siteUrl, parsedBody === undefined ? body : null),
+        { parsedBody },
+      );
       const headers: HeaderMap = { ...cors, ...quotaHeaders, 'cache-control': 'no-store' };
       response.headers.forEach((value, name) => {
         headers[name] = value;
@@ -96,10 +118,14 @@ function messageCount(parsed: unknown): number {
 }
 
 function tooManyMessages(count: number, quotaHeaders: HeaderMap): ApiError {
-  return new ApiError('too_many_messages', `The request holds ${count} JSON-RPC messages; at most ${MCP_MAX_MESSAGES} are allowed.`, {
-    hint: `Send at most ${MCP_MAX_MESSAGES} messages per request, or one at a time.`,
-    headers: quotaHeaders,
-  });
+  return new ApiError(
+    'too_many_messages',
+    `The request holds ${count} JSON-RPC messages; at most ${MCP_MAX_MESSAGES} are allowed.`,
+    {
+      hint: `Send at most ${MCP_MAX_MESSAGES} messages per request, or one at a time.`,
+      headers: quotaHeaders,
+    },
+  );
 }
 
 function callerOf(request: ApiRequest): McpCaller {
@@ -108,7 +134,12 @@ function callerOf(request: ApiRequest): McpCaller {
     const value = headerValue(request, name);
     if (value !== undefined) headers[name] = value;
   }
-  return { clientIp: request.clientIp, requestId: request.requestId, headers, sandbox: request.query.get('sandbox') ?? undefined };
+  return {
+    clientIp: request.clientIp,
+    requestId: request.requestId,
+    headers,
+    sandbox: request.query.get('sandbox') ?? undefined,
+  };
 }
 
 /**
@@ -132,7 +163,11 @@ function webRequest(request: ApiRequest, siteUrl: string, body: Buffer | null): 
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const search = request.query.size > 0 ? `?${request.query.toString()}` : '';
-  return new Request(`${siteUrl}${request.path}${search}`, { method: 'POST', headers, body: body === null ? null : new Uint8Array(body) });
+  return new Request(`${siteUrl}${request.path}${search}`, {
+    method: 'POST',
+    headers,
+    body: body === null ? null : new Uint8Array(body),
+  });
 }
 
 /** A JSON-RPC error answer; `data` carries the API's Error body when the API's rules refused the request. */
@@ -140,6 +175,10 @@ function jsonRpcError(status: number, message: string, headers: HeaderMap, data?
   return {
     status,
     headers: { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store' },
-    body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message, ...(data === undefined ? {} : { data }) }, id: null }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message, ...(data === undefined ? {} : { data }) },
+      id: null,
+    }),
   };
 }

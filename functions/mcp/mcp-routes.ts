@@ -9,21 +9,37 @@ import { buildProductServer } from './product-server.ts';
 import { MCP_SERVERS } from './server-identity.ts';
 
 /** Both MCP servers by path, each answering with the API (and so its rules) behind its tools. */
-export function mcpRoutes(api: Api, docs: readonly DocPage[]): Map<string, (request: ApiRequest) => Promise<ApiResponse>> {
+export function mcpRoutes(
+  api: Api,
+  docs: readonly DocPage[],
+): Map<string, (request: ApiRequest) => Promise<ApiResponse>> {
   const { config, catalog } = api.services;
   const siteUrl = config.siteUrl;
   const isAllowedOrigin = originPolicy(siteUrl, config.mcpAllowedOrigins);
-  const contextOf = (caller: Parameters<typeof apiCaller>[1]) => ({ api: apiCaller(api.router, caller), requestId: caller.requestId });
+  const contextOf = (caller: Parameters<typeof apiCaller>[1]) => ({
+    api: apiCaller(api.router, caller),
+    requestId: caller.requestId,
+  });
   // The router resolves the caller and charges it, so MCP and HTTP requests share one quota.
   const chargeRequests = (request: ApiRequest, units: number) => api.router.chargeCaller(request, 'read', units);
   return new Map([
     [
       MCP_SERVERS.product.path,
-      mcpEndpoint({ siteUrl, isAllowedOrigin, chargeRequests, buildServer: (caller) => buildProductServer({ catalog, siteUrl }, contextOf(caller)) }),
+      mcpEndpoint({
+        siteUrl,
+        isAllowedOrigin,
+        chargeRequests,
+        buildServer: (caller) => buildProductServer({ catalog, siteUrl }, contextOf(caller)),
+      }),
     ],
     [
       MCP_SERVERS.docs.path,
-      mcpEndpoint({ siteUrl, isAllowedOrigin, chargeRequests, buildServer: (caller) => buildDocsServer({ ...contextOf(caller), docs, siteUrl }) }),
+      mcpEndpoint({
+        siteUrl,
+        isAllowedOrigin,
+        chargeRequests,
+        buildServer: (caller) => buildDocsServer({ ...contextOf(caller), docs, siteUrl }),
+      }),
     ],
   ]);
 }

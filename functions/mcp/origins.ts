@@ -17,7 +17,11 @@ export function originPolicy(siteUrl: string, configured: readonly string[] | nu
     if (origin === siteOrigin) return true;
     try {
       const url = new URL(origin);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname) && url.origin === origin;
+      return (
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        LOOPBACK_HOSTS.has(url.hostname) &&
+        url.origin === origin
+      );
     } catch {
       return false;
     }

@@ -10,10 +10,10 @@ const MARKDOWN = 'text/markdown';
 
 /** What an agent should know before its first call; sent in the initialize result. */
 const INSTRUCTIONS = [
-  'This server is the portfolio\'s product API for agents: projects, search, contact and jobs.',
-  'Start with search (free text) or list_projects (filter by domain or stack), then get_project or read the project\'s resource for its full write-up; compare_projects lays several side by side.',
+  "This server is the portfolio's product API for agents: projects, search, contact and jobs.",
+  "Start with search (free text) or list_projects (filter by domain or stack), then get_project or read the project's resource for its full write-up; compare_projects lays several side by side.",
   'submit_contact sends the owner a message: make one UUID for idempotency_key and reuse it on retries.',
-  'Errors are tool results with isError and the HTTP API\'s Error body ({code, message, hint}); rate_limited means wait.',
+  "Errors are tool results with isError and the HTTP API's Error body ({code, message, hint}); rate_limited means wait.",
   'Sandbox mode (/mcp?sandbox=true or X-Sandbox: true) keeps writes away from the owner; sandbox_ping says which mode you are in.',
   'Documentation lives on the sibling server /mcp/docs.',
 ].join(' ');
@@ -42,12 +42,18 @@ export function buildProductServer({ catalog, siteUrl }: ProductServerParts, con
         mimeType: MARKDOWN,
       })),
     }),
-    complete: { slug: (prefix) => catalog.records.map(({ project }) => project.slug).filter((slug) => slug.startsWith(prefix)) },
+    complete: {
+      slug: (prefix) => catalog.records.map(({ project }) => project.slug).filter((slug) => slug.startsWith(prefix)),
+    },
   });
   server.registerResource(
     'project',
     template,
-    { title: 'Project write-up', description: 'A project as Markdown: its facts, then the owner\'s write-up.', mimeType: MARKDOWN },
+    {
+      title: 'Project write-up',
+      description: "A project as Markdown: its facts, then the owner's write-up.",
+      mimeType: MARKDOWN,
+    },
     (uri, { slug }) => {
       const record = typeof slug === 'string' ? catalog.get(slug) : undefined;
       if (record === undefined) throw resourceNotFound(uri, 'List the resources for every project.');
@@ -56,4 +62,3 @@ export function buildProductServer({ catalog, siteUrl }: ProductServerParts, con
   );
   return server;
 }
-

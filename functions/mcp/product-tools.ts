@@ -27,7 +27,11 @@ function readTool(
     run: (args, { api }) => {
       if (pathArgument === undefined) return api({ method: 'GET', path: pathOf(operationId), query: queryOf(args) });
       const rest = Object.fromEntries(Object.entries(args).filter(([name]) => name !== pathArgument));
-      return api({ method: 'GET', path: pathOf(operationId, stringArgument(args, pathArgument)), query: queryOf(rest) });
+      return api({
+        method: 'GET',
+        path: pathOf(operationId, stringArgument(args, pathArgument)),
+        query: queryOf(rest),
+      });
     },
   };
 }
@@ -42,7 +46,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     name: 'list_projects',
     title: 'List projects',
     description:
-      'List the portfolio\'s projects, newest first, optionally only one domain or one stack item. Returns {data, pagination}; when pagination.hasMore is true, call again with cursor = pagination.nextCursor (the cursor keeps the filter).',
+      "List the portfolio's projects, newest first, optionally only one domain or one stack item. Returns {data, pagination}; when pagination.hasMore is true, call again with cursor = pagination.nextCursor (the cursor keeps the filter).",
     input: listProjectsQuery,
     output: projectListSchema,
   }),
@@ -51,7 +55,8 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     {
       name: 'get_project',
       title: 'Get a project',
-      description: 'Get one project by its slug (from list_projects or search): title, description, stack, domain, year, links. Its full write-up is the resource of the same project.',
+      description:
+        'Get one project by its slug (from list_projects or search): title, description, stack, domain, year, links. Its full write-up is the resource of the same project.',
       input: z.object({ slug: slugParameter }).strict(),
       output: projectSchema,
     },
@@ -61,7 +66,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     name: 'search',
     title: 'Search the site',
     description:
-      'Full-text search over projects, documentation pages, API operations and MCP tools; prefixes and small typos match. Returns {query, total, results} with each result\'s type, title, url and snippet. Use type to narrow, e.g. type=project.',
+      "Full-text search over projects, documentation pages, API operations and MCP tools; prefixes and small typos match. Returns {query, total, results} with each result's type, title, url and snippet. Use type to narrow, e.g. type=project.",
     input: searchQuery,
     output: searchResponseSchema,
   }),
@@ -69,7 +74,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     name: 'submit_contact',
     title: 'Send the owner a message',
     description:
-      'Send the portfolio\'s owner a message (name, email, message). Make one new UUID for idempotency_key per message and reuse it on every retry: the message is stored once and a retry returns the first answer. Quota: a few messages per client per window; in sandbox mode the owner never sees it.',
+      "Send the portfolio's owner a message (name, email, message). Make one new UUID for idempotency_key per message and reuse it on every retry: the message is stored once and a retry returns the first answer. Quota: a few messages per client per window; in sandbox mode the owner never sees it.",
     input: contactSchema.extend({ idempotency_key: idempotencyKeyHeader }),
     output: contactResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -84,8 +89,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
   {
     name: 'create_job',
     title: 'Start a job',
-    description:
-      `Start an asynchronous job: task ${TASK_NAMES.join(', ')} (no arguments runs ${DEFAULT_TASK}). Returns {jobId, status, pollUrl} at once; then call get_job with the jobId until status is succeeded or failed.`,
+    description: `Start an asynchronous job: task ${TASK_NAMES.join(', ')} (no arguments runs ${DEFAULT_TASK}). Returns {jobId, status, pollUrl} at once; then call get_job with the jobId until status is succeeded or failed.`,
     input: jobRequestSchema,
     output: jobCreatedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -96,7 +100,8 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     {
       name: 'get_job',
       title: 'Get a job',
-      description: 'The status, progress (0 to 1) and, once succeeded, the result of a job create_job started. Poll until status is succeeded or failed.',
+      description:
+        'The status, progress (0 to 1) and, once succeeded, the result of a job create_job started. Poll until status is succeeded or failed.',
       input: z.object({ job_id: jobIdParameter }).strict(),
       output: jobSchema,
     },
@@ -114,7 +119,15 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     name: 'compare_projects',
     title: 'Compare projects',
     description: `Compare ${COMPARE_LIMIT.min} to ${COMPARE_LIMIT.max} projects by slug in one consistent read: the projects themselves, the stack items they share, what each uses alone, their domains and their year span. Useful to answer "which of these fits X" questions.`,
-    input: z.object({ slugs: z.array(slugParameter).min(COMPARE_LIMIT.min).max(COMPARE_LIMIT.max).describe('Slugs of the projects to compare, in the order to show them.') }).strict(),
+    input: z
+      .object({
+        slugs: z
+          .array(slugParameter)
+          .min(COMPARE_LIMIT.min)
+          .max(COMPARE_LIMIT.max)
+          .describe('Slugs of the projects to compare, in the order to show them.'),
+      })
+      .strict(),
     output: comparisonSchema,
     annotations: READ_ONLY,
     run: (args, context: ToolContext) => compareProjects(args, context.api),

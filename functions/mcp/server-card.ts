@@ -5,7 +5,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { MCP_SERVERS, type McpServerId } from './server-identity.ts';
 
 /** The current experimental server-card schema (SEP-2127, draft). */
-export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
+const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
 /** `localhost` -> `localhost`, `ada.example` -> `example.ada`: the namespace half of a card's reverse-DNS name. */
 function reverseDns(siteUrl: string): string {
@@ -18,7 +18,11 @@ function reverseDns(siteUrl: string): string {
  * resources/list answer them over HTTP, so the card cannot drift from the server. Besides the
  * card schema's members it carries serverInfo, transport and instructions for older readers.
  */
-export async function serverCard(id: McpServerId, server: McpServer, siteUrl: string): Promise<Record<string, unknown>> {
+export async function serverCard(
+  id: McpServerId,
+  server: McpServer,
+  siteUrl: string,
+): Promise<Record<string, unknown>> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'server-card-builder', version: '1.0.0' });
   await server.connect(serverSide);

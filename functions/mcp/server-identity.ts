@@ -3,7 +3,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { loadSite } from '../config/site.ts';
 
 /** The version both servers report; it follows the API's info.version. */
-export const MCP_SERVER_VERSION = '1.0.0';
+const MCP_SERVER_VERSION = '1.0.0';
 
 /** The two servers: their path under the site and how they introduce themselves (named after the owner when read). */
 export const MCP_SERVERS = {
@@ -32,7 +32,10 @@ export const MCP_SERVERS = {
 export type McpServerId = keyof typeof MCP_SERVERS;
 
 /** Where each card is published: the well-known path, and beside its server. */
-export const SERVER_CARD_PATHS = Object.values(MCP_SERVERS).flatMap((server) => [server.cardPath, `${server.path}/server-card`]);
+export const SERVER_CARD_PATHS = Object.values(MCP_SERVERS).flatMap((server) => [
+  server.cardPath,
+  `${server.path}/server-card`,
+]);
 
 /**
  * The SDK's Server makes a JSON Schema validator (a new Ajv) unless given one, and it is only
@@ -45,5 +48,8 @@ let sharedValidator: AjvJsonSchemaValidator | undefined;
 export function newMcpServer(id: McpServerId, siteUrl: string, instructions: string): McpServer {
   const { name, title } = MCP_SERVERS[id];
   sharedValidator ??= new AjvJsonSchemaValidator();
-  return new McpServer({ name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl }, { instructions, jsonSchemaValidator: sharedValidator });
+  return new McpServer(
+    { name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl },
+    { instructions, jsonSchemaValidator: sharedValidator },
+  );
 }

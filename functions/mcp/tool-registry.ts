@@ -16,7 +16,12 @@ import { logError } from '../log.ts';
 import type { ApiCaller, ApiOutcome } from './api-caller.ts';
 
 /** Reads this service's own data: safe to call any number of times. */
-export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 /** What every tool can use while it runs: the API as the caller reaches it, and the request id. */
 export interface ToolContext {
@@ -38,18 +43,24 @@ export interface ToolDefinition<Context extends ToolContext = ToolContext> {
 }
 
 /** The tools/list entry of a tool: JSON Schemas made from its zod schemas by the SDK's own converter. */
-export function describeTool(tool: ToolDefinition<never>): Tool {
+function describeTool(tool: ToolDefinition<never>): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: toJsonSchemaCompat(tool.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
-    outputSchema: toJsonSchemaCompat(tool.output, { strictUnions: true, pipeStrategy: 'output' }) as Tool['outputSchema'],
+    outputSchema: toJsonSchemaCompat(tool.output, {
+      strictUnions: true,
+      pipeStrategy: 'output',
+    }) as Tool['outputSchema'],
     annotations: tool.annotations,
   };
 }
 
-const toolSets = new WeakMap<readonly ToolDefinition<never>[], { listed: Tool[]; byName: Map<string, ToolDefinition<never>> }>();
+const toolSets = new WeakMap<
+  readonly ToolDefinition<never>[],
+  { listed: Tool[]; byName: Map<string, ToolDefinition<never>> }
+>();
 
 /**
  * A tool array's tools/list answer and name index, made once: the arrays are constant, a
@@ -71,20 +82,30 @@ function toolSet<Context extends ToolContext>(tools: readonly ToolDefinition<Con
  * them (the API's validation, once), so a bad argument gets the same error code and message
  * over MCP as over HTTP.
  */
-export function registerTools<Context extends ToolContext>(server: McpServer, tools: readonly ToolDefinition<Context>[], context: Context): void {
+export function registerTools<Context extends ToolContext>(
+  server: McpServer,
+  tools: readonly ToolDefinition<Context>[],
+  context: Context,
+): void {
   const { listed, byName } = toolSet(tools);
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name) as ToolDefinition<Context> | undefined;
     if (tool === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the tools this server has.`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${request.params.name}". Call tools/list for the tools this server has.`,
+      );
     }
     try {
-      return toolResult(await tool.run(request.params.arguments ?? {}, { ...context, api: firstCallPrepaid(context.api) }));
+      return toolResult(
+        await tool.run(request.params.arguments ?? {}, { ...context, api: firstCallPrepaid(context.api) }),
+      );
     } catch (error) {
       const expected = asApiError(error);
-      if (expected !== undefined) return toolResult({ status: expected.status, body: errorBody(expected, context.requestId) });
+      if (expected !== undefined)
+        return toolResult({ status: expected.status, body: errorBody(expected, context.requestId) });
       // A bug, as the API answers one: logged with its stack, and the caller gets the Error shape.
       logError(context.requestId, error);
       return toolResult({ status: 500, body: errorBody(internalError(), context.requestId) });
@@ -110,7 +131,7 @@ function firstCallPrepaid(api: ApiCaller): ApiCaller {
  * the same JSON as text. A failure is an error result whose text is the API's Error body
  * (code, message, hint, requestId), so an agent can act on the code.
  */
-export function toolResult({ status, body }: ApiOutcome): CallToolResult {
+function toolResult({ status, body }: ApiOutcome): CallToolResult {
   const text = JSON.stringify(body);
   if (status >= 400) return { isError: true, content: [{ type: 'text', text }] };
   return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> };
@@ -123,13 +144,21 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * A required string argument (a path parameter); a missing or non-string one, or one that is not
  * well-formed Unicode, is refused like a bad parameter.
  */
-export function stringArgument(args: Record<string, unknown>, name: string, hint = 'See the tool\'s inputSchema.'): string {
+export function stringArgument(
+  args: Record<string, unknown>,
+  name: string,
+  hint = "See the tool's inputSchema.",
+): string {
   const value = args[name];
   if (typeof value !== 'string') {
     throw new ApiError('invalid_parameter', `Argument "${name}" is required and must be a string.`, { hint });
   }
   if (LONE_SURROGATE.test(value)) {
-    throw new ApiError('invalid_parameter', `Argument "${name}" is not well-formed Unicode (it holds a lone surrogate).`, { hint });
+    throw new ApiError(
+      'invalid_parameter',
+      `Argument "${name}" is not well-formed Unicode (it holds a lone surrogate).`,
+      { hint },
+    );
   }
   return value;
 }
@@ -143,7 +172,12 @@ export function queryOf(args: Record<string, unknown>): URLSearchParams {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue;
-    query.set(name, typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value));
+    query.set(
+      name,
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value),
+    );
   }
   return query;
 }

@@ -4,7 +4,13 @@ import { batchRequestSchema, batchResponseSchema, batchResultSchema } from '../b
 import { contactResultSchema, contactSchema } from '../contact/schema.ts';
 import { jobCreatedSchema, jobRequestSchema, jobSchema } from '../jobs/schema.ts';
 import { DEFAULT_TASK, TASK_NAMES, TASKS, type TaskName } from '../jobs/tasks.ts';
-import { createKeySchema, issuedKeySchema, oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '../keys/schema.ts';
+import {
+  createKeySchema,
+  issuedKeySchema,
+  oauthErrorSchema,
+  tokenRequestSchema,
+  tokenResponseSchema,
+} from '../keys/schema.ts';
 import { paginationSchema, projectListSchema, projectSchema } from '../projects/schema.ts';
 import { searchResponseSchema } from '../search/schema.ts';
 import { healthSchema, sandboxPingSchema } from '../service-schemas.ts';
@@ -27,7 +33,7 @@ function annotate(schema: z.ZodTypeAny, refId: string | undefined, metadata: Met
 }
 
 /** `digest` -> `DigestTaskInput`. */
-export function taskComponentName(task: TaskName, part: 'Input' | 'Result'): string {
+function taskComponentName(task: TaskName, part: 'Input' | 'Result'): string {
   return `${task.charAt(0).toUpperCase()}${task.slice(1)}Task${part}`;
 }
 
@@ -47,11 +53,14 @@ export function batchRequestComponent(maxOperations: number): z.ZodTypeAny {
 
 /** Names every component of the description; idempotent, called before each generation. */
 export function nameComponents(): void {
-  annotate(projectSchema, 'Project', { description: 'A project of the portfolio. `repository`, `website` and `updated` are null when the owner gave none.' });
+  annotate(projectSchema, 'Project', {
+    description: 'A project of the portfolio. `repository`, `website` and `updated` are null when the owner gave none.',
+  });
   annotate(paginationSchema, 'Pagination');
   annotate(projectListSchema, 'ProjectList', { description: 'One page of projects.' });
   annotate(contactSchema, 'ContactSubmission', {
-    description: 'A message for the owner. Surrounding white space is trimmed before the lengths are checked; unknown fields are refused.',
+    description:
+      'A message for the owner. Surrounding white space is trimmed before the lengths are checked; unknown fields are refused.',
   });
   annotate(contactResultSchema, 'ContactResult');
   annotate(batchResultSchema, 'BatchResult');
@@ -61,18 +70,26 @@ export function nameComponents(): void {
   annotate(issuedKeySchema, 'IssuedKey');
   annotate(tokenRequestSchema, 'TokenRequest');
   annotate(tokenResponseSchema, 'TokenResponse', {
-    description: 'RFC 6749 section 5.1. Send the token as `Authorization: Bearer <token>`; it acts exactly like its key.',
+    description:
+      'RFC 6749 section 5.1. Send the token as `Authorization: Bearer <token>`; it acts exactly like its key.',
   });
-  annotate(oauthErrorSchema, 'OAuthError', { description: 'An error of the token endpoint, in the shape of RFC 6749 section 5.2.' });
+  annotate(oauthErrorSchema, 'OAuthError', {
+    description: 'An error of the token endpoint, in the shape of RFC 6749 section 5.2.',
+  });
   annotate(searchResponseSchema, 'SearchResults', {
-    description: 'Matches across projects, documentation, API operations and MCP tools; `url` is absolute and `snippet` plain text.',
+    description:
+      'Matches across projects, documentation, API operations and MCP tools; `url` is absolute and `snippet` plain text.',
   });
   annotate(healthSchema, 'Health');
   for (const name of TASK_NAMES) {
     annotate(TASKS[name].input, taskComponentName(name, 'Input'), { description: `Input of the \`${name}\` task.` });
-    annotate(TASKS[name].result, taskComponentName(name, 'Result'), { description: `Result of the \`${name}\` task: ${TASKS[name].description}` });
+    annotate(TASKS[name].result, taskComponentName(name, 'Result'), {
+      description: `Result of the \`${name}\` task: ${TASKS[name].description}`,
+    });
   }
-  annotate(jobRequestSchema, 'JobRequest', { description: `The body is optional: no body runs the default task. Tasks:\n\n${TASK_LIST}` });
+  annotate(jobRequestSchema, 'JobRequest', {
+    description: `The body is optional: no body runs the default task. Tasks:\n\n${TASK_LIST}`,
+  });
   annotate(jobCreatedSchema, 'JobCreated');
   // A nullable union cannot be generated as valid OpenAPI 3.0 (the generator would add a
   // type-less `{nullable: true}` member), so the results are listed by reference beside
@@ -81,11 +98,14 @@ export function nameComponents(): void {
     anyOf: TASK_NAMES.map((name) => ({ $ref: `#/components/schemas/${taskComponentName(name, 'Result')}` })),
   });
   annotate(jobSchema, 'Job', { description: 'A job as getJobStatus returns it.' });
-  annotate(fieldProblemSchema, 'FieldProblem', { description: 'One problem with one field of a request body (`validation_failed`).' });
+  annotate(fieldProblemSchema, 'FieldProblem', {
+    description: 'One problem with one field of a request body (`validation_failed`).',
+  });
   annotate(batchFailureSchema, 'BatchFailure', { description: 'One failed operation of a batch (`batch_failed`).' });
   annotate(errorSchema, 'Error');
   annotate(problemSchema, 'Problem', {
-    description: 'An RFC 9457 problem document (`application/problem+json`) carrying the Error fields as extension members.',
+    description:
+      'An RFC 9457 problem document (`application/problem+json`) carrying the Error fields as extension members.',
   });
 }
 

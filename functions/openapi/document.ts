@@ -1,4 +1,9 @@
-import { OpenApiGeneratorV3, OpenAPIRegistry, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import {
+  OpenApiGeneratorV3,
+  OpenAPIRegistry,
+  type ResponseConfig,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
 import type { OpenAPIObject } from 'openapi3-ts/oas30';
 import type { Config } from '../config/env.ts';
 import { loadSite } from '../config/site.ts';
@@ -22,7 +27,7 @@ import { quotasOf, quotaSentence } from './quota-text.ts';
 import { OPTIONAL_CREDENTIALS, securitySchemes } from './security.ts';
 
 /** The version of the description document, not of the interface (v1): it changes whenever the text does. */
-export const DOCUMENT_VERSION = '1.0.0';
+const DOCUMENT_VERSION = '1.0.0';
 
 const TAG_DESCRIPTIONS: Record<OperationSpec['tag'], string> = {
   Projects: 'The portfolio, read-only.',
@@ -36,12 +41,13 @@ const TAG_DESCRIPTIONS: Record<OperationSpec['tag'], string> = {
   Service: 'The state of the service itself.',
 };
 
-const infoDescription = (name: string) => [
-  `The public API of ${name}'s portfolio: projects, search, a contact form, batch reads, asynchronous jobs and sandbox mode.`,
-  'No credentials are needed for any operation. An optional test key (POST /api/v1/keys) selects sandbox mode and a larger quota.',
-  'Errors share one shape (the Error schema, which lists every code); the 404 of getProject is an RFC 9457 problem document.',
-  'The interface version is v1, in the path prefix or in the X-API-Version header. Every response carries X-Request-Id.',
-].join('\n\n');
+const infoDescription = (name: string) =>
+  [
+    `The public API of ${name}'s portfolio: projects, search, a contact form, batch reads, asynchronous jobs and sandbox mode.`,
+    'No credentials are needed for any operation. An optional test key (POST /api/v1/keys) selects sandbox mode and a larger quota.',
+    'Errors share one shape (the Error schema, which lists every code); the 404 of getProject is an RFC 9457 problem document.',
+    'The interface version is v1, in the path prefix or in the X-API-Version header. Every response carries X-Request-Id.',
+  ].join('\n\n');
 
 /**
  * The OpenAPI 3.0.3 description of the API, generated from the operations table, the error
@@ -54,20 +60,27 @@ export function buildOpenApiDocument(config: Config): OpenAPIObject {
   const registry = new OpenAPIRegistry();
   for (const [name, header] of Object.entries(RESPONSE_HEADERS)) registry.registerComponent('headers', name, header);
   for (const [name, parameter] of Object.entries(PARAMETERS)) registry.registerComponent('parameters', name, parameter);
-  for (const [name, scheme] of Object.entries(securitySchemes(config.siteUrl))) registry.registerComponent('securitySchemes', name, scheme);
+  for (const [name, scheme] of Object.entries(securitySchemes(config.siteUrl)))
+    registry.registerComponent('securitySchemes', name, scheme);
 
   const docs = operationDocs(config);
   const operationIds = Object.keys(OPERATIONS) as OperationId[];
   // A deprecated alias takes its parameters and answers from its successor.
-  const successors = new Map<OperationId, DocumentedId>(deprecatedAliases().map((alias) => [alias.operationId, alias.successor]));
+  const successors = new Map<OperationId, DocumentedId>(
+    deprecatedAliases().map((alias) => [alias.operationId, alias.successor]),
+  );
   for (const operationId of operationIds) {
     const successor = successors.get(operationId);
-    registry.registerPath(route(operationId, docs[successor ?? (operationId as DocumentedId)], config, successor !== undefined));
+    registry.registerPath(
+      route(operationId, docs[successor ?? (operationId as DocumentedId)], config, successor !== undefined),
+    );
   }
   // The Job schema names the task results in an anyOf the generator does not follow (components.ts).
   for (const { name, schema } of taskResultComponents()) registry.register(name, schema);
   // Registered only when used: an unused component is a lint warning.
-  if (successors.size > 0) for (const [name, header] of Object.entries(DEPRECATION_HEADERS)) registry.registerComponent('headers', name, header);
+  if (successors.size > 0)
+    for (const [name, header] of Object.entries(DEPRECATION_HEADERS))
+      registry.registerComponent('headers', name, header);
 
   const tags = [...new Set(operationIds.map((operationId) => OPERATIONS[operationId].tag))];
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
@@ -92,8 +105,12 @@ function route(operationId: OperationId, doc: OperationDoc, config: Config, depr
   const extraHeaders: ResponseHeaderName[] = deprecated ? ['Deprecation', 'Sunset'] : [];
   const description = [spec.description, doc.notes, ...quotas.map((quota) => quotaSentence(config, quota))];
   const responses: Record<string, ResponseConfig> = {};
-  for (const [status, success] of Object.entries(doc.success)) responses[status] = successResponse(success, charged, extraHeaders);
-  Object.assign(responses, errorResponses([...codeVariants(spec.errors), ...(doc.extraErrors ?? [])], extraHeaders, charged));
+  for (const [status, success] of Object.entries(doc.success))
+    responses[status] = successResponse(success, charged, extraHeaders);
+  Object.assign(
+    responses,
+    errorResponses([...codeVariants(spec.errors), ...(doc.extraErrors ?? [])], extraHeaders, charged),
+  );
   return {
     method: spec.method === 'GET' ? 'get' : 'post',
     path: spec.path,
@@ -109,7 +126,11 @@ function route(operationId: OperationId, doc: OperationDoc, config: Config, depr
   };
 }
 
-function successResponse(success: SuccessDoc, charged: boolean, extraHeaders: readonly ResponseHeaderName[]): ResponseConfig {
+function successResponse(
+  success: SuccessDoc,
+  charged: boolean,
+  extraHeaders: readonly ResponseHeaderName[],
+): ResponseConfig {
   const names = [...EVERY_RESPONSE, ...(charged ? RATE_LIMIT : []), ...(success.headers ?? []), ...extraHeaders];
   const headers = headerRefs(names);
   if (success.schema === undefined) return { description: success.description, headers };

@@ -47,13 +47,17 @@ export function errorResponses(
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
     const content: ZodContentObject = {};
     for (const mediaType of new Set(group.map((variant) => variant.mediaType))) {
-      const schemas = new Set(group.filter((variant) => variant.mediaType === mediaType).map((variant) => variant.schema));
+      const schemas = new Set(
+        group.filter((variant) => variant.mediaType === mediaType).map((variant) => variant.schema),
+      );
       content[mediaType] = { schema: unionOf([...schemas]) };
     }
     responses[String(status)] = {
       description: `${STATUS_CODES[status] ?? 'Error'}:\n\n${group.map((variant) => `- ${variant.line}`).join('\n')}`,
       headers: {
-        ...headerRefs([...new Set([...EVERY_RESPONSE, ...group.flatMap((variant) => variant.headers), ...extraHeaders])]),
+        ...headerRefs([
+          ...new Set([...EVERY_RESPONSE, ...group.flatMap((variant) => variant.headers), ...extraHeaders]),
+        ]),
         ...(charged && status !== 429 ? RATE_LIMIT_ON_ERRORS : {}),
       },
       content,

@@ -8,7 +8,9 @@ import { ERROR_CODES, type ErrorCode } from '../http/error-codes.ts';
 const CODES = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
 
 /** One line per code, so the Error schema itself is the reference table of codes. */
-const CODE_TABLE = CODES.map((code) => `- \`${code}\` (${ERROR_CODES[code].status}): ${ERROR_CODES[code].meaning}`).join('\n');
+const CODE_TABLE = CODES.map(
+  (code) => `- \`${code}\` (${ERROR_CODES[code].status}): ${ERROR_CODES[code].meaning}`,
+).join('\n');
 
 export const fieldProblemSchema = z.object({
   field: z.string().describe('The offending field, as a path such as `email` or `operations[2].op`.'),
@@ -28,20 +30,29 @@ const errorShape = {
   code: z.enum(CODES).describe('Machine-readable, stable error code; see the table in this schema.'),
   message: z.string().describe('What went wrong, for people.'),
   hint: z.string().optional().describe('How to fix or retry the request.'),
-  requestId: z.string().optional().describe('The X-Request-Id of this request; always sent. Quote it when reporting a problem.'),
+  requestId: z
+    .string()
+    .optional()
+    .describe('The X-Request-Id of this request; always sent. Quote it when reporting a problem.'),
   errors: z
     .array(z.union([fieldProblemSchema, batchFailureSchema]))
     .optional()
-    .describe(`Every problem at once, up to ${MAX_LISTED_ERRORS}: FieldProblem items for \`validation_failed\`, BatchFailure items for \`batch_failed\`.`),
+    .describe(
+      `Every problem at once, up to ${MAX_LISTED_ERRORS}: FieldProblem items for \`validation_failed\`, BatchFailure items for \`batch_failed\`.`,
+    ),
   moreErrors: z
     .number()
     .int()
     .min(1)
     .optional()
-    .describe(`How many further problems were found beyond the ${MAX_LISTED_ERRORS} listed in \`errors\`; absent when all are listed.`),
+    .describe(
+      `How many further problems were found beyond the ${MAX_LISTED_ERRORS} listed in \`errors\`; absent when all are listed.`,
+    ),
 };
 
-export const errorSchema = z.object(errorShape).describe(`Every error of the API has this shape. Codes:\n\n${CODE_TABLE}`);
+export const errorSchema = z
+  .object(errorShape)
+  .describe(`Every error of the API has this shape. Codes:\n\n${CODE_TABLE}`);
 
 /** RFC 9457 section 3.1 members, followed by the Error fields so that either kind of client finds `code`. */
 export const problemSchema = z.object({

@@ -6,7 +6,14 @@ import type { Config } from '../config/env.ts';
 import { CONTACT_LIMITS, contactResultSchema, contactSchema, idempotencyKeyHeader } from '../contact/schema.ts';
 import type { CurrentId } from '../deprecation.ts';
 import { jobCreatedSchema, jobIdParameter, jobRequestSchema, jobSchema } from '../jobs/schema.ts';
-import { createKeySchema, issuedKeySchema, OAUTH_ERRORS, oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '../keys/schema.ts';
+import {
+  createKeySchema,
+  issuedKeySchema,
+  OAUTH_ERRORS,
+  oauthErrorSchema,
+  tokenRequestSchema,
+  tokenResponseSchema,
+} from '../keys/schema.ts';
 import { oauthErrorStatus } from '../keys/token-handler.ts';
 import { listProjectsQuery, projectListSchema, projectSchema, slugParameter } from '../projects/schema.ts';
 import { searchQuery, searchResponseSchema } from '../search/schema.ts';
@@ -40,14 +47,20 @@ export type DocumentedId = CurrentId;
 
 const json = (schema: z.ZodTypeAny, required: boolean) => ({ required, content: { 'application/json': { schema } } });
 
-const notModified: SuccessDoc = { description: 'Not Modified: If-None-Match still matches; no body.', headers: ['ETag'] };
+const notModified: SuccessDoc = {
+  description: 'Not Modified: If-None-Match still matches; no body.',
+  headers: ['ETag'],
+};
 
 export function operationDocs(config: Config): Record<DocumentedId, OperationDoc> {
   return {
     listProjects: {
       request: { query: listProjectsQuery },
       parameters: ['IfNoneMatch'],
-      success: { 200: { description: 'A page of projects.', schema: projectListSchema, headers: ['ETag'] }, 304: notModified },
+      success: {
+        200: { description: 'A page of projects.', schema: projectListSchema, headers: ['ETag'] },
+        304: notModified,
+      },
     },
     getProject: {
       request: { params: z.object({ slug: slugParameter }) },
@@ -57,7 +70,10 @@ export function operationDocs(config: Config): Record<DocumentedId, OperationDoc
     search: {
       request: { query: searchQuery },
       parameters: ['IfNoneMatch'],
-      success: { 200: { description: 'The best matches, best first.', schema: searchResponseSchema, headers: ['ETag'] }, 304: notModified },
+      success: {
+        200: { description: 'The best matches, best first.', schema: searchResponseSchema, headers: ['ETag'] },
+        304: notModified,
+      },
     },
     createContact: {
       request: {
@@ -66,7 +82,13 @@ export function operationDocs(config: Config): Record<DocumentedId, OperationDoc
         }),
         body: json(contactSchema, true),
       },
-      success: { 200: { description: 'Stored, or a replay of the first answer for this key.', schema: contactResultSchema, headers: ['Idempotent-Replayed'] } },
+      success: {
+        200: {
+          description: 'Stored, or a replay of the first answer for this key.',
+          schema: contactResultSchema,
+          headers: ['Idempotent-Replayed'],
+        },
+      },
       notes: `The body may be at most ${CONTACT_LIMITS.bodyMaxBytes} bytes. Keys are remembered for ${config.idempotencyTtlSeconds} seconds.`,
     },
     batchOperations: {
@@ -76,18 +98,32 @@ export function operationDocs(config: Config): Record<DocumentedId, OperationDoc
     },
     createJob: {
       request: { body: json(jobRequestSchema, false) },
-      success: { 202: { description: 'Accepted; poll the Location.', schema: jobCreatedSchema, headers: ['Location', 'Retry-After'] } },
+      success: {
+        202: {
+          description: 'Accepted; poll the Location.',
+          schema: jobCreatedSchema,
+          headers: ['Location', 'Retry-After'],
+        },
+      },
       notes:
         `At most ${config.jobs.concurrency} jobs run at once and ${config.jobs.queueLimit} live and ${config.jobs.queueLimit} sandbox jobs may wait; beyond that the answer is 503 queue_full with Retry-After. ` +
         `One client (its IP, or its test key) may have ${config.jobs.queuePerClient} jobs waiting and ${config.jobs.runningPerClient} running; past that the answer is 429 too_many_jobs with Retry-After. Live jobs start before sandbox ones.`,
     },
     getJobStatus: {
       request: { params: z.object({ jobId: jobIdParameter }) },
-      success: { 200: { description: 'The job. Retry-After is sent while it is pending or running.', schema: jobSchema, headers: ['Retry-After'] } },
+      success: {
+        200: {
+          description: 'The job. Retry-After is sent while it is pending or running.',
+          schema: jobSchema,
+          headers: ['Retry-After'],
+        },
+      },
       notes: `A job and its result are kept for ${config.jobs.retentionSeconds} seconds after creation, and a client keeps only its ${config.jobs.resultsPerClient} most recently finished jobs: older ones answer job_not_found.`,
     },
     sandboxPing: {
-      success: { 200: { description: 'Pong, and whether the request ran in sandbox mode.', schema: sandboxPingSchema } },
+      success: {
+        200: { description: 'Pong, and whether the request ran in sandbox mode.', schema: sandboxPingSchema },
+      },
     },
     createKey: {
       request: { body: json(createKeySchema, false) },
@@ -98,7 +134,9 @@ export function operationDocs(config: Config): Record<DocumentedId, OperationDoc
       success: { 200: { description: 'The service can serve reads and reach its database.', schema: healthSchema } },
     },
     issueToken: {
-      request: { body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: tokenRequestSchema } } } },
+      request: {
+        body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: tokenRequestSchema } } },
+      },
       success: { 200: { description: 'An access token.', schema: tokenResponseSchema } },
       extraErrors: OAUTH_ERRORS.map((error) => ({
         status: oauthErrorStatus(error),

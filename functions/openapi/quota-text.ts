@@ -16,8 +16,10 @@ export function quotaSentence(config: Config, quota: QuotaName): string {
   const anonymous = table.anonymous[quota];
   const test = table.test[quota];
   const unit = UNITS[quota];
-  const after = 'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset report it; past it the answer is 429 with Retry-After.';
+  const after =
+    'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset report it; past it the answer is 429 with Retry-After.';
   // Key creation is counted per client IP whatever the tier (limits/quotas.ts), so a key cannot mint keys faster.
-  if (quota === 'keys') return `Quota: ${anonymous.count} ${unit} per ${anonymous.seconds} seconds per client IP, with or without a key. ${after}`;
+  if (quota === 'keys')
+    return `Quota: ${anonymous.count} ${unit} per ${anonymous.seconds} seconds per client IP, with or without a key. ${after}`;
   return `Quota: ${anonymous.count} ${unit} per ${anonymous.seconds} seconds per client IP; with a test key, ${test.count} ${unit} per ${test.seconds} seconds per key. ${after}`;
 }

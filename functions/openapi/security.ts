@@ -9,7 +9,11 @@ export function securitySchemes(siteUrl: string): Record<string, SecuritySchemeO
   const optional = 'Optional. A test key from POST /api/v1/keys selects sandbox mode and the test quota tier.';
   return {
     apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: `${optional} Send the key itself.` },
-    bearer: { type: 'http', scheme: 'bearer', description: `${optional} Send the key, or an access token from POST /oauth/token, as a bearer token (RFC 6750).` },
+    bearer: {
+      type: 'http',
+      scheme: 'bearer',
+      description: `${optional} Send the key, or an access token from POST /oauth/token, as a bearer token (RFC 6750).`,
+    },
     oauth2: {
       type: 'oauth2',
       description: `${optional} The client credentials grant trades a keyId and its key for a short-lived access token that acts like the key.`,
@@ -18,7 +22,8 @@ export function securitySchemes(siteUrl: string): Record<string, SecuritySchemeO
     clientBasic: {
       type: 'http',
       scheme: 'basic',
-      description: 'Client authentication at POST /oauth/token only (RFC 6749 section 2.3.1): the keyId as user name, the key as password.',
+      description:
+        'Client authentication at POST /oauth/token only (RFC 6749 section 2.3.1): the keyId as user name, the key as password.',
     },
   };
 }

@@ -40,7 +40,9 @@ export class CursorCodec {
     if (tag.length !== MAC_BYTES || !timingSafeEqual(tag, this.tag(payload))) return null;
     try {
       const state: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-      return isEncodedState(state) ? { after: state.a, filter: withoutNulls({ domain: state.d, stack: state.s }) } : null;
+      return isEncodedState(state)
+        ? { after: state.a, filter: withoutNulls({ domain: state.d, stack: state.s }) }
+        : null;
     } catch {
       return null;
     }

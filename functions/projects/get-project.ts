@@ -20,9 +20,13 @@ export function getProjectHandler(catalog: Catalog): RouteHandler {
     const found = representations.get(slug);
     if (found === undefined) {
       const wellFormed = slugParameter.safeParse(slug).success;
-      throw new ApiError('project_not_found', wellFormed ? `No project has the slug "${slug}".` : 'No project has this slug.', {
-        hint: 'List the slugs with GET /api/v1/projects.',
-      });
+      throw new ApiError(
+        'project_not_found',
+        wellFormed ? `No project has the slug "${slug}".` : 'No project has this slug.',
+        {
+          hint: 'List the slugs with GET /api/v1/projects.',
+        },
+      );
     }
     return conditionalJson(request, found);
   };

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { CURSOR_MAX_LENGTH } from './cursor.ts';
 
 /** A slug is the project's file name: lower-case letters, digits and single hyphens. */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const SLUG_MAX_LENGTH = 80;
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SLUG_MAX_LENGTH = 80;
 
 const httpsUrl = z
   .string()
@@ -64,17 +64,40 @@ const FILTER_MAX_LENGTH = 64;
 export const listProjectsQuery = z
   .object({
     limit: z.number().int().min(LIST_LIMIT.min).max(LIST_LIMIT.max).default(LIST_LIMIT.default).describe('Page size.'),
-    cursor: z.string().max(CURSOR_MAX_LENGTH).optional().describe('pagination.nextCursor of the previous page, exactly as it was returned.'),
-    domain: z.string().trim().min(1).max(FILTER_MAX_LENGTH).optional().describe('Only projects of this domain (case-insensitive), such as `developer-tools`.'),
-    stack: z.string().trim().min(1).max(FILTER_MAX_LENGTH).optional().describe('Only projects whose stack has this item (case-insensitive), such as `typescript`.'),
+    cursor: z
+      .string()
+      .max(CURSOR_MAX_LENGTH)
+      .optional()
+      .describe('pagination.nextCursor of the previous page, exactly as it was returned.'),
+    domain: z
+      .string()
+      .trim()
+      .min(1)
+      .max(FILTER_MAX_LENGTH)
+      .optional()
+      .describe('Only projects of this domain (case-insensitive), such as `developer-tools`.'),
+    stack: z
+      .string()
+      .trim()
+      .min(1)
+      .max(FILTER_MAX_LENGTH)
+      .optional()
+      .describe('Only projects whose stack has this item (case-insensitive), such as `typescript`.'),
   })
   .strict();
 
 /** The slug in getProject's path. An unknown slug, well-formed or not, is a 404: this only decides whether it is echoed. */
-export const slugParameter = z.string().regex(SLUG_PATTERN).max(SLUG_MAX_LENGTH).describe('The project slug, such as the last segment of its page URL.');
+export const slugParameter = z
+  .string()
+  .regex(SLUG_PATTERN)
+  .max(SLUG_MAX_LENGTH)
+  .describe('The project slug, such as the last segment of its page URL.');
 
 export const paginationSchema = z.object({
-  nextCursor: z.string().nullable().describe('Opaque cursor for the next page; null when there is none. It remembers the filter.'),
+  nextCursor: z
+    .string()
+    .nullable()
+    .describe('Opaque cursor for the next page; null when there is none. It remembers the filter.'),
   hasMore: z.boolean(),
   limit: z.number().int().min(LIST_LIMIT.min).max(LIST_LIMIT.max).optional().describe('Page size in effect.'),
 });

@@ -21,7 +21,7 @@ export interface SearchDocument {
 }
 
 /** A documentation page as the build loads it (src/lib/docs.ts): content/docs/<slug>.md is served at /<slug>. */
-export interface DocSource {
+interface DocSource {
   /** Such as `developers/cli`. */
   slug: string;
   title: string;
@@ -30,7 +30,7 @@ export interface DocSource {
 }
 
 /** An MCP tool as its server registers it. */
-export interface McpToolSource {
+interface McpToolSource {
   name: string;
   title?: string;
   description: string;

@@ -34,7 +34,12 @@ export function markdownToText(markdown: string): string {
       continue;
     }
     // Reference definitions, horizontal rules and table separators carry no words.
-    if (/^\s*\[[^\]]+\]:\s/.test(line) || /^\s*([-*_])(\s*\1){2,}\s*$/.test(line) || /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/.test(line)) continue;
+    if (
+      /^\s*\[[^\]]+\]:\s/.test(line) ||
+      /^\s*([-*_])(\s*\1){2,}\s*$/.test(line) ||
+      /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/.test(line)
+    )
+      continue;
     const body = line
       .replace(/^\s*#{1,6}\s+/, '')
       .replace(/\s#+\s*$/, '')

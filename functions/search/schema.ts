@@ -5,9 +5,20 @@ import { SNIPPET_MAX_LENGTH } from './snippet.ts';
 /** The query of GET /api/search, as published and as enforced; `q` is trimmed before its length is checked. */
 export const searchQuery = z
   .object({
-    q: z.string().trim().min(1).max(SEARCH_QUERY_MAX_LENGTH).describe('Search terms; prefixes and small typos match too.'),
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(SEARCH_QUERY_MAX_LENGTH)
+      .describe('Search terms; prefixes and small typos match too.'),
     type: z.enum(SEARCH_TYPES).optional().describe('Only results of this type.'),
-    limit: z.number().int().min(SEARCH_LIMIT.min).max(SEARCH_LIMIT.max).default(SEARCH_LIMIT.default).describe('Most results to return.'),
+    limit: z
+      .number()
+      .int()
+      .min(SEARCH_LIMIT.min)
+      .max(SEARCH_LIMIT.max)
+      .default(SEARCH_LIMIT.default)
+      .describe('Most results to return.'),
   })
   .strict();
 

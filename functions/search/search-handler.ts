@@ -27,7 +27,11 @@ export function searchHandler(index: SearchIndex, siteUrl: string): RouteHandler
     let answer = answers.get(key);
     if (answer === undefined) {
       const { total, hits } = index.search(q, { type, limit });
-      answer = representation({ query: q, total, results: hits.map((hit) => ({ ...hit, url: `${siteUrl}${hit.url}` })) });
+      answer = representation({
+        query: q,
+        total,
+        results: hits.map((hit) => ({ ...hit, url: `${siteUrl}${hit.url}` })),
+      });
       answers.set(key, answer);
     }
     return conditionalJson(request, answer);

@@ -78,7 +78,10 @@ export class SearchIndex {
   /** The best `limit` matches for a query, best first, optionally of one type only. */
   search(query: string, options: { type?: SearchType | undefined; limit: number }): SearchOutcome {
     const { type } = options;
-    const results = this.engine.search(query, type === undefined ? {} : { filter: (result) => stored(result).type === type });
+    const results = this.engine.search(
+      query,
+      type === undefined ? {} : { filter: (result) => stored(result).type === type },
+    );
     return { total: results.length, hits: results.slice(0, options.limit).map(toHit) };
   }
 }
@@ -89,5 +92,11 @@ function stored(result: SearchResult): StoredFields {
 
 function toHit(result: SearchResult): SearchHit {
   const { type, title, url, text } = stored(result);
-  return { type, title, url, snippet: snippet(text, new Set(result.terms)), score: Math.round(result.score * 1000) / 1000 };
+  return {
+    type,
+    title,
+    url,
+    snippet: snippet(text, new Set(result.terms)),
+    score: Math.round(result.score * 1000) / 1000,
+  };
 }

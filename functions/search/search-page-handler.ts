@@ -30,7 +30,11 @@ export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter:
     const type = isSearchType(typeValue) ? typeValue : undefined;
     if (query === '') return html(200, { query, type });
     if (query.length > SEARCH_QUERY_MAX_LENGTH) {
-      return html(400, { query, type, status: `Please shorten your search to at most ${SEARCH_QUERY_MAX_LENGTH} characters.` });
+      return html(400, {
+        query,
+        type,
+        status: `Please shorten your search to at most ${SEARCH_QUERY_MAX_LENGTH} characters.`,
+      });
     }
 
     let quotaHeaders: HeaderMap;

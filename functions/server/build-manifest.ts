@@ -24,7 +24,10 @@ export class BuildMismatch extends Error {
     super(
       [
         'The build in dist/ was made for another configuration, so its pages and documents would publish values this server does not use:',
-        ...variables.map(({ variable, built, now }) => `  ${variable}: built with ${JSON.stringify(built)}, now ${JSON.stringify(now)}`),
+        ...variables.map(
+          ({ variable, built, now }) =>
+            `  ${variable}: built with ${JSON.stringify(built)}, now ${JSON.stringify(now)}`,
+        ),
         'Run `npm run build` with this environment (`npm start` rebuilds by itself when the build does not match).',
       ].join('\n'),
     );

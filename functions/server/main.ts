@@ -59,4 +59,9 @@ process.once('SIGTERM', () => shutdown('SIGTERM', 0));
 process.once('SIGINT', () => shutdown('SIGINT', 0));
 
 service = await startServer(config, build);
-logEvent('listening', { url: service.url, port: service.port, siteUrl: config.siteUrl, builtAt: build.manifest.builtAt });
+logEvent('listening', {
+  url: service.url,
+  port: service.port,
+  siteUrl: config.siteUrl,
+  builtAt: build.manifest.builtAt,
+});

@@ -43,7 +43,13 @@ class NodeApiRequest implements ApiRequest {
   }
 }
 
-export function toApiRequest(req: IncomingMessage, path: string, search: string, clientIp: string, requestId: string): ApiRequest {
+export function toApiRequest(
+  req: IncomingMessage,
+  path: string,
+  search: string,
+  clientIp: string,
+  requestId: string,
+): ApiRequest {
   return new NodeApiRequest(req, path, search, clientIp, requestId);
 }
 

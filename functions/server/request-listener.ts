@@ -39,7 +39,15 @@ export function createRequestListener({ api, statics, endpoints, commonHeaders }
   const common = commonHeaders ?? securityHeaders(config.siteUrl);
   const commonList = Object.entries(common).flat();
 
-  function logAccess(ids: RequestIds, clientIp: string, method: string, path: string, status: number, started: number, aborted = false): void {
+  function logAccess(
+    ids: RequestIds,
+    clientIp: string,
+    method: string,
+    path: string,
+    status: number,
+    started: number,
+    aborted = false,
+  ): void {
     if (!config.accessLog) return;
     writeAccessLine({
       requestId: ids.requestId,
@@ -135,7 +143,13 @@ export function createRequestListener({ api, statics, endpoints, commonHeaders }
  * header objects per request (spreads over a dozen keys) measured at a third of the request's
  * CPU time, while the list costs little more than the writes themselves.
  */
-function writeApiResponse(res: ServerResponse, response: ApiResponse, commonList: readonly string[], method: string, requestId: string): void {
+function writeApiResponse(
+  res: ServerResponse,
+  response: ApiResponse,
+  commonList: readonly string[],
+  method: string,
+  requestId: string,
+): void {
   const headers = commonList.slice();
   for (const name in response.headers) headers.push(name, response.headers[name] as string);
   if (response.headers['x-request-id'] === undefined) headers.push('x-request-id', requestId);
@@ -156,8 +170,15 @@ function notFoundOrRedirect(
   headers: HeaderMap,
 ): void {
   const trimmed = path.replace(/\/+$/, '');
-  if (path !== trimmed && trimmed !== '' && statics.get(trimmed) !== undefined && (method === 'GET' || method === 'HEAD')) {
-    res.writeHead(301, { ...headers, location: search ? `${trimmed}?${search}` : trimmed, 'content-length': '0' }).end();
+  if (
+    path !== trimmed &&
+    trimmed !== '' &&
+    statics.get(trimmed) !== undefined &&
+    (method === 'GET' || method === 'HEAD')
+  ) {
+    res
+      .writeHead(301, { ...headers, location: search ? `${trimmed}?${search}` : trimmed, 'content-length': '0' })
+      .end();
     return;
   }
   const page = statics.notFoundPage;

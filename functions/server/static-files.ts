@@ -42,7 +42,11 @@ export class StaticFiles {
   private readonly twins = new Map<string, string>();
 
   /** `extraHeaders` adds headers to particular paths (Link headers on the home page, say). */
-  constructor(root: string, commonHeaders: Record<string, string>, extraHeaders: Record<string, Record<string, string>> = {}) {
+  constructor(
+    root: string,
+    commonHeaders: Record<string, string>,
+    extraHeaders: Record<string, Record<string, string>> = {},
+  ) {
     const relatives = listFiles(root);
     const urlPaths = new Set(relatives.map((relative) => `/${relative.split(path.sep).join('/')}`));
     for (const urlPath of urlPaths) {
@@ -105,7 +109,12 @@ function cacheControlFor(urlPath: string): string {
   return 'public, max-age=300, stale-while-revalidate=3600';
 }
 
-function loadFile(file: string, urlPath: string, commonHeaders: Record<string, string>, negotiated: boolean): StaticFile {
+function loadFile(
+  file: string,
+  urlPath: string,
+  commonHeaders: Record<string, string>,
+  negotiated: boolean,
+): StaticFile {
   const body = readFileSync(file);
   const etag = strongEtag(body);
   const br = readVariant(file, COMPRESSED_VARIANTS.br, body.length);
@@ -118,11 +127,19 @@ function loadFile(file: string, urlPath: string, commonHeaders: Record<string, s
     ...varyHeader(br !== undefined || gzip !== undefined, negotiated),
   };
   const variant = (bytes: Buffer, encoding?: string): StaticVariant => {
-    const headers = { ...base, 'content-length': String(bytes.length), ...(encoding ? { 'content-encoding': encoding } : {}) };
+    const headers = {
+      ...base,
+      'content-length': String(bytes.length),
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+    };
     return { body: bytes, headers, headerList: Object.entries(headers).flat() };
   };
   const { 'content-type': _type, ...notModified } = base;
-  const result: StaticFile = { etag, notModifiedHeaderList: Object.entries(notModified).flat(), identity: variant(body) };
+  const result: StaticFile = {
+    etag,
+    notModifiedHeaderList: Object.entries(notModified).flat(),
+    identity: variant(body),
+  };
   if (gzip !== undefined) result.gzip = variant(gzip, 'gzip');
   if (br !== undefined) result.br = variant(br, 'br');
   return result;
@@ -152,7 +169,12 @@ export function prefersMarkdown(accept: string | undefined): boolean {
   let html = 0;
   for (const part of accept.split(',')) {
     const [type, ...params] = part.trim().toLowerCase().split(';');
-    const q = Number(params.map((p) => p.trim()).find((p) => p.startsWith('q='))?.slice(2) ?? 1);
+    const q = Number(
+      params
+        .map((p) => p.trim())
+        .find((p) => p.startsWith('q='))
+        ?.slice(2) ?? 1,
+    );
     if (type === 'text/markdown') markdown = Math.max(markdown, q);
     else if (type === 'text/html') html = Math.max(html, q);
   }
@@ -160,8 +182,10 @@ export function prefersMarkdown(accept: string | undefined): boolean {
 }
 
 function listFiles(root: string): string[] {
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    // A precompressed variant is served in place of its file, never at its own path.
-    .filter((entry) => entry.isFile() && !VARIANT_SUFFIXES.includes(path.extname(entry.name)))
-    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+  return (
+    readdirSync(root, { recursive: true, withFileTypes: true })
+      // A precompressed variant is served in place of its file, never at its own path.
+      .filter((entry) => entry.isFile() && !VARIANT_SUFFIXES.includes(path.extname(entry.name)))
+      .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+  );
 }

@@ -28,7 +28,9 @@ export class IdempotencyStore {
     // Prepared once: preparing a statement costs more than running these small ones.
     this.statements = {
       // Rows in another state are claims an earlier version left behind; they expire like any record.
-      find: db.prepare("SELECT fingerprint, status, body FROM idempotency WHERE scope = ? AND sandbox = ? AND key = ? AND state = 'done' AND expires_at > ?"),
+      find: db.prepare(
+        "SELECT fingerprint, status, body FROM idempotency WHERE scope = ? AND sandbox = ? AND key = ? AND state = 'done' AND expires_at > ?",
+      ),
       save: db.prepare(
         `INSERT INTO idempotency (scope, sandbox, key, state, fingerprint, status, body, created_at, expires_at) VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)
          ON CONFLICT (scope, sandbox, key) DO UPDATE SET state = 'done', fingerprint = excluded.fingerprint, status = excluded.status,
@@ -45,7 +47,16 @@ export class IdempotencyStore {
 
   /** Records the answer; call inside the transaction that does the acknowledged work. */
   save(ref: KeyRef, answer: RecordedAnswer, now = Date.now()): void {
-    this.statements.save.run(ref.scope, Number(ref.sandbox), ref.key, answer.fingerprint, answer.status, answer.body, now, now + this.ttlMs);
+    this.statements.save.run(
+      ref.scope,
+      Number(ref.sandbox),
+      ref.key,
+      answer.fingerprint,
+      answer.status,
+      answer.body,
+      now,
+      now + this.ttlMs,
+    );
   }
 
   /** Drops expired records. */

@@ -11,7 +11,7 @@ import { docPages } from './docs.ts';
 import { searchIndexJson } from './search-index.ts';
 
 /** Marks the dev service's own request for a page template, which Astro must render as it is. */
-export const TEMPLATE_REQUEST_HEADER = 'x-portfolio-template';
+const TEMPLATE_REQUEST_HEADER = 'x-portfolio-template';
 
 let service: Promise<{ api: Api; docs: DocPage[] }> | undefined;
 
@@ -23,7 +23,12 @@ let service: Promise<{ api: Api; docs: DocPage[] }> | undefined;
  * was then; the contact and search pages are rendered by Astro on each request (asked for over
  * HTTP, as the server's own template request), so an edit to them shows at once.
  */
-export async function serveInDev(req: IncomingMessage, res: ServerResponse, next: () => void, origin: string): Promise<void> {
+export async function serveInDev(
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: () => void,
+  origin: string,
+): Promise<void> {
   const { path } = splitTarget(req.url ?? '/');
   if (req.headers[TEMPLATE_REQUEST_HEADER] !== undefined || (!isRouterPath(path) && !ENDPOINT_PATHS.has(path))) {
     next();

@@ -51,5 +51,10 @@ export function docAsMarkdown(doc: Doc): string {
 
 /** Every doc as /docs.json publishes it and the docs MCP server serves it. */
 export async function docPages(): Promise<DocPage[]> {
-  return (await loadDocs()).map((doc) => ({ path: `/${doc.slug}`, title: doc.title, description: doc.description, markdown: docAsMarkdown(doc) }));
+  return (await loadDocs()).map((doc) => ({
+    path: `/${doc.slug}`,
+    title: doc.title,
+    description: doc.description,
+    markdown: docAsMarkdown(doc),
+  }));
 }

@@ -9,5 +9,9 @@ import { loadDocs } from './docs.ts';
 /** The serialized search index over projects, docs, operations and MCP tools, from the same sources as the pages. */
 export async function searchIndexJson(): Promise<string> {
   const [projects, docs] = await Promise.all([projectSources(), loadDocs()]);
-  return JSON.stringify(SearchIndex.build(searchDocuments({ projects, docs, operations: OPERATIONS, tools: [...PRODUCT_TOOLS, ...DOCS_TOOLS] })));
+  return JSON.stringify(
+    SearchIndex.build(
+      searchDocuments({ projects, docs, operations: OPERATIONS, tools: [...PRODUCT_TOOLS, ...DOCS_TOOLS] }),
+    ),
+  );
 }

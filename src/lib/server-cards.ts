@@ -20,5 +20,8 @@ export async function serverCardResponse(id: 'product' | 'docs'): Promise<Respon
     id === 'product'
       ? buildProductServer({ catalog: await buildCatalog(), siteUrl }, LISTING_ONLY)
       : buildDocsServer({ ...LISTING_ONLY, docs: await docPages(), siteUrl });
-  return textResponse(`${JSON.stringify(await serverCard(id, server, siteUrl), null, 2)}\n`, 'application/json; charset=utf-8');
+  return textResponse(
+    `${JSON.stringify(await serverCard(id, server, siteUrl), null, 2)}\n`,
+    'application/json; charset=utf-8',
+  );
 }

@@ -16,7 +16,12 @@ export function textResponse(body: string, mediaType: string): Response {
 /** Every page for people, with its last change: the sitemap and the link checks read this list. */
 export async function sitePages(): Promise<{ path: string; lastmod: string | null }[]> {
   const catalog = await buildCatalog();
-  const newest = catalog.records.map((r) => r.project.updated).filter((d): d is string => d !== null).sort().at(-1) ?? null;
+  const newest =
+    catalog.records
+      .map((r) => r.project.updated)
+      .filter((d): d is string => d !== null)
+      .sort()
+      .at(-1) ?? null;
   const pages = [
     { path: '/', lastmod: newest },
     ...catalog.records.map(({ project }) => ({ path: `/projects/${project.slug}`, lastmod: project.updated })),

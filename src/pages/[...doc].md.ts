@@ -8,4 +8,5 @@ export const getStaticPaths = (async () => {
   return docs.map((doc) => ({ params: { doc: doc.slug }, props: { doc } }));
 }) satisfies GetStaticPaths;
 
-export const GET: APIRoute<{ doc: Doc }> = ({ props }) => textResponse(docAsMarkdown(props.doc), 'text/markdown; charset=utf-8');
+export const GET: APIRoute<{ doc: Doc }> = ({ props }) =>
+  textResponse(docAsMarkdown(props.doc), 'text/markdown; charset=utf-8');

@@ -14,7 +14,10 @@ export const GET: APIRoute = async () => {
     '',
     '## Projects',
     '',
-    ...catalog.records.map(({ project }) => `- [${project.title}](${absolute(`/projects/${project.slug}`)}) (${domainLabel(project.domain)}, ${project.year}): ${project.description}`),
+    ...catalog.records.map(
+      ({ project }) =>
+        `- [${project.title}](${absolute(`/projects/${project.slug}`)}) (${domainLabel(project.domain)}, ${project.year}): ${project.description}`,
+    ),
     '',
     '## Elsewhere',
     '',

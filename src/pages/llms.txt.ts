@@ -24,11 +24,21 @@ export const GET: APIRoute = async () => {
     link('OpenAPI description (JSON)', '/openapi.json', 'the full contract, OpenAPI 3.0.3'),
     link('OpenAPI description (YAML)', '/openapi.yaml', 'the same document as YAML'),
     link('API catalog', '/.well-known/api-catalog', 'RFC 9727 linkset of the API and its documents'),
-    ...Object.entries(OPERATIONS).map(([id, op]) => link(`${id}: ${op.method} ${op.path}`, `/developers#${id}`, op.summary)),
+    ...Object.entries(OPERATIONS).map(([id, op]) =>
+      link(`${id}: ${op.method} ${op.path}`, `/developers#${id}`, op.summary),
+    ),
     '',
     '## MCP',
-    ...Object.values(MCP_SERVERS).map((server) => link(`${server.title} (MCP server card)`, server.cardPath, `Streamable HTTP at ${absolute(server.path)}: ${server.description}`)),
-    ...[...PRODUCT_TOOLS, ...DOCS_TOOLS].map((tool) => link(`${tool.name}: ${tool.title}`, `/developers#tool-${tool.name}`, firstSentence(tool.description))),
+    ...Object.values(MCP_SERVERS).map((server) =>
+      link(
+        `${server.title} (MCP server card)`,
+        server.cardPath,
+        `Streamable HTTP at ${absolute(server.path)}: ${server.description}`,
+      ),
+    ),
+    ...[...PRODUCT_TOOLS, ...DOCS_TOOLS].map((tool) =>
+      link(`${tool.name}: ${tool.title}`, `/developers#tool-${tool.name}`, firstSentence(tool.description)),
+    ),
     '',
     '## Projects',
     ...catalog.records.map(({ project }) => link(project.title, `/projects/${project.slug}.md`, project.description)),

@@ -9,4 +9,8 @@ import { textResponse } from '../lib/site-documents.ts';
  * operations are written out in full, not as YAML anchors and aliases, which some OpenAPI
  * tools do not follow.
  */
-export const GET: APIRoute = () => textResponse(stringify(buildOpenApiDocument(loadConfig()), { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8');
+export const GET: APIRoute = () =>
+  textResponse(
+    stringify(buildOpenApiDocument(loadConfig()), { aliasDuplicateObjects: false }),
+    'application/yaml; charset=utf-8',
+  );

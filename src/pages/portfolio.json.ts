@@ -6,4 +6,5 @@ import { textResponse } from '../lib/site-documents.ts';
  * The whole portfolio as one JSON document, written at build. The production server loads
  * its catalog from this file, so the API serves exactly what the pages were built from.
  */
-export const GET: APIRoute = async () => textResponse(JSON.stringify({ projects: await projectSources() }), 'application/json; charset=utf-8');
+export const GET: APIRoute = async () =>
+  textResponse(JSON.stringify({ projects: await projectSources() }), 'application/json; charset=utf-8');

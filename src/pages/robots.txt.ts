@@ -2,7 +2,17 @@ import type { APIRoute } from 'astro';
 import { absolute, textResponse } from '../lib/site-documents.ts';
 
 /** AI crawlers named explicitly, so the policy for them is a decision rather than a default. */
-const AI_CRAWLERS = ['GPTBot', 'ChatGPT-User', 'OAI-SearchBot', 'ClaudeBot', 'Claude-User', 'PerplexityBot', 'Google-Extended', 'Applebot-Extended', 'CCBot'];
+const AI_CRAWLERS = [
+  'GPTBot',
+  'ChatGPT-User',
+  'OAI-SearchBot',
+  'ClaudeBot',
+  'Claude-User',
+  'PerplexityBot',
+  'Google-Extended',
+  'Applebot-Extended',
+  'CCBot',
+];
 
 /**
  * /robots.txt: everything public may be read and cited, by people, search engines and AI

@@ -53,7 +53,10 @@ function enhance(form: HTMLFormElement): void {
         say(status, 'Please correct the fields marked below.');
       } else if (response.status === 429 || response.status === 409 || response.status >= 500) {
         const wait = response.headers.get('retry-after');
-        say(status, `${body.message ?? 'The server is busy.'} Your message is kept; send it again${wait ? ` in ${wait} seconds` : ' in a moment'}.`);
+        say(
+          status,
+          `${body.message ?? 'The server is busy.'} Your message is kept; send it again${wait ? ` in ${wait} seconds` : ' in a moment'}.`,
+        );
       } else {
         key = '';
         say(status, body.message ?? 'The message could not be sent.');

@@ -70,7 +70,10 @@ function enhance(form: HTMLFormElement): void {
     params.set('limit', String(SEARCH_PAGE_LIMIT));
     list.setAttribute('aria-busy', 'true');
     try {
-      const response = await fetch(`${api}?${params}`, { signal: controller.signal, headers: { accept: 'application/json' } });
+      const response = await fetch(`${api}?${params}`, {
+        signal: controller.signal,
+        headers: { accept: 'application/json' },
+      });
       const answer = (await response.json().catch(() => ({}))) as Answer;
       if (!response.ok) {
         const wait = response.headers.get('retry-after');

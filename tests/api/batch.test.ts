@@ -39,7 +39,13 @@ describe('POST /api/v1/batch', () => {
       ],
     });
     expect(response.status).toBe(200);
-    const results = body.results as { index: number; op: string; id: string; status: number; data: Record<string, unknown> }[];
+    const results = body.results as {
+      index: number;
+      op: string;
+      id: string;
+      status: number;
+      data: Record<string, unknown>;
+    }[];
     expect(results.map((r) => [r.index, r.op, r.id, r.status])).toEqual([
       [0, 'getProject', 'leakhound', 200],
       [1, 'getJobStatus', jobId, 200],
@@ -48,7 +54,9 @@ describe('POST /api/v1/batch', () => {
     const single = await (await fetch(`${server.baseUrl}/api/v1/projects/leakhound`)).json();
     expect(results[0]!.data).toEqual(single);
     expect(results[1]!.data.jobId).toBe(jobId);
-    expect(Number(response.headers.get('ratelimit-limit')) - Number(response.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(3);
+    expect(
+      Number(response.headers.get('ratelimit-limit')) - Number(response.headers.get('ratelimit-remaining')),
+    ).toBeGreaterThanOrEqual(3);
   });
 
   it('is all or nothing: one failure returns no result and lists every failure', async () => {
@@ -71,13 +79,29 @@ describe('POST /api/v1/batch', () => {
   it('keeps sandbox jobs out of production batches', async () => {
     const sandboxJob = await createJob('?sandbox=true');
     expect((await batch({ operations: [{ op: 'getJobStatus', id: sandboxJob }] })).response.status).toBe(422);
-    expect((await batch({ operations: [{ op: 'getJobStatus', id: sandboxJob }] }, { query: '?sandbox=true' })).response.status).toBe(200);
+    expect(
+      (await batch({ operations: [{ op: 'getJobStatus', id: sandboxJob }] }, { query: '?sandbox=true' })).response
+        .status,
+    ).toBe(200);
   });
 
   it.each([
     ['no operations', { operations: [] }, 'operations'],
-    ['too many operations', { operations: Array.from({ length: 26 }, () => ({ op: 'getProject', id: 'leakhound' })) }, 'operations'],
-    ['an unknown op', { operations: [{ op: 'getProject', id: 'a' }, { op: 'deleteProject', id: 'a' }] }, 'operations[1].op'],
+    [
+      'too many operations',
+      { operations: Array.from({ length: 26 }, () => ({ op: 'getProject', id: 'leakhound' })) },
+      'operations',
+    ],
+    [
+      'an unknown op',
+      {
+        operations: [
+          { op: 'getProject', id: 'a' },
+          { op: 'deleteProject', id: 'a' },
+        ],
+      },
+      'operations[1].op',
+    ],
     ['a missing id', { operations: [{ op: 'getProject' }] }, 'operations[0].id'],
     ['an extra field', { operations: [{ op: 'getProject', id: 'a', force: true }] }, 'operations[0].force'],
     ['no operations field', {}, 'operations'],
@@ -92,22 +116,46 @@ describe('POST /api/v1/batch', () => {
     const limited = await startApi({ READ_RATE_LIMIT: '10/60' });
     try {
       const post = async (text: string) => {
-        const response = await fetch(`${limited.baseUrl}/api/v1/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+        const response = await fetch(`${limited.baseUrl}/api/v1/batch`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: text,
+        });
         const raw = await response.text();
-        return { status: response.status, remaining: response.headers.get('ratelimit-remaining'), size: raw.length, body: JSON.parse(raw) as Record<string, unknown> };
+        return {
+          status: response.status,
+          remaining: response.headers.get('ratelimit-remaining'),
+          size: raw.length,
+          body: JSON.parse(raw) as Record<string, unknown>,
+        };
       };
       // 21,000 empty operations in 63 KB: refused by the length alone, with one problem listed.
       const flood = await post(JSON.stringify({ operations: Array.from({ length: 21_000 }, () => ({})) }));
-      expect(flood).toMatchObject({ status: 400, remaining: '9', body: { code: 'validation_failed', errors: [{ field: 'operations', problem: 'must hold at most 25 operations' }] } });
+      expect(flood).toMatchObject({
+        status: 400,
+        remaining: '9',
+        body: {
+          code: 'validation_failed',
+          errors: [{ field: 'operations', problem: 'must hold at most 25 operations' }],
+        },
+      });
       expect(flood.size).toBeLessThan(1024);
 
       // 25 operations with two problems each: 20 are listed, the other 30 counted.
-      const broken = await post(JSON.stringify({ operations: Array.from({ length: 25 }, () => ({ op: 'nope', id: '' })) }));
-      expect(broken).toMatchObject({ status: 400, remaining: '8', body: { code: 'validation_failed', moreErrors: 30 } });
+      const broken = await post(
+        JSON.stringify({ operations: Array.from({ length: 25 }, () => ({ op: 'nope', id: '' })) }),
+      );
+      expect(broken).toMatchObject({
+        status: 400,
+        remaining: '8',
+        body: { code: 'validation_failed', moreErrors: 30 },
+      });
       expect(validationErrorSchema.parse(broken.body).errors).toHaveLength(20);
 
       // Nine operations need nine reads: the first is counted as the request, the other eight are refused together.
-      const tooBig = await post(JSON.stringify({ operations: Array.from({ length: 9 }, () => ({ op: 'getProject', id: 'leakhound' })) }));
+      const tooBig = await post(
+        JSON.stringify({ operations: Array.from({ length: 9 }, () => ({ op: 'getProject', id: 'leakhound' })) }),
+      );
       expect(tooBig).toMatchObject({ status: 429, remaining: '7', body: { code: 'rate_limited' } });
 
       const statuses: number[] = [];

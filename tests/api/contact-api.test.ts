@@ -28,7 +28,13 @@ describe('POST /api/v1/contact', () => {
   });
 
   it('reports every problem of a body at once', async () => {
-    const posted = await postContact(server.baseUrl, { name: '   ', email: 'not-an-email', message: 'short', phone: '123', extra: true });
+    const posted = await postContact(server.baseUrl, {
+      name: '   ',
+      email: 'not-an-email',
+      message: 'short',
+      phone: '123',
+      extra: true,
+    });
     expect(posted.status).toBe(400);
     const error = validationErrorSchema.parse(posted.body);
     expect(error.code).toBe('validation_failed');
@@ -55,7 +61,11 @@ describe('POST /api/v1/contact', () => {
   });
 
   it('accepts the limits exactly', async () => {
-    const posted = await postContact(server.baseUrl, { name: 'n'.repeat(200), email: VALID.email, message: 'm'.repeat(5000) });
+    const posted = await postContact(server.baseUrl, {
+      name: 'n'.repeat(200),
+      email: VALID.email,
+      message: 'm'.repeat(5000),
+    });
     expect(posted.status).toBe(200);
   });
 
@@ -73,10 +83,16 @@ describe('POST /api/v1/contact', () => {
   it('answers malformed JSON with malformed_json and other media types with 415', async () => {
     expect((await postContact(server.baseUrl, null, { raw: '{"name": "x",' })).body.code).toBe('malformed_json');
     expect((await postContact(server.baseUrl, null, { raw: '' })).body.code).toBe('malformed_json');
-    const form = await postContact(server.baseUrl, null, { raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await postContact(server.baseUrl, null, {
+      raw: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(415);
     expect(form.body.code).toBe('unsupported_media_type');
-    const text = await postContact(server.baseUrl, null, { raw: JSON.stringify(VALID), headers: { 'content-type': 'text/plain' } });
+    const text = await postContact(server.baseUrl, null, {
+      raw: JSON.stringify(VALID),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
   });
 
@@ -85,7 +101,6 @@ describe('POST /api/v1/contact', () => {
     expect(posted.status).toBe(413);
     expect(posted.body.code).toBe('payload_too_large');
   });
-
 });
 
 describe('Idempotency-Key', () => {
@@ -96,7 +111,11 @@ describe('Idempotency-Key', () => {
       const invalid = await postContact(server.baseUrl, VALID, { key: bad });
       expect([invalid.status, invalid.body.code]).toEqual([400, 'idempotency_key_invalid']);
     }
-    const quoted = await postContact(server.baseUrl, { ...VALID, message: `Quoted key ${randomUUID()}` }, { key: `"${randomUUID()}"` });
+    const quoted = await postContact(
+      server.baseUrl,
+      { ...VALID, message: `Quoted key ${randomUUID()}` },
+      { key: `"${randomUUID()}"` },
+    );
     expect(quoted.status).toBe(200);
   });
 
@@ -119,7 +138,9 @@ describe('Idempotency-Key', () => {
 
   it('answers 422 when the key comes back with a different payload', async () => {
     const key = randomUUID();
-    expect((await postContact(server.baseUrl, { ...VALID, message: `First payload ${key}` }, { key })).status).toBe(200);
+    expect((await postContact(server.baseUrl, { ...VALID, message: `First payload ${key}` }, { key })).status).toBe(
+      200,
+    );
     const reused = await postContact(server.baseUrl, { ...VALID, message: `Second payload ${key}` }, { key });
     expect([reused.status, reused.body.code]).toEqual([422, 'idempotency_key_reused']);
   });
@@ -127,18 +148,23 @@ describe('Idempotency-Key', () => {
   it('does not keep a key whose request failed validation', async () => {
     const key = randomUUID();
     expect((await postContact(server.baseUrl, { ...VALID, message: 'short' }, { key })).status).toBe(400);
-    expect((await postContact(server.baseUrl, { ...VALID, message: `Fixed message ${key}` }, { key })).status).toBe(200);
+    expect((await postContact(server.baseUrl, { ...VALID, message: `Fixed message ${key}` }, { key })).status).toBe(
+      200,
+    );
   });
-
 
   it('stores exactly one message for 50 parallel submissions with one key', async () => {
     const key = randomUUID();
     const message = `Parallel same key ${key}`;
-    const answers = await Promise.all(Array.from({ length: 50 }, () => postContact(server.baseUrl, { ...VALID, message }, { key })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => postContact(server.baseUrl, { ...VALID, message }, { key })),
+    );
     const fresh = answers.filter((a) => a.status === 200 && a.headers.get('idempotent-replayed') === null);
     expect(fresh).toHaveLength(1);
     for (const answer of answers) {
-      const ok = (answer.status === 200 && answer.body.success === true) || (answer.status === 409 && answer.body.code === 'idempotency_request_in_progress');
+      const ok =
+        (answer.status === 200 && answer.body.success === true) ||
+        (answer.status === 409 && answer.body.code === 'idempotency_request_in_progress');
       expect(ok, JSON.stringify(answer.body)).toBe(true);
     }
     expect(storedInbox(server.dataDir).filter((entry) => entry.message === message)).toHaveLength(1);
@@ -150,7 +176,9 @@ describe('contact quota', () => {
     const limited = await startApi({ CONTACT_RATE_LIMIT: '5/600' });
     try {
       const answers = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => postContact(limited.baseUrl, { ...VALID, message: `Flood message number ${i}` })),
+        Array.from({ length: 50 }, (_, i) =>
+          postContact(limited.baseUrl, { ...VALID, message: `Flood message number ${i}` }),
+        ),
       );
       const accepted = answers.filter((a) => a.status === 200);
       const refused = answers.filter((a) => a.status === 429);
@@ -174,7 +202,8 @@ describe('request quota', () => {
     try {
       const walSize = () => statSync(path.join(limited.dataDir, 'portfolio.db-wal')).size;
       const walBefore = walSize();
-      for (let i = 0; i < 3; i++) expect((await postContact(limited.baseUrl, { ...VALID, email: 'not-an-email' })).status).toBe(400);
+      for (let i = 0; i < 3; i++)
+        expect((await postContact(limited.baseUrl, { ...VALID, email: 'not-an-email' })).status).toBe(400);
       // A body that fails validation costs a request but no write: the write-ahead log did not grow.
       expect(walSize()).toBe(walBefore);
       const key = randomUUID();
@@ -183,7 +212,11 @@ describe('request quota', () => {
       expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
       expect((await fetch(`${limited.baseUrl}/api/health`)).status).toBe(200);
       const token = () =>
-        fetch(`${limited.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+        fetch(`${limited.baseUrl}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'grant_type=client_credentials',
+        });
       expect((await token()).status).toBe(401);
       const form = () =>
         fetch(`${limited.baseUrl}/contact`, {
@@ -195,7 +228,11 @@ describe('request quota', () => {
       expect((await form()).status).toBe(303);
 
       const refused = await postContact(limited.baseUrl, VALID);
-      expect([refused.status, refused.body.code, refused.headers.get('ratelimit-remaining')]).toEqual([429, 'rate_limited', '0']);
+      expect([refused.status, refused.body.code, refused.headers.get('ratelimit-remaining')]).toEqual([
+        429,
+        'rate_limited',
+        '0',
+      ]);
       expect((await fetch(`${limited.baseUrl}/api/health`)).status).toBe(429);
       expect((await token()).status).toBe(429);
       expect((await form()).status).toBe(429);
@@ -210,7 +247,11 @@ describe('sandbox', () => {
   it('answers like production with X-Sandbox: true, stores apart and keeps keys apart', async () => {
     const key = randomUUID();
     const message = `Sandbox message ${key}`;
-    for (const options of [{ query: '?sandbox=true' }, { headers: { 'x-sandbox': 'true' } }, { headers: { 'x-sandbox': '1' } }]) {
+    for (const options of [
+      { query: '?sandbox=true' },
+      { headers: { 'x-sandbox': 'true' } },
+      { headers: { 'x-sandbox': '1' } },
+    ]) {
       const posted = await postContact(server.baseUrl, { ...VALID, message }, { key, ...options });
       expect(posted.status).toBe(200);
       expect(posted.headers.get('x-sandbox')).toBe('true');

@@ -22,10 +22,16 @@ describe('owner notification by webhook', () => {
       expect(hook.attempts()).toBe(3);
       expect(hook.received[0]!.body).toMatchObject({ type: 'contact.message', ...VALID, message });
       expect(hook.received[0]!.headers['idempotency-key']).toMatch(/^message-\d+$/);
-      await waitFor(() => storedInbox(server.dataDir)[0]?.delivery.state === 'delivered', 'the delivery to be recorded');
+      await waitFor(
+        () => storedInbox(server.dataDir)[0]?.delivery.state === 'delivered',
+        'the delivery to be recorded',
+      );
       expect(storedInbox(server.dataDir)[0]!.delivery).toEqual({ state: 'delivered', attempts: 3, lastError: null });
 
-      expect((await postContact(server.baseUrl, { ...VALID, message: 'A sandbox message here' }, { query: '?sandbox=true' })).status).toBe(200);
+      expect(
+        (await postContact(server.baseUrl, { ...VALID, message: 'A sandbox message here' }, { query: '?sandbox=true' }))
+          .status,
+      ).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(hook.received).toHaveLength(1);
     } finally {
@@ -48,7 +54,11 @@ describe('the contact form without JavaScript', () => {
   }
 
   function postForm(fields: Record<string, string>) {
-    return fetch(`${server.baseUrl}/contact`, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+    return fetch(`${server.baseUrl}/contact`, {
+      method: 'POST',
+      body: new URLSearchParams(fields),
+      redirect: 'manual',
+    });
   }
 
   it('renders a fresh token on every GET and is never cached', async () => {
@@ -75,7 +85,12 @@ describe('the contact form without JavaScript', () => {
 
   it('shows each error next to its field, keeps the values escaped, and keeps the token', async () => {
     const token = await formToken();
-    const response = await postForm({ idempotency_key: token, name: '<script>alert(1)</script>', email: 'nope', message: 'short' });
+    const response = await postForm({
+      idempotency_key: token,
+      name: '<script>alert(1)</script>',
+      email: 'nope',
+      message: 'short',
+    });
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).not.toContain('<script>alert(1)');
@@ -88,7 +103,12 @@ describe('the contact form without JavaScript', () => {
   });
 
   it('offers a new token when a stale form is posted', async () => {
-    const response = await postForm({ idempotency_key: 'not-a-token', name: 'A', email: 'a@example.com', message: 'Hello there friend' });
+    const response = await postForm({
+      idempotency_key: 'not-a-token',
+      name: 'A',
+      email: 'a@example.com',
+      message: 'Hello there friend',
+    });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('This form had expired');
   });
@@ -99,4 +119,3 @@ describe('the contact form without JavaScript', () => {
     expect(response.headers.get('allow')).toBe('GET, HEAD, POST');
   });
 });
-

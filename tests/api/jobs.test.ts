@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorSchema, validationErrorSchema } from '../support/schemas.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
-import { created, createdSchema, createJob, ENV, getJob, pollUntilFinished, type Answer, type Job } from '../support/jobs.ts';
+import {
+  created,
+  createdSchema,
+  createJob,
+  ENV,
+  getJob,
+  pollUntilFinished,
+  type Answer,
+  type Job,
+} from '../support/jobs.ts';
 
 let server: InProcessApi;
 
@@ -25,9 +34,17 @@ describe('POST /api/v1/jobs', () => {
   });
 
   it.each([
-    ['export', {}, (result: Record<string, unknown>) => expect(result.count).toBe((result.projects as unknown[]).length)],
+    [
+      'export',
+      {},
+      (result: Record<string, unknown>) => expect(result.count).toBe((result.projects as unknown[]).length),
+    ],
     ['stats', undefined, (result: Record<string, unknown>) => expect(result.total).toBeGreaterThan(0)],
-    ['digest', { domain: 'developer-tools' }, (result: Record<string, unknown>) => expect(result.markdown).toMatch(/^# /)],
+    [
+      'digest',
+      { domain: 'developer-tools' },
+      (result: Record<string, unknown>) => expect(result.markdown).toMatch(/^# /),
+    ],
   ])('runs %s to success; the result is null until then', async (task, input, check) => {
     const job = await created(server.baseUrl, input === undefined ? { task } : { task, input });
     const done = await pollUntilFinished(server.baseUrl, job.jobId, '', (view) => {
@@ -111,7 +128,14 @@ describe('GET /api/v1/jobs/{jobId}', () => {
 
 describe('job queue', () => {
   /** One slot, two waiting per mode, one waiting and two results per client; clients are told apart by X-Forwarded-For. */
-  const SMALL = { ...ENV, TRUST_PROXY: '1', JOB_CONCURRENCY: '1', JOB_QUEUE_LIMIT: '2', JOB_QUEUE_PER_CLIENT: '1', JOB_RESULTS_PER_CLIENT: '2' };
+  const SMALL = {
+    ...ENV,
+    TRUST_PROXY: '1',
+    JOB_CONCURRENCY: '1',
+    JOB_QUEUE_LIMIT: '2',
+    JOB_QUEUE_PER_CLIENT: '1',
+    JOB_RESULTS_PER_CLIENT: '2',
+  };
   let small: InProcessApi;
   beforeAll(async () => {
     small = await startApi(SMALL);
@@ -126,7 +150,9 @@ describe('job queue', () => {
 
   it('answers 503 queue_full with Retry-After once concurrency + queue limit jobs are waiting', async () => {
     const clients = Array.from({ length: 6 }, (_, i) => `192.0.2.${10 + i}`);
-    const answers = await Promise.all(clients.map((client) => createJob(small.baseUrl, { task: 'digest' }, { client })));
+    const answers = await Promise.all(
+      clients.map((client) => createJob(small.baseUrl, { task: 'digest' }, { client })),
+    );
     const accepted = answers.filter((posted) => posted.status === 202);
     const refused = answers.filter((posted) => posted.status === 503);
     expect(accepted.length + refused.length).toBe(answers.length);
@@ -141,7 +167,9 @@ describe('job queue', () => {
 
   it("refuses a client past its share with 429 too_many_jobs while another client's job is accepted", async () => {
     const a = '198.51.100.1';
-    const own = await Promise.all(Array.from({ length: 3 }, () => createJob(small.baseUrl, { task: 'digest' }, { client: a })));
+    const own = await Promise.all(
+      Array.from({ length: 3 }, () => createJob(small.baseUrl, { task: 'digest' }, { client: a })),
+    );
     const refused = own.filter((posted) => posted.status !== 202);
     expect(refused.length).toBeGreaterThanOrEqual(1);
     for (const posted of refused) {
@@ -158,7 +186,9 @@ describe('job queue', () => {
 
   it('takes a live job while the sandbox queue is full, and starts it before the waiting sandbox jobs', async () => {
     const clients = Array.from({ length: 4 }, (_, i) => `203.0.113.${i + 1}`);
-    const flood = await Promise.all(clients.map((client) => createJob(small.baseUrl, { task: 'digest' }, { client, query: '?sandbox=true' })));
+    const flood = await Promise.all(
+      clients.map((client) => createJob(small.baseUrl, { task: 'digest' }, { client, query: '?sandbox=true' })),
+    );
     expect(flood.filter((posted) => posted.status === 503).map((posted) => posted.body.code)).toContain('queue_full');
     const live = await createJob(small.baseUrl, { task: 'stats' }, { client: '203.0.113.50' });
     expect(live.status, JSON.stringify(live.body)).toBe(202);
@@ -166,7 +196,8 @@ describe('job queue', () => {
     const waited = flood.filter((posted) => posted.status === 202 && posted.body.status === 'pending');
     expect(waited.length).toBeGreaterThanOrEqual(1);
     // One slot runs one job at a time, so finishing first means starting first.
-    for (const job of await drain(waited, '?sandbox=true')) expect(Date.parse(job.updatedAt)).toBeGreaterThan(Date.parse(liveDone.updatedAt));
+    for (const job of await drain(waited, '?sandbox=true'))
+      expect(Date.parse(job.updatedAt)).toBeGreaterThan(Date.parse(liveDone.updatedAt));
     await drain(flood, '?sandbox=true');
   });
 

@@ -23,11 +23,24 @@ describe('/mcp/docs', () => {
     expect(client.getInstructions()).toMatch(/get_doc/);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['list_docs', 'get_doc', 'search_docs']);
-    expect(tools.every((tool) => tool.annotations?.readOnlyHint === true && tool.outputSchema !== undefined)).toBe(true);
+    expect(tools.every((tool) => tool.annotations?.readOnlyHint === true && tool.outputSchema !== undefined)).toBe(
+      true,
+    );
   });
 
   it('list_docs names every documentation page of the site', async () => {
-    expect(docs.map((doc) => doc.path)).toEqual(expect.arrayContaining(['/developers', '/auth', '/pricing', '/sandbox', '/developers/cli', '/developers/sdk', '/developers/deprecation', '/agents']));
+    expect(docs.map((doc) => doc.path)).toEqual(
+      expect.arrayContaining([
+        '/developers',
+        '/auth',
+        '/pricing',
+        '/sandbox',
+        '/developers/cli',
+        '/developers/sdk',
+        '/developers/deprecation',
+        '/agents',
+      ]),
+    );
     for (const doc of docs) expect((await fetch(`${server.baseUrl}${doc.path}`)).status, doc.path).toBe(200);
     expect(toolError(await callTool(client, 'list_docs', { verbose: true })).code).toBe('unknown_parameter');
   });
@@ -47,7 +60,9 @@ describe('/mcp/docs', () => {
     expect(results.length).toBeGreaterThan(0);
     expect(results.every((result) => result.type === 'doc')).toBe(true);
     expect(toolError(await callTool(client, 'search_docs', { q: '' })).code).toBe('invalid_parameter');
-    expect(toolError(await callTool(client, 'search_docs', { q: 'x', type: 'project' })).code).toBe('unknown_parameter');
+    expect(toolError(await callTool(client, 'search_docs', { q: 'x', type: 'project' })).code).toBe(
+      'unknown_parameter',
+    );
   });
 
   it('serves every page as a text/markdown resource', async () => {
@@ -55,13 +70,19 @@ describe('/mcp/docs', () => {
     expect(resources.map((resource) => resource.uri).sort()).toEqual(docs.map((doc) => doc.markdownUrl).sort());
     const auth = resources.find((resource) => resource.uri.endsWith('/auth.md'))!;
     const read = await client.readResource({ uri: auth.uri });
-    expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: await (await fetch(`${server.baseUrl}/auth.md`)).text() });
+    expect(read.contents[0]).toMatchObject({
+      mimeType: 'text/markdown',
+      text: await (await fetch(`${server.baseUrl}/auth.md`)).text(),
+    });
   });
 
   it('has a prompt that walks an agent through an integration', async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toEqual(['integrate_with_api']);
-    const prompt = await client.getPrompt({ name: 'integrate_with_api', arguments: { goal: 'show my projects on a blog' } });
+    const prompt = await client.getPrompt({
+      name: 'integrate_with_api',
+      arguments: { goal: 'show my projects on a blog' },
+    });
     const message = prompt.messages[0]!;
     expect(message.role).toBe('user');
     const text = message.content.type === 'text' ? message.content.text : '';

@@ -9,8 +9,19 @@ import { validationErrorSchema } from '../support/schemas.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { ROOT } from '../support/server.ts';
 
-const PRODUCT_TOOL_NAMES = ['list_projects', 'get_project', 'search', 'submit_contact', 'create_job', 'get_job', 'sandbox_ping', 'compare_projects'];
-const SLUGS = (JSON.parse(readFileSync(path.join(ROOT, 'dist/client/portfolio.json'), 'utf8')) as { projects: { slug: string }[] }).projects.map((p) => p.slug);
+const PRODUCT_TOOL_NAMES = [
+  'list_projects',
+  'get_project',
+  'search',
+  'submit_contact',
+  'create_job',
+  'get_job',
+  'sandbox_ping',
+  'compare_projects',
+];
+const SLUGS = (
+  JSON.parse(readFileSync(path.join(ROOT, 'dist/client/portfolio.json'), 'utf8')) as { projects: { slug: string }[] }
+).projects.map((p) => p.slug);
 
 let server: InProcessApi;
 let client: Client;
@@ -39,13 +50,20 @@ describe('/mcp: initialize and tools/list', () => {
       expect(tool.description?.length, tool.name).toBeGreaterThan(40);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
-      expect(Object.keys(tool.annotations ?? {}).sort()).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint']);
+      expect(Object.keys(tool.annotations ?? {}).sort()).toEqual([
+        'destructiveHint',
+        'idempotentHint',
+        'openWorldHint',
+        'readOnlyHint',
+      ]);
     }
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(byName.get_project?.annotations?.readOnlyHint).toBe(true);
     expect(byName.submit_contact?.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
     expect(byName.create_job?.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
-    expect(byName.submit_contact?.inputSchema.required).toEqual(expect.arrayContaining(['name', 'email', 'message', 'idempotency_key']));
+    expect(byName.submit_contact?.inputSchema.required).toEqual(
+      expect.arrayContaining(['name', 'email', 'message', 'idempotency_key']),
+    );
   });
 
   it('answers an unknown tool with a protocol error', async () => {
@@ -87,7 +105,10 @@ describe('/mcp: read tools answer like the HTTP API', () => {
 
   it('search finds projects, docs and the MCP tools themselves', async () => {
     const results = structured(await callTool(client, 'search', { q: 'compare projects', type: 'mcp_tool' }));
-    expect((results.results as { title: string; url: string }[])[0]).toMatchObject({ title: 'Compare projects', url: expect.stringContaining('/developers#tool-compare_projects') });
+    expect((results.results as { title: string; url: string }[])[0]).toMatchObject({
+      title: 'Compare projects',
+      url: expect.stringContaining('/developers#tool-compare_projects'),
+    });
     expect(toolError(await callTool(client, 'search', {})).code).toBe('invalid_parameter');
     expect(toolError(await callTool(client, 'search', { q: 'x', type: 'everything' })).code).toBe('invalid_parameter');
   });
@@ -99,11 +120,16 @@ describe('/mcp: read tools answer like the HTTP API', () => {
     expect(projects.map((project) => project.slug)).toEqual([a, b]);
     const shared = projects[0]!.stack.filter((item) => projects[1]!.stack.includes(item));
     expect(comparison.sharedStack).toEqual(shared);
-    expect(comparison.years).toEqual({ from: Math.min(...projects.map((p) => p.year)), to: Math.max(...projects.map((p) => p.year)) });
+    expect(comparison.years).toEqual({
+      from: Math.min(...projects.map((p) => p.year)),
+      to: Math.max(...projects.map((p) => p.year)),
+    });
     const failed = toolError(await callTool(client, 'compare_projects', { slugs: [a, 'no-such-project'] }));
     expect(failed.code).toBe('batch_failed');
     expect(toolError(await callTool(client, 'compare_projects', { slugs: [a] })).code).toBe('invalid_parameter');
-    expect(toolError(await callTool(client, 'compare_projects', { slugs: [a, b], extra: true })).code).toBe('unknown_parameter');
+    expect(toolError(await callTool(client, 'compare_projects', { slugs: [a, b], extra: true })).code).toBe(
+      'unknown_parameter',
+    );
   });
 });
 
@@ -117,26 +143,62 @@ describe('/mcp: submit_contact shares the rules of POST /api/v1/contact', () => 
     const replayed = await postContact(server.baseUrl, VALID, { key });
     expect(replayed.status).toBe(200);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-    const reused = toolError(await callTool(client, 'submit_contact', { ...VALID, message: 'A different message, same key.', idempotency_key: key }));
+    const reused = toolError(
+      await callTool(client, 'submit_contact', {
+        ...VALID,
+        message: 'A different message, same key.',
+        idempotency_key: key,
+      }),
+    );
     expect(reused.code).toBe('idempotency_key_reused');
     expect(storedInbox(server.dataDir).filter((entry) => entry.message === VALID.message)).toHaveLength(1);
 
     // Quota 3 per window: the MCP message above, one over HTTP, one more over MCP; the next is refused.
     expect((await postContact(server.baseUrl, { ...VALID, message: 'Second message, over HTTP.' })).status).toBe(200);
-    expect(structured(await callTool(client, 'submit_contact', { ...VALID, message: 'Third message, over MCP.', idempotency_key: randomUUID() }))).toEqual({ success: true });
-    const limited = toolError(await callTool(client, 'submit_contact', { ...VALID, message: 'Fourth message, refused.', idempotency_key: randomUUID() }));
+    expect(
+      structured(
+        await callTool(client, 'submit_contact', {
+          ...VALID,
+          message: 'Third message, over MCP.',
+          idempotency_key: randomUUID(),
+        }),
+      ),
+    ).toEqual({ success: true });
+    const limited = toolError(
+      await callTool(client, 'submit_contact', {
+        ...VALID,
+        message: 'Fourth message, refused.',
+        idempotency_key: randomUUID(),
+      }),
+    );
     expect(limited.code).toBe('rate_limited');
-    expect((await postContact(server.baseUrl, { ...VALID, message: 'Fifth message, refused over HTTP too.' })).status).toBe(429);
+    expect(
+      (await postContact(server.baseUrl, { ...VALID, message: 'Fifth message, refused over HTTP too.' })).status,
+    ).toBe(429);
     expect(storedInbox(server.dataDir)).toHaveLength(3);
   });
 
   it('refuses a missing key and bad fields with the API codes, storing nothing', async () => {
     const before = storedInbox(server.dataDir).length;
     expect(toolError(await callTool(client, 'submit_contact', VALID)).code).toBe('idempotency_key_missing');
-    expect(toolError(await callTool(client, 'submit_contact', { ...VALID, idempotency_key: 'not-a-uuid' })).code).toBe('idempotency_key_invalid');
-    const invalid = toolError(await callTool(client, 'submit_contact', { name: '', email: 'nope', message: 'short', idempotency_key: randomUUID() }));
+    expect(toolError(await callTool(client, 'submit_contact', { ...VALID, idempotency_key: 'not-a-uuid' })).code).toBe(
+      'idempotency_key_invalid',
+    );
+    const invalid = toolError(
+      await callTool(client, 'submit_contact', {
+        name: '',
+        email: 'nope',
+        message: 'short',
+        idempotency_key: randomUUID(),
+      }),
+    );
     expect(invalid.code).toBe('validation_failed');
-    expect(validationErrorSchema.parse(invalid).errors.map((error) => error.field).sort()).toEqual(['email', 'message', 'name']);
+    expect(
+      validationErrorSchema
+        .parse(invalid)
+        .errors.map((error) => error.field)
+        .sort(),
+    ).toEqual(['email', 'message', 'name']);
     expect(storedInbox(server.dataDir).length).toBe(before);
   });
 });
@@ -158,7 +220,10 @@ describe('/mcp: jobs and sandbox', () => {
 
   it('sandbox mode comes from the MCP request: query, header or nothing', async () => {
     expect(structured(await callTool(client, 'sandbox_ping'))).toEqual({ pong: true, sandbox: false });
-    for (const [url, headers] of [[`${server.baseUrl}/mcp?sandbox=true`, {}], [`${server.baseUrl}/mcp`, { 'x-sandbox': 'true' }]] as const) {
+    for (const [url, headers] of [
+      [`${server.baseUrl}/mcp?sandbox=true`, {}],
+      [`${server.baseUrl}/mcp`, { 'x-sandbox': 'true' }],
+    ] as const) {
       const sandboxed = await connectMcp(url, headers);
       expect(structured(await callTool(sandboxed, 'sandbox_ping'))).toEqual({ pong: true, sandbox: true });
       await sandboxed.close();
@@ -177,11 +242,15 @@ describe('/mcp: project resources', () => {
     const read = await client.readResource({ uri: first.uri });
     const page = await (await fetch(`${server.baseUrl}/projects/${first.name}.md`)).text();
     expect(read.contents[0]).toMatchObject({ uri: first.uri, mimeType: 'text/markdown', text: page });
-    await expect(client.readResource({ uri: first.uri.replace(first.name, 'no-such-project') })).rejects.toThrow(/not found/i);
+    await expect(client.readResource({ uri: first.uri.replace(first.name, 'no-such-project') })).rejects.toThrow(
+      /not found/i,
+    );
   });
 });
 
 async function listAll(): Promise<string[]> {
-  const body = (await (await fetch(`${server.baseUrl}/api/v1/projects?limit=100`)).json()) as { data: { slug: string }[] };
+  const body = (await (await fetch(`${server.baseUrl}/api/v1/projects?limit=100`)).json()) as {
+    data: { slug: string }[];
+  };
   return body.data.map((project) => project.slug);
 }

@@ -15,7 +15,12 @@ const LIST_TOOLS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list',
 function post(pathname: string, headers: Record<string, string>, body = LIST_TOOLS, baseUrl = server.baseUrl) {
   return fetch(`${baseUrl}${pathname}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: ACCEPT,
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+      ...headers,
+    },
     body,
   });
 }
@@ -23,10 +28,16 @@ function post(pathname: string, headers: Record<string, string>, body = LIST_TOO
 describe('MCP over Streamable HTTP, stateless', () => {
   it.each(['/mcp', '/mcp/docs'])('%s answers GET and DELETE with 405 and Allow: POST', async (pathname) => {
     for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(`${server.baseUrl}${pathname}`, { method, headers: { accept: 'text/event-stream' } });
+      const response = await fetch(`${server.baseUrl}${pathname}`, {
+        method,
+        headers: { accept: 'text/event-stream' },
+      });
       expect(response.status, method).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
-      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.any(String) } });
+      expect(await response.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: expect.any(Number), message: expect.any(String) },
+      });
     }
   });
 
@@ -52,7 +63,10 @@ describe('MCP over Streamable HTTP, stateless', () => {
       expect(allowed.status, origin).toBe(200);
       expect(allowed.headers.get('access-control-allow-origin')).toBe(origin);
     }
-    const preflight = await fetch(`${server.baseUrl}/mcp`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/MCP-Protocol-Version/i);
   });
@@ -73,12 +87,21 @@ describe('MCP over Streamable HTTP, stateless', () => {
     try {
       const call = async (body: unknown, pathname = '/mcp') => {
         const response = await post(pathname, {}, JSON.stringify(body), limited.baseUrl);
-        return { status: response.status, remaining: response.headers.get('ratelimit-remaining'), response, body: response.status === 202 ? null : ((await response.json()) as unknown) };
+        return {
+          status: response.status,
+          remaining: response.headers.get('ratelimit-remaining'),
+          response,
+          body: response.status === 202 ? null : ((await response.json()) as unknown),
+        };
       };
       const message = (id: number, method: string, params: unknown = {}) => ({ jsonrpc: '2.0', id, method, params });
-      const toolCall = (id: number, name: string, args: unknown = {}) => message(id, 'tools/call', { name, arguments: args });
+      const toolCall = (id: number, name: string, args: unknown = {}) =>
+        message(id, 'tools/call', { name, arguments: args });
 
-      expect(await call({ jsonrpc: '2.0', method: 'notifications/initialized' })).toMatchObject({ status: 202, remaining: '8' });
+      expect(await call({ jsonrpc: '2.0', method: 'notifications/initialized' })).toMatchObject({
+        status: 202,
+        remaining: '8',
+      });
       expect(await call(message(1, 'tools/list'))).toMatchObject({ status: 200, remaining: '7' });
       // A tool call costs what its operation costs over HTTP: its one request is the message's.
       expect(await call(toolCall(2, 'sandbox_ping'))).toMatchObject({ status: 200, remaining: '6' });
@@ -92,13 +115,19 @@ describe('MCP over Streamable HTTP, stateless', () => {
 
       // Past the cap the request is refused for one request, before any message is looked at.
       const flood = await call(Array.from({ length: 11 }, (_, i) => toolCall(10 + i, 'no_such_tool')));
-      expect(flood).toMatchObject({ status: 400, remaining: '1', body: { error: { data: { code: 'too_many_messages' } } } });
+      expect(flood).toMatchObject({
+        status: 400,
+        remaining: '1',
+        body: { error: { data: { code: 'too_many_messages' } } },
+      });
 
       expect(await call(message(30, 'tools/list'))).toMatchObject({ status: 200, remaining: '0' });
       const refused = await call(toolCall(31, 'sandbox_ping'));
       expect(refused.status).toBe(429);
       expect(refused.response.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(refused.body).toMatchObject({ error: { data: { code: 'rate_limited', requestId: refused.response.headers.get('x-request-id') } } });
+      expect(refused.body).toMatchObject({
+        error: { data: { code: 'rate_limited', requestId: refused.response.headers.get('x-request-id') } },
+      });
     } finally {
       await limited.stop();
     }
@@ -114,7 +143,11 @@ describe('MCP over Streamable HTTP, stateless', () => {
     const malformed = await post('/mcp', {}, '{"jsonrpc":');
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { error: { code: number } }).error.code).toBe(-32700);
-    const huge = await post('/mcp', {}, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { padding: 'x'.repeat(100_000) } }));
+    const huge = await post(
+      '/mcp',
+      {},
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { padding: 'x'.repeat(100_000) } }),
+    );
     expect(huge.status).toBe(413);
     const notJson = await post('/mcp', { 'content-type': 'text/plain' });
     expect(notJson.status).toBe(415);

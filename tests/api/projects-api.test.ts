@@ -49,17 +49,23 @@ describe('GET /api/v1/projects', () => {
     expect(page.pagination).toEqual({ nextCursor: null, hasMore: false, limit: 20 });
   });
 
-  it.each([1, 2, 5, 7, 18, 19, 100])('with limit=%i, lists each project exactly once in a stable order', async (limit) => {
-    const slugs = await allPages('', limit);
-    expect(slugs).toHaveLength(19);
-    expect(new Set(slugs).size).toBe(19);
-    expect(slugs).toEqual(await allPages('', 19));
-  });
+  it.each([1, 2, 5, 7, 18, 19, 100])(
+    'with limit=%i, lists each project exactly once in a stable order',
+    async (limit) => {
+      const slugs = await allPages('', limit);
+      expect(slugs).toHaveLength(19);
+      expect(new Set(slugs).size).toBe(19);
+      expect(slugs).toEqual(await allPages('', 19));
+    },
+  );
 
-  it.each(['0', '101', 'abc', '1.5', '-3', ''])('refuses limit=%j with invalid_parameter naming the range', async (limit) => {
-    const error = await expectError(`/api/v1/projects?limit=${limit}`, 400, 'invalid_parameter');
-    expect(error.hint).toContain('limit=1..100');
-  });
+  it.each(['0', '101', 'abc', '1.5', '-3', ''])(
+    'refuses limit=%j with invalid_parameter naming the range',
+    async (limit) => {
+      const error = await expectError(`/api/v1/projects?limit=${limit}`, 400, 'invalid_parameter');
+      expect(error.hint).toContain('limit=1..100');
+    },
+  );
 
   it('refuses a repeated limit', async () => {
     await expectError('/api/v1/projects?limit=2&limit=3', 400, 'invalid_parameter');
@@ -84,7 +90,10 @@ describe('GET /api/v1/projects', () => {
     expect(withPostgres.every((project) => project.stack.includes('PostgreSQL'))).toBe(true);
 
     const { body: none } = await getJson('/api/v1/projects?domain=no-such-domain');
-    expect(listResponseSchema.parse(none)).toEqual({ data: [], pagination: { nextCursor: null, hasMore: false, limit: 20 } });
+    expect(listResponseSchema.parse(none)).toEqual({
+      data: [],
+      pagination: { nextCursor: null, hasMore: false, limit: 20 },
+    });
   });
 
   it('remembers the filter in the cursor and refuses a cursor used with another filter', async () => {
@@ -119,7 +128,9 @@ describe('GET /api/v1/projects', () => {
 
   it('keeps cursors valid across a restart with the same data directory', async () => {
     const first = await startApi();
-    const { body } = await fetch(`${first.baseUrl}/api/v1/projects?limit=3`).then(async (r) => ({ body: await r.json() }));
+    const { body } = await fetch(`${first.baseUrl}/api/v1/projects?limit=3`).then(async (r) => ({
+      body: await r.json(),
+    }));
     const cursor = listResponseSchema.parse(body).pagination.nextCursor!;
     await first.stop();
     const second = await startApi({}, first.dataDir);
@@ -171,7 +182,11 @@ describe('GET /api/v1/projects/{slug}', () => {
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     const problem = problemSchema.parse(body);
-    expect(problem).toMatchObject({ status: 404, code: 'project_not_found', instance: '/api/v1/projects/no-such-project' });
+    expect(problem).toMatchObject({
+      status: 404,
+      code: 'project_not_found',
+      instance: '/api/v1/projects/no-such-project',
+    });
     expect(problem.requestId).toBe(response.headers.get('x-request-id'));
   });
 

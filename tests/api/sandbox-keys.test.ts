@@ -22,7 +22,10 @@ async function ping(headers: Record<string, string> = {}, query = '') {
 /** fetch() drops a Host header, so the sandbox host is sent with the in-process request. */
 async function pingWithHost(host: string): Promise<{ sandbox: unknown; header: string | undefined }> {
   const answer = await server.request({ path: '/api/v1/sandbox/ping', headers: { host } });
-  return { sandbox: (JSON.parse(answer.body.toString()) as { sandbox: unknown }).sandbox, header: answer.headers['x-sandbox'] };
+  return {
+    sandbox: (JSON.parse(answer.body.toString()) as { sandbox: unknown }).sandbox,
+    header: answer.headers['x-sandbox'],
+  };
 }
 
 async function createKey(body?: unknown, headers: Record<string, string> = {}) {
@@ -56,7 +59,10 @@ describe('sandbox mode', () => {
       expect(selected.body, JSON.stringify(headers) + query).toEqual({ pong: true, sandbox: true });
       expect(selected.response.headers.get('x-sandbox')).toBe('true');
     }
-    expect(await pingWithHost(`sandbox.localhost:${new URL(server.baseUrl).port}`)).toEqual({ sandbox: true, header: 'true' });
+    expect(await pingWithHost(`sandbox.localhost:${new URL(server.baseUrl).port}`)).toEqual({
+      sandbox: true,
+      header: 'true',
+    });
     expect(await pingWithHost('www.localhost')).toEqual({ sandbox: false, header: undefined });
     expect((await ping({ 'x-sandbox': 'false' })).body.sandbox).toBe(false);
     expect((await ping({}, '?sandbox=false')).body.sandbox).toBe(false);
@@ -119,10 +125,21 @@ describe('test keys', () => {
     };
     const before = count();
     // Fetch standard: a POST without a body, or with text/plain or a form type, is a CORS simple request.
-    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    ] as Record<string, string>[]) {
       for (const path of ['/api/v1/keys', '/api/v1/jobs']) {
-        const response = await fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { origin: 'https://evil.example', ...headers } });
-        expect([path, response.status, ((await response.json()) as { code: string }).code]).toEqual([path, 415, 'unsupported_media_type']);
+        const response = await fetch(`${server.baseUrl}${path}`, {
+          method: 'POST',
+          headers: { origin: 'https://evil.example', ...headers },
+        });
+        expect([path, response.status, ((await response.json()) as { code: string }).code]).toEqual([
+          path,
+          415,
+          'unsupported_media_type',
+        ]);
       }
     }
     expect(count()).toBe(before);
@@ -173,9 +190,17 @@ describe('test keys', () => {
   it('survives a restart and expires; sandbox messages older than SANDBOX_RETENTION_SECONDS are purged, live ones kept', async () => {
     const short = await startApi({ TEST_KEY_TTL_SECONDS: '60' });
     try {
-      const created = (await (await fetch(`${short.baseUrl}/api/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json' } })).json()) as Record<string, string>;
-      const [oldSandbox, freshSandbox, oldLive] = ['old sandbox', 'fresh sandbox', 'old live'].map((label) => `${label} message ${randomUUID()}`);
-      for (const [message, headers] of [[oldSandbox, { 'x-api-key': created.key! }], [freshSandbox, { 'x-sandbox': 'true' }], [oldLive, {}]] as const) {
+      const created = (await (
+        await fetch(`${short.baseUrl}/api/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json' } })
+      ).json()) as Record<string, string>;
+      const [oldSandbox, freshSandbox, oldLive] = ['old sandbox', 'fresh sandbox', 'old live'].map(
+        (label) => `${label} message ${randomUUID()}`,
+      );
+      for (const [message, headers] of [
+        [oldSandbox, { 'x-api-key': created.key! }],
+        [freshSandbox, { 'x-sandbox': 'true' }],
+        [oldLive, {}],
+      ] as const) {
         expect((await postContact(short.baseUrl, { ...VALID, message }, { headers })).status).toBe(200);
       }
       await short.stop();
@@ -190,7 +215,8 @@ describe('test keys', () => {
       const db = new Database(path.join(short.dataDir, 'portfolio.db'));
       db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(Date.now() - 1, created.keyId);
       const eightDaysAgo = Date.now() - 8 * 86_400_000;
-      for (const message of [oldSandbox, oldLive]) db.prepare('UPDATE messages SET created_at = ? WHERE message = ?').run(eightDaysAgo, message);
+      for (const message of [oldSandbox, oldLive])
+        db.prepare('UPDATE messages SET created_at = ? WHERE message = ?').run(eightDaysAgo, message);
       db.close();
       const later = await startApi({}, short.dataDir);
       try {
@@ -211,7 +237,15 @@ describe('test keys', () => {
     const limited = await startApi({ KEYS_RATE_LIMIT: '2/3600' });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await fetch(`${limited.baseUrl}/api/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push(
+          (
+            await fetch(`${limited.baseUrl}/api/v1/keys`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+            })
+          ).status,
+        );
       expect(statuses).toEqual([201, 201, 429]);
     } finally {
       await limited.stop();
@@ -241,7 +275,12 @@ describe('POST /oauth/token (client credentials)', () => {
   });
 
   it.each([
-    ['a wrong secret', { grant_type: 'client_credentials', client_id: 'key_x', client_secret: `pk_test_${'B'.repeat(43)}` }, 401, 'invalid_client'],
+    [
+      'a wrong secret',
+      { grant_type: 'client_credentials', client_id: 'key_x', client_secret: `pk_test_${'B'.repeat(43)}` },
+      401,
+      'invalid_client',
+    ],
     ['no credentials', { grant_type: 'client_credentials' }, 401, 'invalid_client'],
     ['another grant type', { grant_type: 'password', username: 'a', password: 'b' }, 400, 'unsupported_grant_type'],
     ['no grant type', { client_id: 'a' }, 400, 'invalid_request'],
@@ -257,9 +296,15 @@ describe('POST /oauth/token (client credentials)', () => {
 
   it('refuses a tampered token as an ignored key', async () => {
     const { body: key } = await createKey();
-    const response = await postToken({ grant_type: 'client_credentials', client_id: key.keyId!, client_secret: key.key! });
+    const response = await postToken({
+      grant_type: 'client_credentials',
+      client_id: key.keyId!,
+      client_secret: key.key!,
+    });
     const { access_token: token } = (await response.json()) as { access_token: string };
     const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
-    expect((await ping({ authorization: `Bearer ${tampered}` })).response.headers.get('x-api-key-status')).toBe('invalid');
+    expect((await ping({ authorization: `Bearer ${tampered}` })).response.headers.get('x-api-key-status')).toBe(
+      'invalid',
+    );
   });
 });

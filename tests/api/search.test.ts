@@ -36,7 +36,12 @@ function docTitles(): string[] {
   const root = path.join(ROOT, 'content/docs');
   return readdirSync(root, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.md'))
-    .map((file) => /^title:\s*(.+)$/m.exec(readFileSync(path.join(root, file), 'utf8'))?.[1]?.trim().replace(/^(['"])(.*)\1$/, '$2'))
+    .map((file) =>
+      /^title:\s*(.+)$/m
+        .exec(readFileSync(path.join(root, file), 'utf8'))?.[1]
+        ?.trim()
+        .replace(/^(['"])(.*)\1$/, '$2'),
+    )
     .filter((title): title is string => title !== undefined);
 }
 
@@ -59,10 +64,16 @@ describe('GET /api/search', () => {
   });
 
   it('finds every project by its title, first', async () => {
-    const { body } = await fetch(`${server.baseUrl}/api/v1/projects?limit=100`).then(async (r) => ({ body: (await r.json()) as unknown }));
+    const { body } = await fetch(`${server.baseUrl}/api/v1/projects?limit=100`).then(async (r) => ({
+      body: (await r.json()) as unknown,
+    }));
     for (const project of listResponseSchema.parse(body).data) {
       const answer = searchResponseSchema.parse((await search(`q=${encodeURIComponent(project.title)}`)).body);
-      expect(answer.results[0]).toMatchObject({ type: 'project', title: project.title, url: `${SITE_URL}/projects/${project.slug}` });
+      expect(answer.results[0]).toMatchObject({
+        type: 'project',
+        title: project.title,
+        url: `${SITE_URL}/projects/${project.slug}`,
+      });
     }
   });
 
@@ -70,13 +81,17 @@ describe('GET /api/search', () => {
     const titles = docTitles();
     expect(titles.length).toBeGreaterThan(0);
     for (const title of titles) {
-      const answer = searchResponseSchema.parse((await search(`q=${encodeURIComponent(title)}&type=doc&limit=50`)).body);
+      const answer = searchResponseSchema.parse(
+        (await search(`q=${encodeURIComponent(title)}&type=doc&limit=50`)).body,
+      );
       expect(answer.results.map((result) => result.title)).toContain(title);
     }
   });
 
   it('finds API operations by summary and by operationId, linking to the developer page', async () => {
-    const bySummary = searchResponseSchema.parse((await search(`q=${encodeURIComponent(OPERATIONS.getJobStatus.summary)}&type=operation`)).body);
+    const bySummary = searchResponseSchema.parse(
+      (await search(`q=${encodeURIComponent(OPERATIONS.getJobStatus.summary)}&type=operation`)).body,
+    );
     expect(bySummary.results[0]).toMatchObject({ type: 'operation', url: `${SITE_URL}/developers#getJobStatus` });
     const byId = searchResponseSchema.parse((await search('q=sandboxPing')).body);
     expect(byId.results[0]).toMatchObject({ type: 'operation', title: OPERATIONS.sandboxPing.summary });
@@ -103,7 +118,11 @@ describe('GET /api/search', () => {
   });
 
   it('answers an unknown word with no results', async () => {
-    expect(searchResponseSchema.parse((await search('q=zzqxv')).body)).toEqual({ query: 'zzqxv', total: 0, results: [] });
+    expect(searchResponseSchema.parse((await search('q=zzqxv')).body)).toEqual({
+      query: 'zzqxv',
+      total: 0,
+      results: [],
+    });
   });
 
   it('is cacheable: a strong ETag, and 304 when it still matches', async () => {
@@ -122,11 +141,14 @@ describe('GET /api/search', () => {
     expect(response.headers.get('x-sandbox')).toBe('true');
   });
 
-  it.each(['', 'q=', 'q=%20%20%20', `q=${'x'.repeat(201)}`])('refuses %j with invalid_parameter and a hint about q', async (query) => {
-    const error = await expectError(query, 'invalid_parameter');
-    expect(error.message).toContain('"q"');
-    expect(error.hint).toContain('1 to 200 characters');
-  });
+  it.each(['', 'q=', 'q=%20%20%20', `q=${'x'.repeat(201)}`])(
+    'refuses %j with invalid_parameter and a hint about q',
+    async (query) => {
+      const error = await expectError(query, 'invalid_parameter');
+      expect(error.message).toContain('"q"');
+      expect(error.hint).toContain('1 to 200 characters');
+    },
+  );
 
   it('accepts 200 characters once the spaces around them are trimmed', async () => {
     const { response } = await search(`q=${encodeURIComponent(`  ${'x'.repeat(200)}  `)}`);

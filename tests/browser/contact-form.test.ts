@@ -41,7 +41,9 @@ describe('contact form with JavaScript', () => {
     await page.getByLabel(/Message/).fill('Too short');
     await page.getByRole('button', { name: 'Send message' }).click();
 
-    await expect.poll(() => page.locator('#email-error').textContent()).toBe('Your email must be a valid email address.');
+    await expect
+      .poll(() => page.locator('#email-error').textContent())
+      .toBe('Your email must be a valid email address.');
     expect(await page.locator('#message-error').textContent()).toContain('at least 10 characters');
     expect(await page.getByLabel('Your email').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Your name').getAttribute('aria-invalid')).toBe('false');
@@ -51,7 +53,10 @@ describe('contact form with JavaScript', () => {
 
     await page.getByLabel('Your email').fill('visitor@example.com');
     await page.getByLabel(/Message/).fill('Hello from a real browser, with JavaScript.');
-    await Promise.all([page.waitForURL('**/contact/thanks'), page.getByRole('button', { name: 'Send message' }).click()]);
+    await Promise.all([
+      page.waitForURL('**/contact/thanks'),
+      page.getByRole('button', { name: 'Send message' }).click(),
+    ]);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Thank you');
 
     expect(sent).toHaveLength(2);
@@ -112,7 +117,10 @@ describe('contact form without JavaScript', () => {
 
     const message = `Plain browser post ${Date.now()}`;
     await page.getByLabel(/Message/).fill(message);
-    await Promise.all([page.waitForURL('**/contact/thanks'), page.getByRole('button', { name: 'Send message' }).click()]);
+    await Promise.all([
+      page.waitForURL('**/contact/thanks'),
+      page.getByRole('button', { name: 'Send message' }).click(),
+    ]);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Thank you');
     expect((await readInbox(server.dataDir)).filter((m) => m.message === message)).toHaveLength(1);
     expect(unexpected(problems)).toEqual([]);

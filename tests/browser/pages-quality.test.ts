@@ -46,15 +46,30 @@ async function visit(path: string): Promise<Visit> {
     sizes.push(request.sizes().then((size) => size.responseBodySize + size.responseHeadersSize));
   });
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`Content Security Policy: ${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`Content Security Policy: ${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   await page.goto(`${server.baseUrl}${path}`, { waitUntil: 'networkidle' });
   // Evaluated through the DevTools protocol, so the page's CSP does not apply to axe itself.
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.length }));
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      nodes: violation.nodes.length,
+    }));
   });
   const transferred = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
   await context.close();
@@ -69,7 +84,8 @@ describe('every page, in Chromium', () => {
       if (result.violations.length > 0) failures.push(`${path}: axe ${JSON.stringify(result.violations)}`);
       if (result.cspViolations.length > 0) failures.push(`${path}: CSP ${result.cspViolations.join('; ')}`);
       if (result.transferred >= PAGE_WEIGHT_LIMIT) failures.push(`${path}: ${result.transferred} bytes`);
-      const scriptFree = path.startsWith('/projects/') || !['/search', '/contact'].some((prefix) => path.startsWith(prefix));
+      const scriptFree =
+        path.startsWith('/projects/') || !['/search', '/contact'].some((prefix) => path.startsWith(prefix));
       if (scriptFree && result.scripts.length > 0) failures.push(`${path}: loads ${result.scripts.join(', ')}`);
     }
     expect(failures).toEqual([]);

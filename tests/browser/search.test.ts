@@ -15,7 +15,10 @@ afterAll(async () => {
 });
 
 /** A page that records Content-Security-Policy violations, script errors and API calls. */
-async function openSearch(javaScriptEnabled: boolean, path = '/search'): Promise<{ page: Page; problems: string[]; apiCalls: string[] }> {
+async function openSearch(
+  javaScriptEnabled: boolean,
+  path = '/search',
+): Promise<{ page: Page; problems: string[]; apiCalls: string[] }> {
   const { page, problems } = await watchedPage(browser, javaScriptEnabled);
   const apiCalls: string[] = [];
   page.on('request', (request) => {
@@ -41,7 +44,9 @@ describe('search with JavaScript', () => {
     expect(apiCalls.length).toBeLessThan(7);
 
     await page.getByLabel('Show').selectOption('operation');
-    await expect.poll(() => page.locator('#search-status').textContent()).toBe('No results for “leakhou”. Try fewer or shorter words.');
+    await expect
+      .poll(() => page.locator('#search-status').textContent())
+      .toBe('No results for “leakhou”. Try fewer or shorter words.');
     expect(await resultTitles(page)).toEqual([]);
 
     await page.getByLabel('Search for').fill('');
@@ -78,7 +83,10 @@ describe('search without JavaScript', () => {
   it('submits the form with GET and shows the server-rendered results', async () => {
     const { page, problems } = await openSearch(false);
     await page.getByLabel('Search for').fill('leakhound');
-    await Promise.all([page.waitForURL('**/search?q=leakhound*'), page.getByRole('button', { name: 'Search' }).click()]);
+    await Promise.all([
+      page.waitForURL('**/search?q=leakhound*'),
+      page.getByRole('button', { name: 'Search' }).click(),
+    ]);
     expect(await resultTitles(page)).toEqual(['Leakhound']);
     expect(await page.locator('#search-status').textContent()).toBe('1 result for “leakhound”.');
     expect(await page.getByLabel('Search for').inputValue()).toBe('leakhound');

@@ -41,7 +41,8 @@ let build: Build | undefined;
 /** The build the production server loads (`npm run build` must have run). */
 function loadBuild(): Build {
   build ??= {
-    projects: (JSON.parse(readFileSync(path.join(CLIENT, 'portfolio.json'), 'utf8')) as { projects: ProjectSource[] }).projects,
+    projects: (JSON.parse(readFileSync(path.join(CLIENT, 'portfolio.json'), 'utf8')) as { projects: ProjectSource[] })
+      .projects,
     docs: (JSON.parse(readFileSync(path.join(CLIENT, 'docs.json'), 'utf8')) as { docs: DocPage[] }).docs,
     searchIndex: readFileSync(path.join(CLIENT, 'search-index.json'), 'utf8'),
     contactTemplate: readFileSync(path.join(CLIENT, 'contact.html'), 'utf8'),
@@ -51,7 +52,7 @@ function loadBuild(): Build {
 }
 
 /** A request as a test sends it; `path` may carry a query string. */
-export interface ApiCall {
+interface ApiCall {
   method?: string;
   path: string;
   query?: URLSearchParams | Record<string, string>;
@@ -61,7 +62,7 @@ export interface ApiCall {
   remoteAddress?: string;
 }
 
-export interface ApiAnswer {
+interface ApiAnswer {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
@@ -122,7 +123,8 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
       readBody: (maxBytes) => {
         // Like the node reader: a declared length over the limit is refused before reading.
         const declared = Number(headers['content-length']);
-        if ((Number.isFinite(declared) && declared > maxBytes) || (body?.length ?? 0) > maxBytes) return Promise.reject(payloadTooLarge(maxBytes));
+        if ((Number.isFinite(declared) && declared > maxBytes) || (body?.length ?? 0) > maxBytes)
+          return Promise.reject(payloadTooLarge(maxBytes));
         return Promise.resolve(body ?? Buffer.alloc(0));
       },
     };
@@ -161,7 +163,10 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
       return globalThis.fetch(next, keepsMethod ? { ...init, headers } : { headers: init?.headers });
     }
     const status = answer.status;
-    return new Response(NO_BODY.has(status) || webRequest.method === 'HEAD' ? null : new Uint8Array(answer.body), { status, headers: answer.headers });
+    return new Response(NO_BODY.has(status) || webRequest.method === 'HEAD' ? null : new Uint8Array(answer.body), {
+      status,
+      headers: answer.headers,
+    });
   }
 
   const baseUrl = `http://api-${process.pid}-${++counter}.in-process.test`;
@@ -184,19 +189,30 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
 
 /** A built file's bytes at its clean URL (`/x` is x.html), or a bare 404; GET and HEAD only. */
 function builtFile(method: string, urlPath: string): ApiAnswer {
-  if (method !== 'GET' && method !== 'HEAD') throw new Error(`${method} ${urlPath}: the api tier serves static files for reading only`);
+  if (method !== 'GET' && method !== 'HEAD')
+    throw new Error(`${method} ${urlPath}: the api tier serves static files for reading only`);
   const relative = decodeURIComponent(urlPath === '/' ? '/index.html' : urlPath).replace(/^\/+/, '');
   const candidates = [relative, `${relative}.html`].map((name) => path.join(CLIENT, name));
-  const file = candidates.find((candidate) => candidate.startsWith(CLIENT) && existsSync(candidate) && statSync(candidate).isFile());
-  if (file === undefined) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from('Not Found\n') };
+  const file = candidates.find(
+    (candidate) => candidate.startsWith(CLIENT) && existsSync(candidate) && statSync(candidate).isFile(),
+  );
+  if (file === undefined)
+    return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from('Not Found\n') };
   const body = readFileSync(file);
-  return { status: 200, headers: { 'content-type': mediaTypeFor(file), 'content-length': String(body.length) }, body: method === 'HEAD' ? Buffer.alloc(0) : body };
+  return {
+    status: 200,
+    headers: { 'content-type': mediaTypeFor(file), 'content-length': String(body.length) },
+    body: method === 'HEAD' ? Buffer.alloc(0) : body,
+  };
 }
 
 type Fetch = typeof globalThis.fetch;
 const REGISTRY = Symbol.for('portfolio-tests.in-process-apis');
 const ORIGINAL = Symbol.for('portfolio-tests.original-fetch');
-type Holder = { [REGISTRY]?: Map<string, (input: string | URL | Request, init?: RequestInit) => Promise<Response>>; [ORIGINAL]?: Fetch };
+type Holder = {
+  [REGISTRY]?: Map<string, (input: string | URL | Request, init?: RequestInit) => Promise<Response>>;
+  [ORIGINAL]?: Fetch;
+};
 
 function registry() {
   const holder = globalThis as Holder;

@@ -21,7 +21,10 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** A page in a fresh context that records console errors (CSP violations among them) and script errors. */
-export async function watchedPage(browser: Browser, javaScriptEnabled: boolean): Promise<{ page: Page; problems: string[] }> {
+export async function watchedPage(
+  browser: Browser,
+  javaScriptEnabled: boolean,
+): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ javaScriptEnabled });
   const page = await context.newPage();
   const problems: string[] = [];

@@ -7,7 +7,11 @@ import { ROOT } from './server.ts';
 
 const run = promisify(execFile);
 
-export const VALID = { name: 'Grace Hopper', email: 'grace@example.com', message: 'Hello Ada, I enjoyed reading about Leakhound.' };
+export const VALID = {
+  name: 'Grace Hopper',
+  email: 'grace@example.com',
+  message: 'Hello Ada, I enjoyed reading about Leakhound.',
+};
 
 export interface Posted {
   status: number;
@@ -30,7 +34,11 @@ export async function postContact(
     body: options.raw ?? JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
 }
 
 export interface InboxEntry {

@@ -7,8 +7,14 @@ import { z } from 'zod';
 export const ENV = { READ_RATE_LIMIT: '100000/60', TEST_KEY_READ_RATE_LIMIT: '100000/60' };
 const FINISHED = ['succeeded', 'failed'];
 
-export const createdSchema = z.object({ jobId: z.string().regex(/^job_[A-Za-z0-9_-]{22}$/), status: z.enum(['pending', 'running']), pollUrl: z.string().url() }).strict();
-export const jobSchema = z
+export const createdSchema = z
+  .object({
+    jobId: z.string().regex(/^job_[A-Za-z0-9_-]{22}$/),
+    status: z.enum(['pending', 'running']),
+    pollUrl: z.string().url(),
+  })
+  .strict();
+const jobSchema = z
   .object({
     jobId: z.string(),
     task: z.string(),
@@ -30,11 +36,19 @@ export interface Answer {
 
 async function answer(response: Response): Promise<Answer> {
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
 }
 
 /** POSTs a job; `undefined` sends no body at all, `raw` sends the text as it is; `client` is an X-Forwarded-For address. */
-export async function createJob(baseUrl: string, body?: unknown, options: { query?: string; raw?: string; client?: string } = {}): Promise<Answer> {
+export async function createJob(
+  baseUrl: string,
+  body?: unknown,
+  options: { query?: string; raw?: string; client?: string } = {},
+): Promise<Answer> {
   const text = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.client !== undefined) headers['x-forwarded-for'] = options.client;
@@ -46,7 +60,12 @@ export async function getJob(baseUrl: string, jobId: string, query = ''): Promis
 }
 
 /** Polls until the job finishes; every view on the way is checked and handed to `seen`. */
-export async function pollUntilFinished(baseUrl: string, jobId: string, query = '', seen: (job: Job) => void = () => {}): Promise<Job> {
+export async function pollUntilFinished(
+  baseUrl: string,
+  jobId: string,
+  query = '',
+  seen: (job: Job) => void = () => {},
+): Promise<Job> {
   for (let attempt = 0; attempt < 400; attempt++) {
     const polled = await getJob(baseUrl, jobId, query);
     expect(polled.status).toBe(200);

@@ -11,12 +11,16 @@ export async function connectMcp(url: string, headers: Record<string, string> = 
 }
 
 /** Calls a tool and returns its result; the SDK client has already checked structuredContent against outputSchema. */
-export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
 /** The text block of a result, parsed as JSON. */
-export function textJson(result: CallToolResult): unknown {
+function textJson(result: CallToolResult): unknown {
   const block = result.content[0];
   if (block?.type !== 'text') throw new Error('The result has no text block');
   return JSON.parse(block.text) as unknown;
@@ -26,7 +30,8 @@ export function textJson(result: CallToolResult): unknown {
 export function structured(result: CallToolResult): Record<string, unknown> {
   if (result.isError) throw new Error(`Tool failed: ${JSON.stringify(result.content)}`);
   if (result.structuredContent === undefined) throw new Error('No structuredContent');
-  if (JSON.stringify(textJson(result)) !== JSON.stringify(result.structuredContent)) throw new Error('Text and structuredContent differ');
+  if (JSON.stringify(textJson(result)) !== JSON.stringify(result.structuredContent))
+    throw new Error('Text and structuredContent differ');
   return result.structuredContent;
 }
 

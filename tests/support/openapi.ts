@@ -69,16 +69,21 @@ export function resolveRef<T>(doc: OpenApiDocument, value: T & { $ref?: string }
   return resolveRef(doc, target as T & { $ref?: string });
 }
 
-export function findOperation(doc: OpenApiDocument, operationId: string): { path: string; method: string; operation: OperationDoc } {
+export function findOperation(
+  doc: OpenApiDocument,
+  operationId: string,
+): { path: string; method: string; operation: OperationDoc } {
   for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, operation] of Object.entries(item)) if (operation.operationId === operationId) return { path, method, operation };
+    for (const [method, operation] of Object.entries(item))
+      if (operation.operationId === operationId) return { path, method, operation };
   }
   throw new Error(`no operation ${operationId}`);
 }
 
 const FORMATS: Record<string, (value: string) => boolean> = {
   uuid: (value) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value),
-  'date-time': (value) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(value) && !Number.isNaN(Date.parse(value)),
+  'date-time': (value) =>
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(value) && !Number.isNaN(Date.parse(value)),
   uri: (value) => URL.canParse(value),
   email: (value) => /^[^\s@]+@[^\s@]+$/.test(value),
 };
@@ -91,7 +96,13 @@ function typeOf(value: unknown): string {
 }
 
 /** Every way `value` breaks `schema`, each as `path: problem`; empty when it conforms. */
-export function validateSchema(doc: OpenApiDocument, schemaOrRef: Schema, value: unknown, path = '$', options: ValidateOptions = {}): string[] {
+export function validateSchema(
+  doc: OpenApiDocument,
+  schemaOrRef: Schema,
+  value: unknown,
+  path = '$',
+  options: ValidateOptions = {},
+): string[] {
   const schema = resolveRef(doc, schemaOrRef);
   if (value === null) return schema.nullable === true ? [] : [`${path}: is null but not nullable`];
   const errors: string[] = [];
@@ -99,46 +110,69 @@ export function validateSchema(doc: OpenApiDocument, schemaOrRef: Schema, value:
   if (schema.type !== undefined && actual !== schema.type && !(schema.type === 'number' && actual === 'integer')) {
     return [`${path}: is ${actual}, expected ${schema.type}`];
   }
-  if (schema.enum !== undefined && !schema.enum.includes(value)) errors.push(`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
+  if (schema.enum !== undefined && !schema.enum.includes(value))
+    errors.push(`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
   if (typeof value === 'number') {
-    if (schema.minimum !== undefined && value < schema.minimum) errors.push(`${path}: ${value} < minimum ${schema.minimum}`);
-    if (schema.maximum !== undefined && value > schema.maximum) errors.push(`${path}: ${value} > maximum ${schema.maximum}`);
+    if (schema.minimum !== undefined && value < schema.minimum)
+      errors.push(`${path}: ${value} < minimum ${schema.minimum}`);
+    if (schema.maximum !== undefined && value > schema.maximum)
+      errors.push(`${path}: ${value} > maximum ${schema.maximum}`);
   }
   if (typeof value === 'string') {
-    if (schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${path}: shorter than ${schema.minLength}`);
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) errors.push(`${path}: longer than ${schema.maxLength}`);
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) errors.push(`${path}: does not match ${schema.pattern}`);
+    if (schema.minLength !== undefined && value.length < schema.minLength)
+      errors.push(`${path}: shorter than ${schema.minLength}`);
+    if (schema.maxLength !== undefined && value.length > schema.maxLength)
+      errors.push(`${path}: longer than ${schema.maxLength}`);
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value))
+      errors.push(`${path}: does not match ${schema.pattern}`);
     const format = schema.format === undefined ? undefined : FORMATS[schema.format];
     if (format !== undefined && !format(value)) errors.push(`${path}: is not a valid ${schema.format}`);
   }
   if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) errors.push(`${path}: fewer than ${schema.minItems} items`);
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) errors.push(`${path}: more than ${schema.maxItems} items`);
-    if (schema.items !== undefined) value.forEach((item, i) => errors.push(...validateSchema(doc, schema.items!, item, `${path}[${i}]`, options)));
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      errors.push(`${path}: fewer than ${schema.minItems} items`);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      errors.push(`${path}: more than ${schema.maxItems} items`);
+    if (schema.items !== undefined)
+      value.forEach((item, i) => errors.push(...validateSchema(doc, schema.items!, item, `${path}[${i}]`, options)));
   }
   if (actual === 'object') errors.push(...validateObject(doc, schema, value as Record<string, unknown>, path, options));
-  for (const part of schema.allOf ?? []) errors.push(...validateSchema(doc, part, value, path, { ...options, closed: false }));
+  for (const part of schema.allOf ?? [])
+    errors.push(...validateSchema(doc, part, value, path, { ...options, closed: false }));
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives !== undefined) {
     const outcomes = alternatives.map((alternative) => validateSchema(doc, alternative, value, path, options));
     const matches = outcomes.filter((outcome) => outcome.length === 0).length;
-    if (matches === 0) errors.push(`${path}: matches none of ${alternatives.length} alternatives (${outcomes.map((o) => o[0]).join(' | ')})`);
+    if (matches === 0)
+      errors.push(
+        `${path}: matches none of ${alternatives.length} alternatives (${outcomes.map((o) => o[0]).join(' | ')})`,
+      );
     if (schema.oneOf !== undefined && matches > 1) errors.push(`${path}: matches ${matches} oneOf alternatives`);
   }
   return errors;
 }
 
-function validateObject(doc: OpenApiDocument, schema: Schema, value: Record<string, unknown>, path: string, options: ValidateOptions): string[] {
+function validateObject(
+  doc: OpenApiDocument,
+  schema: Schema,
+  value: Record<string, unknown>,
+  path: string,
+  options: ValidateOptions,
+): string[] {
   const errors: string[] = [];
   const properties = schema.properties ?? {};
   for (const name of schema.required ?? []) if (!(name in value)) errors.push(`${path}.${name}: is required`);
   // A schema that composes alternatives describes its members there, not in `properties`.
   const composed = schema.anyOf !== undefined || schema.oneOf !== undefined || schema.allOf !== undefined;
-  const closed = schema.additionalProperties === false || (options.closed === true && !composed && schema.additionalProperties === undefined);
+  const closed =
+    schema.additionalProperties === false ||
+    (options.closed === true && !composed && schema.additionalProperties === undefined);
   for (const [name, member] of Object.entries(value)) {
     const propertySchema = properties[name];
-    if (propertySchema !== undefined) errors.push(...validateSchema(doc, propertySchema, member, `${path}.${name}`, options));
-    else if (typeof schema.additionalProperties === 'object') errors.push(...validateSchema(doc, schema.additionalProperties, member, `${path}.${name}`, options));
+    if (propertySchema !== undefined)
+      errors.push(...validateSchema(doc, propertySchema, member, `${path}.${name}`, options));
+    else if (typeof schema.additionalProperties === 'object')
+      errors.push(...validateSchema(doc, schema.additionalProperties, member, `${path}.${name}`, options));
     else if (closed) errors.push(`${path}.${name}: is not a documented property`);
   }
   return errors;
@@ -169,10 +203,13 @@ export function validateResponse(
   } else {
     const mediaType = (answer.contentType ?? '').split(';')[0]!.trim().toLowerCase();
     const media = response.content[mediaType];
-    if (media === undefined) errors.push(`${operationId} ${answer.status}: media type "${mediaType}" is not documented`);
-    else errors.push(...validateSchema(doc, media.schema, answer.body, `${operationId} ${answer.status} body`, options));
+    if (media === undefined)
+      errors.push(`${operationId} ${answer.status}: media type "${mediaType}" is not documented`);
+    else
+      errors.push(...validateSchema(doc, media.schema, answer.body, `${operationId} ${answer.status} body`, options));
   }
-  if (answer.headers !== undefined) errors.push(...validateHeaders(doc, response, answer.headers, `${operationId} ${answer.status}`));
+  if (answer.headers !== undefined)
+    errors.push(...validateHeaders(doc, response, answer.headers, `${operationId} ${answer.status}`));
   return errors;
 }
 
@@ -201,6 +238,11 @@ export async function checkFetchResponse(
   const text = await response.text();
   const contentType = response.headers.get('content-type');
   const body = text === '' ? undefined : /json/.test(contentType ?? '') ? (JSON.parse(text) as unknown) : text;
-  const errors = validateResponse(doc, operationId, { status: response.status, contentType, body, headers: response.headers });
+  const errors = validateResponse(doc, operationId, {
+    status: response.status,
+    contentType,
+    body,
+    headers: response.headers,
+  });
   return { status: response.status, body, errors };
 }

@@ -11,7 +11,12 @@ export const listResponseSchema = z
   .strict();
 
 export const errorSchema = z
-  .object({ code: z.string().regex(/^[a-z_]+$/), message: z.string().min(1), hint: z.string().optional(), requestId: z.string() })
+  .object({
+    code: z.string().regex(/^[a-z_]+$/),
+    message: z.string().min(1),
+    hint: z.string().optional(),
+    requestId: z.string(),
+  })
   .strict();
 
 export const problemSchema = errorSchema.extend({
@@ -23,6 +28,9 @@ export const problemSchema = errorSchema.extend({
 });
 
 export const validationErrorSchema = errorSchema.extend({
-  errors: z.array(z.object({ field: z.string().min(1), problem: z.string().min(1) }).strict()).min(1).max(MAX_LISTED_ERRORS),
+  errors: z
+    .array(z.object({ field: z.string().min(1), problem: z.string().min(1) }).strict())
+    .min(1)
+    .max(MAX_LISTED_ERRORS),
   moreErrors: z.number().int().min(1).optional(),
 });

@@ -9,7 +9,7 @@ import { BUILD_MANIFEST_FILE, type BuildManifest } from '../../functions/server/
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The production entry as the build compiles it (`npm run serve`); tests run what production runs. */
-export const SERVER_ENTRY = 'dist/server/portfolio.mjs';
+const SERVER_ENTRY = 'dist/server/portfolio.mjs';
 
 /**
  * The environment a test server runs with. A test that sets a baked variable (a quota, say) to

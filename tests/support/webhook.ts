@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 
 /** How long a wait may last before the test fails as hung: generous, for a busy 2-core machine. */
-export const HANG_GUARD_MS = 60_000;
+const HANG_GUARD_MS = 60_000;
 
 export interface Receiver {
   url: string;
@@ -35,19 +35,32 @@ export function receiver(failures: number, onPost: () => void = () => undefined)
   const accepted = (count: number) =>
     new Promise<void>((resolve, reject) => {
       if (received.length >= count) return resolve();
-      const timer = setTimeout(() => reject(new Error(`the webhook received ${received.length} of ${count} posts`)), HANG_GUARD_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`the webhook received ${received.length} of ${count} posts`)),
+        HANG_GUARD_MS,
+      );
       waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
     });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const address = server.address() as { port: number };
-      resolve({ url: `http://127.0.0.1:${address.port}/hook`, received, attempts: () => attempts, accepted, close: () => server.close() });
+      resolve({
+        url: `http://127.0.0.1:${address.port}/hook`,
+        received,
+        attempts: () => attempts,
+        accepted,
+        close: () => server.close(),
+      });
     }),
   );
 }
 
 /** Polls a cheap check (an in-memory value, a database read) until it holds; fails after `timeoutMs`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = HANG_GUARD_MS): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = HANG_GUARD_MS,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -77,7 +77,8 @@ async function trickle(key: string, requestId: string, message: string): Promise
   return client;
 }
 
-const accessLineOf = (clientRequestId: string) => server.logLines.find((line) => line.clientRequestId === clientRequestId && 'status' in line);
+const accessLineOf = (clientRequestId: string) =>
+  server.logLines.find((line) => line.clientRequestId === clientRequestId && 'status' in line);
 
 describe('a contact body that stops arriving', () => {
   it('times out with 408, gives its Idempotency-Key back at once, and the retry stores one message', async () => {
@@ -92,8 +93,16 @@ describe('a contact body that stops arriving', () => {
     expect(retry.status, JSON.stringify(retry.body)).toBe(200);
     expect((await readInbox(server.dataDir)).filter((entry) => entry.message === message)).toHaveLength(1);
     // Logged as what it was: no error line, no stack.
-    expect(accessLineOf('trickle-timeout-1')).toMatchObject({ method: 'POST', path: '/api/v1/contact', status: 408, aborted: true, clientIp: '127.0.0.1' });
-    expect(server.logLines.filter((line) => line.clientRequestId === 'trickle-timeout-1' && line.level === 'error')).toEqual([]);
+    expect(accessLineOf('trickle-timeout-1')).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/contact',
+      status: 408,
+      aborted: true,
+      clientIp: '127.0.0.1',
+    });
+    expect(
+      server.logLines.filter((line) => line.clientRequestId === 'trickle-timeout-1' && line.level === 'error'),
+    ).toEqual([]);
   });
 
   it('gives its Idempotency-Key back as soon as the client goes away', async () => {
@@ -107,7 +116,9 @@ describe('a contact body that stops arriving', () => {
     client.socket.destroy();
     await until(() => accessLineOf('trickle-abort-1') !== undefined);
     expect(accessLineOf('trickle-abort-1')).toMatchObject({ status: 499, aborted: true });
-    expect(server.logLines.filter((line) => line.clientRequestId === 'trickle-abort-1' && line.level === 'error')).toEqual([]);
+    expect(
+      server.logLines.filter((line) => line.clientRequestId === 'trickle-abort-1' && line.level === 'error'),
+    ).toEqual([]);
 
     // ...and free once the client has gone, long before any timeout.
     const retry = await postContact(server.baseUrl, { ...VALID, message }, { key });

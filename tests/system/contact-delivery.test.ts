@@ -8,14 +8,20 @@ import { startServer, type RunningServer } from '../support/server.ts';
 import { receiver, waitFor } from '../support/webhook.ts';
 
 describe('owner notification by webhook', () => {
-
   it('delivers after a restart what was stored before it, and marks a message failed after the last attempt', async () => {
     const failing = await receiver(1000);
-    const first = await startServer({ NOTIFY_WEBHOOK_URL: failing.url, NOTIFY_RETRY_BASE_MS: '50', NOTIFY_MAX_ATTEMPTS: '2' });
+    const first = await startServer({
+      NOTIFY_WEBHOOK_URL: failing.url,
+      NOTIFY_RETRY_BASE_MS: '50',
+      NOTIFY_MAX_ATTEMPTS: '2',
+    });
     const message = `Fail then restart ${randomUUID()}`;
     try {
       expect((await postContact(first.baseUrl, { ...VALID, message })).status).toBe(200);
-      await waitFor(() => storedInbox(first.dataDir)[0]?.delivery.state === 'failed', 'the message to be marked failed');
+      await waitFor(
+        () => storedInbox(first.dataDir)[0]?.delivery.state === 'failed',
+        'the message to be marked failed',
+      );
       const entry = storedInbox(first.dataDir)[0]!;
       expect(entry.delivery).toMatchObject({ state: 'failed', attempts: 2, lastError: 'HTTP 500' });
       const text = await runInbox(first.dataDir);
@@ -25,17 +31,26 @@ describe('owner notification by webhook', () => {
       failing.close();
     }
     // Pending work survives a crash: a message stored while the receiver was down is sent after the restart.
-    const down = await startServer({ NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:9/closed', NOTIFY_RETRY_BASE_MS: '1500' }, first.dataDir);
+    const down = await startServer(
+      { NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:9/closed', NOTIFY_RETRY_BASE_MS: '1500' },
+      first.dataDir,
+    );
     const later = `Stored while down ${randomUUID()}`;
     expect((await postContact(down.baseUrl, { ...VALID, message: later })).status).toBe(200);
-    await waitFor(() => storedInbox(down.dataDir).find((e) => e.message === later)?.delivery.attempts === 1, 'a first failed attempt');
+    await waitFor(
+      () => storedInbox(down.dataDir).find((e) => e.message === later)?.delivery.attempts === 1,
+      'a first failed attempt',
+    );
     await down.stop('SIGKILL');
     const hook = await receiver(0);
     const restarted = await startServer({ NOTIFY_WEBHOOK_URL: hook.url, NOTIFY_RETRY_BASE_MS: '50' }, first.dataDir);
     try {
       await hook.accepted(1);
       expect(hook.received[0]!.body.message).toBe(later);
-      await waitFor(() => storedInbox(restarted.dataDir).find((e) => e.message === later)?.delivery.state === 'delivered', 'the delivery to be recorded');
+      await waitFor(
+        () => storedInbox(restarted.dataDir).find((e) => e.message === later)?.delivery.state === 'delivered',
+        'the delivery to be recorded',
+      );
       // The message that had already failed for good is not retried.
       expect(hook.received.some((r) => r.body.message === message)).toBe(false);
     } finally {
@@ -72,7 +87,10 @@ describe('owner notification when the inbox cannot be written', () => {
       lock!.exec('ROLLBACK');
       lock!.close();
 
-      await waitFor(() => storedInbox(server!.dataDir)[0]?.delivery.state === 'delivered', 'the delivery to be recorded');
+      await waitFor(
+        () => storedInbox(server!.dataDir)[0]?.delivery.state === 'delivered',
+        'the delivery to be recorded',
+      );
       expect(storedInbox(server.dataDir)[0]!.delivery).toEqual({ state: 'delivered', attempts: 1, lastError: null });
       // At least once, and here exactly once: the retry wrote the result; it did not post again.
       expect(hook.attempts()).toBe(1);
@@ -90,7 +108,8 @@ describe('npm run inbox', () => {
     // The messages are posted in process; what is tested here is the CLI, started as the owner starts it.
     const server = await startApi();
     try {
-      for (const n of [1, 2, 3]) expect((await postContact(server.baseUrl, { ...VALID, message: `Inbox message ${n}` })).status).toBe(200);
+      for (const n of [1, 2, 3])
+        expect((await postContact(server.baseUrl, { ...VALID, message: `Inbox message ${n}` })).status).toBe(200);
       const all = await readInbox(server.dataDir);
       expect(all.map((entry) => entry.message)).toEqual(['Inbox message 3', 'Inbox message 2', 'Inbox message 1']);
       expect(await readInbox(server.dataDir, '--since', '2999-01-01')).toEqual([]);

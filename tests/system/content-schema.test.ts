@@ -20,7 +20,10 @@ async function syncWith(fileName: string, text: string): Promise<{ code: number;
   writeFileSync(path.join(dir, 'content/projects', fileName), text);
   const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'node_modules/astro/astro.js'), 'sync'], { cwd: dir, env });
+    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'node_modules/astro/astro.js'), 'sync'], {
+      cwd: dir,
+      env,
+    });
     return { code: 0, output: withoutColors(stdout + stderr) };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };

@@ -62,8 +62,18 @@ describe('astro dev mounts the production service', () => {
     expect(form).not.toContain('{{');
     const token = /name="idempotency_key" value="([^"]+)"/.exec(form)?.[1];
     expect(token).toMatch(/^[0-9a-f-]{36}$/);
-    const body = new URLSearchParams({ idempotency_key: token!, name: 'Dev Visitor', email: 'dev@example.com', message: 'Sent to the dev server by a plain form.' });
-    const posted = await fetch(`${baseUrl}/contact`, { method: 'POST', body, redirect: 'manual', headers: { origin: baseUrl } });
+    const body = new URLSearchParams({
+      idempotency_key: token!,
+      name: 'Dev Visitor',
+      email: 'dev@example.com',
+      message: 'Sent to the dev server by a plain form.',
+    });
+    const posted = await fetch(`${baseUrl}/contact`, {
+      method: 'POST',
+      body,
+      redirect: 'manual',
+      headers: { origin: baseUrl },
+    });
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe('/contact/thanks');
     const inbox = await readInbox(dataDir);
@@ -71,7 +81,12 @@ describe('astro dev mounts the production service', () => {
   });
 
   it('shows a failed post again with its problems, filled in', async () => {
-    const body = new URLSearchParams({ idempotency_key: crypto.randomUUID(), name: '', email: 'not an email', message: 'Hi' });
+    const body = new URLSearchParams({
+      idempotency_key: crypto.randomUUID(),
+      name: '',
+      email: 'not an email',
+      message: 'Hi',
+    });
     const page = await fetch(`${baseUrl}/contact`, { method: 'POST', body });
     expect(page.status).toBe(400);
     const html = await page.text();

@@ -21,7 +21,9 @@ afterAll(async () => {
 /** The fenced blocks of one language in a published Markdown page, pointed at the test server. */
 function codeBlocks(page: string, language: string): string[] {
   const markdown = readFileSync(path.join(ROOT, 'dist/client', page), 'utf8');
-  return [...markdown.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!.replaceAll(SITE, server.baseUrl));
+  return [...markdown.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) =>
+    m[1]!.replaceAll(SITE, server.baseUrl),
+  );
 }
 
 describe('/developers/cli', () => {
@@ -29,7 +31,9 @@ describe('/developers/cli', () => {
     const blocks = codeBlocks('developers/cli.md', 'sh');
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     for (const block of blocks) {
-      const result = await run('bash', ['-euo', 'pipefail', '-c', block], { timeout: 90_000 }).catch((error: { stderr: string; code: number }) => error);
+      const result = await run('bash', ['-euo', 'pipefail', '-c', block], { timeout: 90_000 }).catch(
+        (error: { stderr: string; code: number }) => error,
+      );
       expect('code' in result ? `exit ${result.code}: ${result.stderr}\n${block}` : 'ok').toBe('ok');
     }
   }, 600_000);
@@ -43,11 +47,27 @@ describe('/developers/sdk', () => {
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
     const [install, example] = codeBlocks('developers/sdk.md', '(?:sh|ts)');
     expect(install).toContain('openapi-typescript');
-    await run(process.execPath, [path.join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), `${server.baseUrl}/openapi.json`, '-o', path.join(dir, 'portfolio-api.d.ts')]);
+    await run(process.execPath, [
+      path.join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'),
+      `${server.baseUrl}/openapi.json`,
+      '-o',
+      path.join(dir, 'portfolio-api.d.ts'),
+    ]);
     writeFileSync(path.join(dir, 'example.ts'), example!);
     writeFileSync(
       path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'esnext', target: 'es2022', moduleResolution: 'bundler', lib: ['es2022', 'dom'], skipLibCheck: true }, files: ['example.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'esnext',
+          target: 'es2022',
+          moduleResolution: 'bundler',
+          lib: ['es2022', 'dom'],
+          skipLibCheck: true,
+        },
+        files: ['example.ts'],
+      }),
     );
     await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir]);
     writeFileSync(path.join(dir, 'package.json'), '{"type": "module"}');

@@ -48,7 +48,9 @@ describe('llms.txt and llms-full.txt', () => {
 
   it('carries the full text of every doc and project', async () => {
     const { body } = await text('/llms-full.txt');
-    const projects = (await (await fetch(`${server.baseUrl}/api/v1/projects?limit=100`)).json()) as { data: { title: string }[] };
+    const projects = (await (await fetch(`${server.baseUrl}/api/v1/projects?limit=100`)).json()) as {
+      data: { title: string }[];
+    };
     for (const project of projects.data) expect(body).toContain(`# ${project.title}`);
     expect(body).toContain('# Deprecation policy');
     expect(body).not.toContain('{{');
@@ -59,7 +61,9 @@ describe('sitemap.xml and robots.txt', () => {
   it('lists every page with absolute URLs and content dates', async () => {
     const { response, body } = await text('/sitemap.xml');
     expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
-    expect(body).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+    expect(body).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
+    );
     const locs = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
     expect(locs.filter((loc) => loc.includes('/projects/'))).toHaveLength(19);
     expect(locs).toContain(`${SITE}/developers`);
@@ -80,7 +84,9 @@ describe('sitemap.xml and robots.txt', () => {
 describe('api-catalog (RFC 9727)', () => {
   it('is a linkset with the profile, every relation an array of hrefs that answer', async () => {
     const { response, body } = await text('/.well-known/api-catalog');
-    expect(response.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect(response.headers.get('content-type')).toBe(
+      'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+    );
     expect(response.headers.get('etag')).toMatch(/^"/);
     const catalog = JSON.parse(body) as { linkset: Record<string, unknown>[] };
     expect(Object.keys(catalog)).toEqual(['linkset']);
@@ -91,14 +97,21 @@ describe('api-catalog (RFC 9727)', () => {
         expect(Array.isArray(value), relation).toBe(true);
         for (const link of value as { href: string }[]) hrefs.push(link.href);
       }
-      for (const relation of ['service-desc', 'service-doc', 'service-meta', 'status']) expect(entry).toHaveProperty(relation);
+      for (const relation of ['service-desc', 'service-doc', 'service-meta', 'status'])
+        expect(entry).toHaveProperty(relation);
     }
-    expect(hrefs).toEqual(expect.arrayContaining([`${SITE}/openapi.json`, `${SITE}/openapi.yaml`, `${SITE}/auth.md`, `${SITE}/pricing.md`]));
+    expect(hrefs).toEqual(
+      expect.arrayContaining([`${SITE}/openapi.json`, `${SITE}/openapi.yaml`, `${SITE}/auth.md`, `${SITE}/pricing.md`]),
+    );
     await expectAllAnswer200(hrefs);
   });
 
   it('answers HEAD with the api-catalog Link, as do the home page and API responses', async () => {
-    for (const [path, method] of [['/.well-known/api-catalog', 'HEAD'], ['/', 'GET'], ['/api/v1/projects', 'GET']] as const) {
+    for (const [path, method] of [
+      ['/.well-known/api-catalog', 'HEAD'],
+      ['/', 'GET'],
+      ['/api/v1/projects', 'GET'],
+    ] as const) {
       const response = await fetch(`${server.baseUrl}${path}`, { method });
       expect(response.headers.get('link'), path).toContain('</.well-known/api-catalog>; rel="api-catalog"');
       expect(response.headers.get('link'), path).toContain('rel="service-desc"');
@@ -115,20 +128,29 @@ describe('OAuth discovery', () => {
   });
 
   it('describes exactly the token endpoint that exists (RFC 8414)', async () => {
-    const metadata = JSON.parse((await text('/.well-known/oauth-authorization-server')).body) as Record<string, unknown>;
+    const metadata = JSON.parse((await text('/.well-known/oauth-authorization-server')).body) as Record<
+      string,
+      unknown
+    >;
     expect(metadata.issuer).toBe(SITE);
     expect(metadata.token_endpoint).toBe(`${SITE}/oauth/token`);
     expect(metadata.grant_types_supported).toEqual(['client_credentials']);
     expect(metadata.response_types_supported).toEqual(['none']);
     expect(metadata).not.toHaveProperty('authorization_endpoint');
-    const token = await fetch(local(metadata.token_endpoint as string), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    const token = await fetch(local(metadata.token_endpoint as string), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
     expect(token.status).toBe(401);
   });
 });
 
 describe('agent skills', () => {
   it('lists the guide with the sha256 of its exact bytes', async () => {
-    const index = JSON.parse((await text('/.well-known/agent-skills/index.json')).body) as { skills: { url: string; sha256: string }[] };
+    const index = JSON.parse((await text('/.well-known/agent-skills/index.json')).body) as {
+      skills: { url: string; sha256: string }[];
+    };
     expect(index.skills.length).toBeGreaterThan(0);
     for (const skill of index.skills) {
       const document = Buffer.from(await (await fetch(local(skill.url))).arrayBuffer());
@@ -138,7 +160,15 @@ describe('agent skills', () => {
 });
 
 describe('documentation pages', () => {
-  const pages = ['/developers', '/developers/cli', '/developers/sdk', '/developers/deprecation', '/sandbox', '/auth', '/pricing'];
+  const pages = [
+    '/developers',
+    '/developers/cli',
+    '/developers/sdk',
+    '/developers/deprecation',
+    '/sandbox',
+    '/auth',
+    '/pricing',
+  ];
 
   it('publishes each page and its Markdown twin, with facts filled in', async () => {
     for (const page of pages) {
@@ -155,7 +185,8 @@ describe('documentation pages', () => {
     const pricing = (await text('/pricing.md')).body;
     expect(pricing).toContain('120 per 60 s');
     const developers = (await text('/developers.md')).body;
-    for (const code of ['invalid_cursor', 'idempotency_key_reused', 'batch_failed', 'queue_full']) expect(developers).toContain(`\`${code}\``);
+    for (const code of ['invalid_cursor', 'idempotency_key_reused', 'batch_failed', 'queue_full'])
+      expect(developers).toContain(`\`${code}\``);
   });
 
   it('negotiates Markdown by Accept, with Vary: Accept', async () => {
@@ -182,7 +213,10 @@ describe('documentation pages', () => {
 
 describe('deprecated aliases', () => {
   it('answer like their successors with Deprecation, Sunset and Link headers', async () => {
-    for (const [alias, successor] of [['/api/projects?limit=2', '/api/v1/projects?limit=2'], ['/api/projects/leakhound', '/api/v1/projects/leakhound']]) {
+    for (const [alias, successor] of [
+      ['/api/projects?limit=2', '/api/v1/projects?limit=2'],
+      ['/api/projects/leakhound', '/api/v1/projects/leakhound'],
+    ]) {
       const old = await fetch(`${server.baseUrl}${alias}`);
       const current = await fetch(`${server.baseUrl}${successor}`);
       expect(await old.json()).toEqual(await current.json());

@@ -37,95 +37,105 @@ const connectionErrorCode = (reason: unknown) => String((reason as { cause?: { c
 const message = (n: number, size = 40) => ({ ...VALID, message: `Message ${n} ${'x'.repeat(size)}` });
 
 describe('a full DATA_DIR', () => {
-  it.skipIf(!canMount)('answers writes with 503 in the Error shape, keeps reading, and writes again when space returns', async () => {
-    const dir = mountTmpfs(3 * 1024)!;
-    mounts.push(dir);
-    const server = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '100000/60' }, dir);
-    try {
-      const acknowledged: string[] = [];
-      const first = await postContact(server.baseUrl, message(0));
-      expect(first.status).toBe(200);
-      acknowledged.push(message(0).message);
-
-      // Fill the disk to the last byte, then keep writing until SQLite runs out of room.
-      const filler = path.join(dir, 'filler');
+  it.skipIf(!canMount)(
+    'answers writes with 503 in the Error shape, keeps reading, and writes again when space returns',
+    async () => {
+      const dir = mountTmpfs(3 * 1024)!;
+      mounts.push(dir);
+      const server = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '100000/60' }, dir);
       try {
-        for (;;) appendFileSync(filler, Buffer.alloc(64 * 1024));
-      } catch {
+        const acknowledged: string[] = [];
+        const first = await postContact(server.baseUrl, message(0));
+        expect(first.status).toBe(200);
+        acknowledged.push(message(0).message);
+
+        // Fill the disk to the last byte, then keep writing until SQLite runs out of room.
+        const filler = path.join(dir, 'filler');
         try {
-          for (;;) appendFileSync(filler, Buffer.alloc(512));
+          for (;;) appendFileSync(filler, Buffer.alloc(64 * 1024));
         } catch {
-          // The disk is full.
+          try {
+            for (;;) appendFileSync(filler, Buffer.alloc(512));
+          } catch {
+            // The disk is full.
+          }
         }
-      }
-      let refused: Awaited<ReturnType<typeof postContact>> | undefined;
-      for (let n = 1; n <= 200 && refused === undefined; n++) {
-        const answer = await postContact(server.baseUrl, message(n, 4000));
-        expect(answer.status, JSON.stringify(answer.body)).toBeOneOf([200, 503]);
-        if (answer.status === 200) acknowledged.push(message(n, 4000).message);
-        else refused = answer;
-      }
-      expect(refused?.status).toBe(503);
-      expect(errorSchema.parse(refused?.body).code).toBe('storage_unavailable');
-      expect(refused?.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect((await fetch(`${server.baseUrl}/api/v1/projects?limit=1`)).status).toBe(200);
-      expect((await fetch(`${server.baseUrl}/projects/leakhound`)).status).toBe(200);
+        let refused: Awaited<ReturnType<typeof postContact>> | undefined;
+        for (let n = 1; n <= 200 && refused === undefined; n++) {
+          const answer = await postContact(server.baseUrl, message(n, 4000));
+          expect(answer.status, JSON.stringify(answer.body)).toBeOneOf([200, 503]);
+          if (answer.status === 200) acknowledged.push(message(n, 4000).message);
+          else refused = answer;
+        }
+        expect(refused?.status).toBe(503);
+        expect(errorSchema.parse(refused?.body).code).toBe('storage_unavailable');
+        expect(refused?.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect((await fetch(`${server.baseUrl}/api/v1/projects?limit=1`)).status).toBe(200);
+        expect((await fetch(`${server.baseUrl}/projects/leakhound`)).status).toBe(200);
 
-      rmSync(filler);
-      const again = await postContact(server.baseUrl, message(999));
-      expect(again.status).toBe(200);
-      acknowledged.push(message(999).message);
+        rmSync(filler);
+        const again = await postContact(server.baseUrl, message(999));
+        expect(again.status).toBe(200);
+        acknowledged.push(message(999).message);
 
-      const inbox = await readInbox(dir);
-      expect(inbox.map((entry) => entry.message).sort()).toEqual([...acknowledged].sort());
-    } finally {
-      await server.stop();
-    }
-  });
+        const inbox = await readInbox(dir);
+        expect(inbox.map((entry) => entry.message).sort()).toEqual([...acknowledged].sort());
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });
 
 describe('owner notification on a full DATA_DIR', () => {
-  it.skipIf(!canMount)('keeps serving while a delivery result cannot be written, and records it once space returns, without posting again', async () => {
-    const dir = mountTmpfs(3 * 1024)!;
-    mounts.push(dir);
-    const filler = path.join(dir, 'filler');
-    let posts = 0;
-    let baseUrl = '';
-    // The webhook fills the disk before it answers, so the server cannot write that the message was delivered.
-    const hook = createServer((req, res) => {
-      posts++;
-      req.resume();
-      void fillDisk(filler, baseUrl).then(() => res.writeHead(200).end());
-    });
-    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-    const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
-    const server = await startServer({ READ_RATE_LIMIT: '100000/60', NOTIFY_WEBHOOK_URL: hookUrl, NOTIFY_RETRY_BASE_MS: '200' }, dir);
-    baseUrl = server.baseUrl;
-    try {
-      expect((await postContact(server.baseUrl, message(1))).status).toBe(200);
-      const failed = () => server.logLines.find((line) => line.message === 'webhook bookkeeping failed; retrying');
-      for (let waited = 0; failed() === undefined; waited += 100) {
-        if (server.process.exitCode !== null || waited > 60_000) throw new Error(`no bookkeeping failure logged: ${server.stderr()}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(failed()).toMatchObject({ level: 'error', requestId: 'notifier' });
-      expect(String(failed()!.error)).toMatch(/full/i);
-      expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
-      expect(server.process.exitCode).toBeNull();
+  it.skipIf(!canMount)(
+    'keeps serving while a delivery result cannot be written, and records it once space returns, without posting again',
+    async () => {
+      const dir = mountTmpfs(3 * 1024)!;
+      mounts.push(dir);
+      const filler = path.join(dir, 'filler');
+      let posts = 0;
+      let baseUrl = '';
+      // The webhook fills the disk before it answers, so the server cannot write that the message was delivered.
+      const hook = createServer((req, res) => {
+        posts++;
+        req.resume();
+        void fillDisk(filler, baseUrl).then(() => res.writeHead(200).end());
+      });
+      await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+      const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+      const server = await startServer(
+        { READ_RATE_LIMIT: '100000/60', NOTIFY_WEBHOOK_URL: hookUrl, NOTIFY_RETRY_BASE_MS: '200' },
+        dir,
+      );
+      baseUrl = server.baseUrl;
+      try {
+        expect((await postContact(server.baseUrl, message(1))).status).toBe(200);
+        const failed = () => server.logLines.find((line) => line.message === 'webhook bookkeeping failed; retrying');
+        for (let waited = 0; failed() === undefined; waited += 100) {
+          if (server.process.exitCode !== null || waited > 60_000)
+            throw new Error(`no bookkeeping failure logged: ${server.stderr()}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(failed()).toMatchObject({ level: 'error', requestId: 'notifier' });
+        expect(String(failed()!.error)).toMatch(/full/i);
+        expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
+        expect(server.process.exitCode).toBeNull();
 
-      rmSync(filler);
-      for (let waited = 0; (await readInbox(dir))[0]?.delivery.state !== 'delivered'; waited += 200) {
-        if (waited > 60_000) throw new Error('the delivery was never recorded');
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        rmSync(filler);
+        for (let waited = 0; (await readInbox(dir))[0]?.delivery.state !== 'delivered'; waited += 200) {
+          if (waited > 60_000) throw new Error('the delivery was never recorded');
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        expect((await readInbox(dir))[0]!.delivery).toEqual({ state: 'delivered', attempts: 1, lastError: null });
+        expect(posts).toBe(1);
+        expect(server.process.exitCode).toBeNull();
+      } finally {
+        await server.stop();
+        hook.close();
       }
-      expect((await readInbox(dir))[0]!.delivery).toEqual({ state: 'delivered', attempts: 1, lastError: null });
-      expect(posts).toBe(1);
-      expect(server.process.exitCode).toBeNull();
-    } finally {
-      await server.stop();
-      hook.close();
-    }
-  });
+    },
+  );
 });
 
 /**
@@ -147,49 +157,69 @@ async function fillDisk(filler: string, baseUrl: string): Promise<void> {
 }
 
 describe('a read-only DATA_DIR', () => {
-  it.skipIf(!canMount)('starts, serves reads, answers every write with 503, and writes again on a writable one', async () => {
-    const dir = mountTmpfs(4 * 1024)!;
-    mounts.push(dir);
-    const first = await startServer({}, dir);
-    expect((await postContact(first.baseUrl, message(1))).status).toBe(200);
-    await first.stop();
+  it.skipIf(!canMount)(
+    'starts, serves reads, answers every write with 503, and writes again on a writable one',
+    async () => {
+      const dir = mountTmpfs(4 * 1024)!;
+      mounts.push(dir);
+      const first = await startServer({}, dir);
+      expect((await postContact(first.baseUrl, message(1))).status).toBe(200);
+      await first.stop();
 
-    execFileSync('mount', ['-o', 'remount,ro', dir]);
-    const readOnly = await startServer({}, dir);
-    try {
-      expect(readOnly.logLines.some((line) => String(line.message).startsWith('DATA_DIR is read-only'))).toBe(true);
-      for (const path of ['/api/v1/projects?limit=2', '/api/v1/projects/leakhound', '/api/health', '/api/search?q=rust', '/projects/leakhound', '/']) {
-        expect((await fetch(`${readOnly.baseUrl}${path}`)).status, path).toBe(200);
+      execFileSync('mount', ['-o', 'remount,ro', dir]);
+      const readOnly = await startServer({}, dir);
+      try {
+        expect(readOnly.logLines.some((line) => String(line.message).startsWith('DATA_DIR is read-only'))).toBe(true);
+        for (const path of [
+          '/api/v1/projects?limit=2',
+          '/api/v1/projects/leakhound',
+          '/api/health',
+          '/api/search?q=rust',
+          '/projects/leakhound',
+          '/',
+        ]) {
+          expect((await fetch(`${readOnly.baseUrl}${path}`)).status, path).toBe(200);
+        }
+        const emptyPost = async (path: string) => {
+          const response = await fetch(`${readOnly.baseUrl}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+          });
+          return { status: response.status, body: (await response.json()) as unknown };
+        };
+        const writes = [
+          await postContact(readOnly.baseUrl, message(2)),
+          await emptyPost('/api/v1/jobs'),
+          await emptyPost('/api/v1/keys'),
+        ];
+        for (const write of writes) {
+          expect(write.status, JSON.stringify(write.body)).toBe(503);
+          expect(errorSchema.parse(write.body).code).toBe('storage_unavailable');
+        }
+        expect((await readInbox(dir)).map((entry) => entry.message)).toEqual([message(1).message]);
+      } finally {
+        expect(await readOnly.stop()).toBe(0);
       }
-      const emptyPost = async (path: string) => {
-        const response = await fetch(`${readOnly.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' } });
-        return { status: response.status, body: (await response.json()) as unknown };
-      };
-      const writes = [await postContact(readOnly.baseUrl, message(2)), await emptyPost('/api/v1/jobs'), await emptyPost('/api/v1/keys')];
-      for (const write of writes) {
-        expect(write.status, JSON.stringify(write.body)).toBe(503);
-        expect(errorSchema.parse(write.body).code).toBe('storage_unavailable');
-      }
-      expect((await readInbox(dir)).map((entry) => entry.message)).toEqual([message(1).message]);
-    } finally {
-      expect(await readOnly.stop()).toBe(0);
-    }
 
-    execFileSync('mount', ['-o', 'remount,rw', dir]);
-    const writable = await startServer({}, dir);
-    try {
-      expect((await postContact(writable.baseUrl, message(3))).status).toBe(200);
-      expect(await readInbox(dir)).toHaveLength(2);
-    } finally {
-      await writable.stop();
-    }
-  });
+      execFileSync('mount', ['-o', 'remount,rw', dir]);
+      const writable = await startServer({}, dir);
+      try {
+        expect((await postContact(writable.baseUrl, message(3))).status).toBe(200);
+        expect(await readInbox(dir)).toHaveLength(2);
+      } finally {
+        await writable.stop();
+      }
+    },
+  );
 });
 
 describe('kill -9 during sustained contact traffic', () => {
   it('keeps every acknowledged message after a restart, none twice', async () => {
     const dataDir = freshDataDir();
-    const server = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '100000/60', ACCESS_LOG: 'false' }, dataDir);
+    const server = await startServer(
+      { READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '100000/60', ACCESS_LOG: 'false' },
+      dataDir,
+    );
     const acknowledged = new Map<string, string>();
     const unanswered = new Map<string, string>();
     let n = 0;
@@ -214,10 +244,14 @@ describe('kill -9 during sustained contact traffic', () => {
     await server.stop();
     expect(acknowledged.size).toBeGreaterThan(20);
 
-    const restarted = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '100000/60', ACCESS_LOG: 'false' }, dataDir);
+    const restarted = await startServer(
+      { READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '100000/60', ACCESS_LOG: 'false' },
+      dataDir,
+    );
     try {
       // A client retries what got no answer, with the same key: stored once whether or not it had been.
-      for (const [key, text] of unanswered) expect((await postContact(restarted.baseUrl, { ...VALID, message: text }, { key })).status).toBe(200);
+      for (const [key, text] of unanswered)
+        expect((await postContact(restarted.baseUrl, { ...VALID, message: text }, { key })).status).toBe(200);
       const inbox = (await readInbox(dataDir)).map((entry) => entry.message);
       expect(new Set(inbox).size).toBe(inbox.length);
       expect(inbox).toEqual(expect.arrayContaining([...acknowledged.values(), ...unanswered.values()]));
@@ -240,10 +274,23 @@ describe('SIGTERM under load', () => {
     const slowPosts = Array.from({ length: 10 }, (_, i) => {
       const body = JSON.stringify(message(i));
       return new Promise<number>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/contact', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'idempotency-key': randomUUID() } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/v1/contact',
+            headers: {
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+              'idempotency-key': randomUUID(),
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
         req.on('error', reject);
         // Half the body now, the rest after SIGTERM has been sent.
         req.write(body.slice(0, 20));
@@ -252,7 +299,9 @@ describe('SIGTERM under load', () => {
     });
     // Settled at once: a read still waiting in the listen backlog when the server stops accepting is reset, and
     // that must not surface as an unhandled rejection while the test awaits the posts.
-    const reads = Promise.allSettled(Array.from({ length: 50 }, () => fetch(`${server.baseUrl}/api/v1/projects`).then((response) => response.status)));
+    const reads = Promise.allSettled(
+      Array.from({ length: 50 }, () => fetch(`${server.baseUrl}/api/v1/projects`).then((response) => response.status)),
+    );
     await new Promise((resolve) => setTimeout(resolve, 150));
     const exit = server.stop('SIGTERM');
     expect(await Promise.all(slowPosts)).toEqual(Array(10).fill(200));

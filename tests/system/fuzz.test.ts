@@ -35,28 +35,63 @@ afterAll(() => server.stop());
 const STACK_TRACE = /\n\s+at |node:internal|\.ts:\d+/;
 
 /** Printable ASCII: what fetch lets through in a header value. */
-const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 80 });
+const headerText = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+  maxLength: 80,
+});
 const anyText = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
-  fc.constantFrom('leakhound', '', ' ', '%', '%00', '\u0000', '🦀', 'a'.repeat(500), '-1', '1e309', 'null', 'true', '[]', '{}', "' OR 1=1 --", '<script>alert(1)</script>'),
+  fc.constantFrom(
+    'leakhound',
+    '',
+    ' ',
+    '%',
+    '%00',
+    '\u0000',
+    '🦀',
+    'a'.repeat(500),
+    '-1',
+    '1e309',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    "' OR 1=1 --",
+    '<script>alert(1)</script>',
+  ),
   fc.integer().map(String),
 );
 const jsonBody = fc.oneof(
   fc.jsonValue().map((value) => JSON.stringify(value)),
-  fc.record({ name: anyText, email: anyText, message: anyText }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
-  fc.record({ operations: fc.array(fc.record({ op: anyText, id: anyText }), { maxLength: 30 }) }).map((value) => JSON.stringify(value)),
+  fc
+    .record({ name: anyText, email: anyText, message: anyText }, { requiredKeys: [] })
+    .map((value) => JSON.stringify(value)),
+  fc
+    .record({ operations: fc.array(fc.record({ op: anyText, id: anyText }), { maxLength: 30 }) })
+    .map((value) => JSON.stringify(value)),
   fc.record({ task: anyText, input: fc.jsonValue() }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
   anyText,
 );
 const headerSets = fc.record(
   {
-    'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml'),
+    'content-type': fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+    ),
     'idempotency-key': fc.oneof(fc.uuid(), headerText),
     'x-sandbox': fc.oneof(fc.constantFrom('true', 'false', '1', '0'), headerText),
     'x-api-version': fc.oneof(fc.constant('v1'), headerText),
     'x-api-key': headerText,
-    authorization: fc.oneof(headerText.map((value) => `Bearer ${value}`), headerText.map((value) => `Basic ${value}`), headerText),
+    authorization: fc.oneof(
+      headerText.map((value) => `Bearer ${value}`),
+      headerText.map((value) => `Basic ${value}`),
+      headerText,
+    ),
     'if-none-match': headerText,
     accept: fc.constantFrom('application/json', '*/*', 'text/html', 'application/problem+json'),
   },
@@ -73,7 +108,10 @@ interface Case {
 function caseFor(queryNames: string[], takesBody: boolean): fc.Arbitrary<Case> {
   return fc.record({
     segment: anyText,
-    query: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...queryNames, 'sandbox', 'x', ''), fc.string({ maxLength: 10 })), anyText), { maxLength: 4 }),
+    query: fc.array(
+      fc.tuple(fc.oneof(fc.constantFrom(...queryNames, 'sandbox', 'x', ''), fc.string({ maxLength: 10 })), anyText),
+      { maxLength: 4 },
+    ),
     headers: headerSets,
     body: takesBody ? fc.option(jsonBody, { nil: undefined }) : fc.constant(undefined),
   });
@@ -95,7 +133,10 @@ interface Answer {
  * Runs RUNS random cases per operation of the description against `baseUrl`; `check` returns the
  * problems with one answer. Returns every problem found, with the request that caused it.
  */
-async function fuzzEveryOperation(baseUrl: string, check: (operationId: string, answer: Answer, requestId: string) => string[]): Promise<{ failures: string[]; requests: number }> {
+async function fuzzEveryOperation(
+  baseUrl: string,
+  check: (operationId: string, answer: Answer, requestId: string) => string[],
+): Promise<{ failures: string[]; requests: number }> {
   const failures: string[] = [];
   let requests = 0;
   for (const [template, item] of Object.entries(doc.paths)) {
@@ -113,8 +154,16 @@ async function fuzzEveryOperation(baseUrl: string, check: (operationId: string, 
               headers: { ...sample.headers, 'x-request-id': requestId },
               body: sample.body,
             });
-            const errors = check(operation.operationId, { status: response.status, headers: response.headers, text: await response.text() }, requestId);
-            const where = `${method.toUpperCase()} ${path}${search ? `?${search}` : ''} ${JSON.stringify(sample.headers)} ${sample.body ?? ''}`.slice(0, 400);
+            const errors = check(
+              operation.operationId,
+              { status: response.status, headers: response.headers, text: await response.text() },
+              requestId,
+            );
+            const where =
+              `${method.toUpperCase()} ${path}${search ? `?${search}` : ''} ${JSON.stringify(sample.headers)} ${sample.body ?? ''}`.slice(
+                0,
+                400,
+              );
             if (errors.length > 0) failures.push(`${where}\n  ${errors.join('\n  ')}`);
             return errors.length === 0;
           }),
@@ -138,14 +187,18 @@ function documented(operationId: string, { status, headers, text }: Answer, requ
   }
   const errors = validateResponse(doc, operationId, { status, contentType, body, headers }, { closed: false });
   // Errors in the Error shape repeat the id; OAuth errors keep RFC 6749's shape.
-  const apiError = typeof body === 'object' && body !== null && 'code' in body ? (body as { requestId?: string }) : undefined;
+  const apiError =
+    typeof body === 'object' && body !== null && 'code' in body ? (body as { requestId?: string }) : undefined;
   if (headers.get('x-request-id') !== requestId || (apiError !== undefined && apiError.requestId !== requestId)) {
     errors.push('the answer does not carry the request id');
   }
   if (STACK_TRACE.test(text)) errors.push('the answer shows a stack trace');
-  const described = new Set(Object.keys(documentedResponse(doc, operationId, status)?.headers ?? {}).map((name) => name.toLowerCase()));
+  const described = new Set(
+    Object.keys(documentedResponse(doc, operationId, status)?.headers ?? {}).map((name) => name.toLowerCase()),
+  );
   for (const name of headers.keys()) {
-    if (!GENERIC_HEADERS.test(name) && !described.has(name)) errors.push(`header ${name} is not documented for ${status}`);
+    if (!GENERIC_HEADERS.test(name) && !described.has(name))
+      errors.push(`header ${name} is not documented for ${status}`);
   }
   return errors;
 }
@@ -164,12 +217,21 @@ describe('contract fuzzing (fast-check) against every operation', () => {
   it('passes the Prism validation proxy: no response of the real server violates the description', async () => {
     const prism = await startPrism(server.baseUrl);
     try {
-      const { failures, requests } = await fuzzEveryOperation(prism.baseUrl, (_operationId, { status, headers, text }) => {
-        if (status >= 500) return [`answered ${status}: ${text.slice(0, 200)}`];
-        const violations = JSON.parse(headers.get('sl-violations') ?? '[]') as { location: string[]; severity: string; message: string }[];
-        // Request violations are the point of fuzzing; the server's answers must have none.
-        return violations.filter((violation) => violation.location[0] === 'response').map((violation) => `Prism: ${violation.message} at ${violation.location.join('.')}`);
-      });
+      const { failures, requests } = await fuzzEveryOperation(
+        prism.baseUrl,
+        (_operationId, { status, headers, text }) => {
+          if (status >= 500) return [`answered ${status}: ${text.slice(0, 200)}`];
+          const violations = JSON.parse(headers.get('sl-violations') ?? '[]') as {
+            location: string[];
+            severity: string;
+            message: string;
+          }[];
+          // Request violations are the point of fuzzing; the server's answers must have none.
+          return violations
+            .filter((violation) => violation.location[0] === 'response')
+            .map((violation) => `Prism: ${violation.message} at ${violation.location.join('.')}`);
+        },
+      );
       expect(failures.slice(0, 5)).toEqual([]);
       expect(requests).toBeGreaterThan(RUNS * 10);
     } finally {
@@ -179,18 +241,69 @@ describe('contract fuzzing (fast-check) against every operation', () => {
 });
 
 describe('MCP fuzzing (fast-check)', () => {
-  const TOOLS = ['list_projects', 'get_project', 'search', 'submit_contact', 'create_job', 'get_job', 'sandbox_ping', 'compare_projects', 'list_docs', 'get_doc', 'search_docs', 'no_such_tool'];
+  const TOOLS = [
+    'list_projects',
+    'get_project',
+    'search',
+    'submit_contact',
+    'create_job',
+    'get_job',
+    'sandbox_ping',
+    'compare_projects',
+    'list_docs',
+    'get_doc',
+    'search_docs',
+    'no_such_tool',
+  ];
   const message = fc.oneof(
     fc.record({
       jsonrpc: fc.constant('2.0'),
       id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 })),
       method: fc.constant('tools/call'),
-      params: fc.record({ name: fc.constantFrom(...TOOLS), arguments: fc.dictionary(fc.oneof(fc.constantFrom('slug', 'slugs', 'q', 'limit', 'cursor', 'path', 'job_id', 'task', 'input', 'idempotency_key', 'name', 'email', 'message'), fc.string({ maxLength: 8 })), fc.jsonValue(), { maxKeys: 4 }) }),
+      params: fc.record({
+        name: fc.constantFrom(...TOOLS),
+        arguments: fc.dictionary(
+          fc.oneof(
+            fc.constantFrom(
+              'slug',
+              'slugs',
+              'q',
+              'limit',
+              'cursor',
+              'path',
+              'job_id',
+              'task',
+              'input',
+              'idempotency_key',
+              'name',
+              'email',
+              'message',
+            ),
+            fc.string({ maxLength: 8 }),
+          ),
+          fc.jsonValue(),
+          { maxKeys: 4 },
+        ),
+      }),
     }),
     fc.record({
       jsonrpc: fc.constantFrom('2.0', '1.0'),
       id: fc.oneof(fc.integer(), fc.constant(null)),
-      method: fc.oneof(fc.constantFrom('initialize', 'tools/list', 'resources/list', 'resources/read', 'resources/templates/list', 'prompts/get', 'prompts/list', 'ping', 'completion/complete', 'logging/setLevel'), fc.string({ maxLength: 20 })),
+      method: fc.oneof(
+        fc.constantFrom(
+          'initialize',
+          'tools/list',
+          'resources/list',
+          'resources/read',
+          'resources/templates/list',
+          'prompts/get',
+          'prompts/list',
+          'ping',
+          'completion/complete',
+          'logging/setLevel',
+        ),
+        fc.string({ maxLength: 20 }),
+      ),
       params: fc.jsonValue(),
     }),
     fc.jsonValue(),
@@ -198,30 +311,42 @@ describe('MCP fuzzing (fast-check)', () => {
 
   it.each(['/mcp', '/mcp/docs'])('%s never answers 5xx, and tool results are well formed', async (endpoint) => {
     const failures: string[] = [];
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(message.map((value) => JSON.stringify(value)), fc.string({ maxLength: 60 })), async (body) => {
-        const response = await fetch(`${server.baseUrl}${endpoint}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body,
-        });
-        const text = await response.text();
-        const problems: string[] = [];
-        if (response.status >= 500) problems.push(`answered ${response.status}: ${text.slice(0, 200)}`);
-        if (STACK_TRACE.test(text)) problems.push('shows a stack trace');
-        if (text !== '') {
-          const answer = JSON.parse(text) as { result?: { isError?: boolean; content?: { text: string }[] } };
-          // A failed tool call carries the API's Error body as its text.
-          if (answer.result?.isError === true) {
-            const error = JSON.parse(answer.result.content?.[0]?.text ?? '{}') as { code?: unknown; message?: unknown };
-            if (typeof error.code !== 'string' || typeof error.message !== 'string') problems.push(`tool error without code and message: ${text.slice(0, 200)}`);
-          }
-        }
-        if (problems.length > 0) failures.push(`${body.slice(0, 300)}\n  ${problems.join('\n  ')}`);
-        return problems.length === 0;
-      }),
-      { numRuns: RUNS * 4, endOnFailure: true },
-    ).catch(() => undefined);
+    await fc
+      .assert(
+        fc.asyncProperty(
+          fc.oneof(
+            message.map((value) => JSON.stringify(value)),
+            fc.string({ maxLength: 60 }),
+          ),
+          async (body) => {
+            const response = await fetch(`${server.baseUrl}${endpoint}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+              body,
+            });
+            const text = await response.text();
+            const problems: string[] = [];
+            if (response.status >= 500) problems.push(`answered ${response.status}: ${text.slice(0, 200)}`);
+            if (STACK_TRACE.test(text)) problems.push('shows a stack trace');
+            if (text !== '') {
+              const answer = JSON.parse(text) as { result?: { isError?: boolean; content?: { text: string }[] } };
+              // A failed tool call carries the API's Error body as its text.
+              if (answer.result?.isError === true) {
+                const error = JSON.parse(answer.result.content?.[0]?.text ?? '{}') as {
+                  code?: unknown;
+                  message?: unknown;
+                };
+                if (typeof error.code !== 'string' || typeof error.message !== 'string')
+                  problems.push(`tool error without code and message: ${text.slice(0, 200)}`);
+              }
+            }
+            if (problems.length > 0) failures.push(`${body.slice(0, 300)}\n  ${problems.join('\n  ')}`);
+            return problems.length === 0;
+          },
+        ),
+        { numRuns: RUNS * 4, endOnFailure: true },
+      )
+      .catch(() => undefined);
     expect(failures.slice(0, 5)).toEqual([]);
   });
 });
@@ -234,9 +359,22 @@ async function startPrism(upstream: string): Promise<{ baseUrl: string; stop: ()
       probe.close(() => resolve(free));
     });
   });
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'proxy', path.join(ROOT, 'dist/client/openapi.json'), upstream, '-p', String(port), '-h', '127.0.0.1'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'),
+      'proxy',
+      path.join(ROOT, 'dist/client/openapi.json'),
+      upstream,
+      '-p',
+      String(port),
+      '-h',
+      '127.0.0.1',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('Prism did not start')), 60_000);
     child.stdout.on('data', (chunk: Buffer) => {

@@ -25,7 +25,15 @@ const serverCardSchema = z
     description: z.string().min(1).max(100),
     title: z.string().min(1),
     websiteUrl: z.string().url(),
-    remotes: z.array(z.object({ type: z.literal('streamable-http'), url: z.string().url(), supportedProtocolVersions: z.array(z.string()).min(1) })).length(1),
+    remotes: z
+      .array(
+        z.object({
+          type: z.literal('streamable-http'),
+          url: z.string().url(),
+          supportedProtocolVersions: z.array(z.string()).min(1),
+        }),
+      )
+      .length(1),
     serverInfo: z.object({ name: z.string(), version: z.string() }).passthrough(),
     transport: z.object({ type: z.literal('streamable-http'), url: z.string().url() }),
     capabilities: z.record(z.unknown()),
@@ -41,7 +49,10 @@ describe('server cards', () => {
     ['/mcp', '/.well-known/mcp/server-card.json', '/mcp/server-card'],
     ['/mcp/docs', '/.well-known/mcp/docs/server-card.json', '/mcp/docs/server-card'],
   ])('%s: the card equals what the live server lists', async (endpoint, wellKnown, beside) => {
-    const [first, second] = await Promise.all([fetch(`${server.baseUrl}${wellKnown}`), fetch(`${server.baseUrl}${beside}`)]);
+    const [first, second] = await Promise.all([
+      fetch(`${server.baseUrl}${wellKnown}`),
+      fetch(`${server.baseUrl}${beside}`),
+    ]);
     for (const response of [first, second]) {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -51,7 +62,9 @@ describe('server cards', () => {
     }
     const card = serverCardSchema.parse(await first.json());
     expect(await second.json()).toEqual(card);
-    const revalidated = await fetch(`${server.baseUrl}${wellKnown}`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    const revalidated = await fetch(`${server.baseUrl}${wellKnown}`, {
+      headers: { 'if-none-match': first.headers.get('etag')! },
+    });
     expect(revalidated.status).toBe(304);
 
     const client = await connectMcp(`${server.baseUrl}${endpoint}`);
@@ -72,18 +85,42 @@ describe('server cards', () => {
 
 describe('MCP Inspector CLI', () => {
   const inspector = (...args: string[]) =>
-    run(process.execPath, [path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js'), '--cli', ...args], {
-      env: { ...process.env, MCP_CATALOG_PATH: path.join(freshDataDir(), 'mcp.json') },
-      timeout: 90_000,
-    });
+    run(
+      process.execPath,
+      [
+        path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js'),
+        '--cli',
+        ...args,
+      ],
+      {
+        env: { ...process.env, MCP_CATALOG_PATH: path.join(freshDataDir(), 'mcp.json') },
+        timeout: 90_000,
+      },
+    );
 
   it('lists the tools of both servers and calls one', async () => {
-    const product = JSON.parse((await inspector(`${server.baseUrl}/mcp`, '--transport', 'http', '--method', 'tools/list')).stdout) as { tools: { name: string }[] };
+    const product = JSON.parse(
+      (await inspector(`${server.baseUrl}/mcp`, '--transport', 'http', '--method', 'tools/list')).stdout,
+    ) as { tools: { name: string }[] };
     expect(product.tools.map((tool) => tool.name)).toContain('get_project');
-    const docs = JSON.parse((await inspector(`${server.baseUrl}/mcp/docs`, '--transport', 'http', '--method', 'tools/list')).stdout) as { tools: { name: string }[] };
+    const docs = JSON.parse(
+      (await inspector(`${server.baseUrl}/mcp/docs`, '--transport', 'http', '--method', 'tools/list')).stdout,
+    ) as { tools: { name: string }[] };
     expect(docs.tools.map((tool) => tool.name)).toEqual(['list_docs', 'get_doc', 'search_docs']);
     const called = JSON.parse(
-      (await inspector(`${server.baseUrl}/mcp/docs`, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'get_doc', '--tool-arg', 'path=/auth')).stdout,
+      (
+        await inspector(
+          `${server.baseUrl}/mcp/docs`,
+          '--transport',
+          'http',
+          '--method',
+          'tools/call',
+          '--tool-name',
+          'get_doc',
+          '--tool-arg',
+          'path=/auth',
+        )
+      ).stdout,
     ) as { structuredContent: { path: string; markdown: string } };
     expect(called.structuredContent.path).toBe('/auth');
     expect(called.structuredContent.markdown).toMatch(/^# /);

@@ -35,14 +35,20 @@ describe('the published description', () => {
 
   it('passes Redocly lint (recommended rules) with no errors and no warnings', async () => {
     const cli = path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
-    const { stdout } = await run(process.execPath, [cli, 'lint', 'dist/client/openapi.json', '--config', 'redocly.yaml', '--format=json'], {
-      cwd: ROOT,
-      // Offline: no telemetry, no update check.
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
-    const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+    const { stdout } = await run(
+      process.execPath,
+      [cli, 'lint', 'dist/client/openapi.json', '--config', 'redocly.yaml', '--format=json'],
+      {
+        cwd: ROOT,
+        // Offline: no telemetry, no update check.
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
+    const report = JSON.parse(stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; message: string }[];
+    };
     expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });
 });
-

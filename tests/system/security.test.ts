@@ -12,14 +12,25 @@ beforeAll(async () => {
   // A DATA_DIR the server makes itself, under a umask that would let everyone read and write.
   const umask = process.umask(0);
   try {
-    server = await startServer({ READ_RATE_LIMIT: '100000/60', KEYS_RATE_LIMIT: '1000/60' }, path.join(freshDataDir(), 'data'));
+    server = await startServer(
+      { READ_RATE_LIMIT: '100000/60', KEYS_RATE_LIMIT: '1000/60' },
+      path.join(freshDataDir(), 'data'),
+    );
   } finally {
     process.umask(umask);
   }
 });
 afterAll(() => server.stop());
 
-const SECURITY_HEADERS = ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'cross-origin-opener-policy', 'permissions-policy', 'x-request-id'];
+const SECURITY_HEADERS = [
+  'content-security-policy',
+  'x-content-type-options',
+  'referrer-policy',
+  'x-frame-options',
+  'cross-origin-opener-policy',
+  'permissions-policy',
+  'x-request-id',
+];
 const MCP_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
 
 describe('security headers', () => {
@@ -29,7 +40,12 @@ describe('security headers', () => {
       ['page', fetch(`${base}/`)],
       ['page, Markdown twin', fetch(`${base}/developers`, { headers: { accept: 'text/markdown' } })],
       ['document', fetch(`${base}/openapi.yaml`)],
-      ['304', fetch(`${base}/llms.txt`).then((first) => fetch(`${base}/llms.txt`, { headers: { 'if-none-match': first.headers.get('etag')! } }))],
+      [
+        '304',
+        fetch(`${base}/llms.txt`).then((first) =>
+          fetch(`${base}/llms.txt`, { headers: { 'if-none-match': first.headers.get('etag')! } }),
+        ),
+      ],
       ['HEAD', fetch(`${base}/sitemap.xml`, { method: 'HEAD' })],
       ['404 page', fetch(`${base}/no-such-page`)],
       ['404 project page', fetch(`${base}/projects/nope`)],
@@ -40,16 +56,48 @@ describe('security headers', () => {
       ['API problem', fetch(`${base}/api/v1/projects/no-such-project`)],
       ['API 400', fetch(`${base}/api/v1/projects?limit=0`)],
       ['API 404', fetch(`${base}/api/nope`)],
-      ['API preflight', fetch(`${base}/api/v1/contact`, { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' } })],
-      ['form redirect', fetch(`${base}/contact`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=&email=&message=' })],
-      ['MCP', fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: MCP_CALL })],
+      [
+        'API preflight',
+        fetch(`${base}/api/v1/contact`, {
+          method: 'OPTIONS',
+          headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' },
+        }),
+      ],
+      [
+        'form redirect',
+        fetch(`${base}/contact`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'name=&email=&message=',
+        }),
+      ],
+      [
+        'MCP',
+        fetch(`${base}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: MCP_CALL,
+        }),
+      ],
       ['MCP 405', fetch(`${base}/mcp`)],
-      ['MCP 403', fetch(`${base}/mcp/docs`, { method: 'POST', headers: { origin: 'https://evil.example' }, body: MCP_CALL })],
-      ['OAuth error', fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=password' })],
+      [
+        'MCP 403',
+        fetch(`${base}/mcp/docs`, { method: 'POST', headers: { origin: 'https://evil.example' }, body: MCP_CALL }),
+      ],
+      [
+        'OAuth error',
+        fetch(`${base}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'grant_type=password',
+        }),
+      ],
     ];
     for (const [kind, pending] of kinds) {
       const response = await pending;
-      for (const header of SECURITY_HEADERS) expect(response.headers.get(header), `${kind} (${response.status}): ${header}`).toBeTruthy();
+      for (const header of SECURITY_HEADERS)
+        expect(response.headers.get(header), `${kind} (${response.status}): ${header}`).toBeTruthy();
       expect(response.headers.get('content-security-policy'), kind).not.toMatch(/unsafe-inline|unsafe-eval/);
       expect(response.headers.get('content-security-policy'), kind).toContain("frame-ancestors 'none'");
       // SITE_URL is http here; HSTS over https is tested in server.test.ts.
@@ -60,7 +108,17 @@ describe('security headers', () => {
 
 describe('no secrets, internals or stack traces in answers', () => {
   it('never serves the data directory, the sources or dot files', async () => {
-    for (const probe of ['/data/portfolio.db', '/cursor.key', '/token.key', '/.env', '/package.json', '/functions/server/main.ts', '/%2e%2e/package.json', '/..%2fpackage.json', '/.git/config']) {
+    for (const probe of [
+      '/data/portfolio.db',
+      '/cursor.key',
+      '/token.key',
+      '/.env',
+      '/package.json',
+      '/functions/server/main.ts',
+      '/%2e%2e/package.json',
+      '/..%2fpackage.json',
+      '/.git/config',
+    ]) {
       const response = await fetch(`${server.baseUrl}${probe}`);
       expect(response.status, probe).toBe(404);
       expect(await response.text(), probe).not.toMatch(/"dependencies"|BEGIN|\[core\]/);
@@ -69,11 +127,27 @@ describe('no secrets, internals or stack traces in answers', () => {
 
   it('answers broken input without stack traces or file paths', async () => {
     const answers = await Promise.all([
-      fetch(`${server.baseUrl}/api/v1/contact`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: '{"name": ' }),
-      fetch(`${server.baseUrl}/api/v1/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[' + '['.repeat(10_000) }),
-      fetch(`${server.baseUrl}/api/v1/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"task": {"__proto__": {"x": 1}}}' }),
+      fetch(`${server.baseUrl}/api/v1/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+        body: '{"name": ',
+      }),
+      fetch(`${server.baseUrl}/api/v1/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '[' + '['.repeat(10_000),
+      }),
+      fetch(`${server.baseUrl}/api/v1/jobs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"task": {"__proto__": {"x": 1}}}',
+      }),
       fetch(`${server.baseUrl}/api/v1/projects/%E0%A4%A`),
-      fetch(`${server.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_project","arguments":{"slug":{"$gt":""}}}}' }),
+      fetch(`${server.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_project","arguments":{"slug":{"$gt":""}}}}',
+      }),
     ]);
     for (const response of answers) {
       const text = await response.text();
@@ -92,19 +166,38 @@ describe('no secrets, internals or stack traces in answers', () => {
   });
 
   it('keeps test keys and tokens out of the database file and the log', async () => {
-    const created = (await (await fetch(`${server.baseUrl}/api/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"label": "secret-check"}' })).json()) as { key: string; keyId: string };
+    const created = (await (
+      await fetch(`${server.baseUrl}/api/v1/keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"label": "secret-check"}',
+      })
+    ).json()) as { key: string; keyId: string };
     const token = (await (
       await fetch(`${server.baseUrl}/oauth/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${created.keyId}:${created.key}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${created.keyId}:${created.key}`).toString('base64')}`,
+        },
         body: 'grant_type=client_credentials',
       })
     ).json()) as { access_token: string };
     // Use both, so they pass through every layer that could log them.
-    expect((await fetch(`${server.baseUrl}/api/v1/sandbox/ping`, { headers: { 'x-api-key': created.key } })).status).toBe(200);
-    expect((await fetch(`${server.baseUrl}/api/v1/sandbox/ping?key=${created.key}`, { headers: { authorization: `Bearer ${token.access_token}` } })).status).toBe(400);
+    expect(
+      (await fetch(`${server.baseUrl}/api/v1/sandbox/ping`, { headers: { 'x-api-key': created.key } })).status,
+    ).toBe(200);
+    expect(
+      (
+        await fetch(`${server.baseUrl}/api/v1/sandbox/ping?key=${created.key}`, {
+          headers: { authorization: `Bearer ${token.access_token}` },
+        })
+      ).status,
+    ).toBe(400);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const stored = readdirSync(server.dataDir).map((file) => readFileSync(path.join(server.dataDir, file)).toString('latin1')).join('\n');
+    const stored = readdirSync(server.dataDir)
+      .map((file) => readFileSync(path.join(server.dataDir, file)).toString('latin1'))
+      .join('\n');
     expect(stored).toContain('secret-check');
     expect(stored).not.toContain(created.key);
     expect(stored).not.toContain(created.key.slice('pk_test_'.length));
@@ -138,7 +231,12 @@ describe('script payloads never run', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ name: PAYLOAD, email: 'not-an-email', message: PAYLOAD, idempotency_key: crypto.randomUUID() }).toString(),
+      body: new URLSearchParams({
+        name: PAYLOAD,
+        email: 'not-an-email',
+        message: PAYLOAD,
+        idempotency_key: crypto.randomUUID(),
+      }).toString(),
     });
     const html = await form.text();
     expect(html).not.toContain('<script>window.__pwned');
@@ -168,7 +266,10 @@ describe('script payloads never run', () => {
     const headers = Object.fromEntries(real.headers);
     delete headers['content-encoding'];
     delete headers['content-length'];
-    const tainted = (await real.text()).replace('<main', `<main><p>${PAYLOAD}</p><a href="javascript:window.__pwned=3" id="bad">x</a>`);
+    const tainted = (await real.text()).replace(
+      '<main',
+      `<main><p>${PAYLOAD}</p><a href="javascript:window.__pwned=3" id="bad">x</a>`,
+    );
     const context = await browser.newContext();
     const page = await context.newPage();
     const blocked: string[] = [];

@@ -13,24 +13,29 @@ afterAll(() => server.stop());
 
 /** A raw request, so that the test sees exactly the bytes and headers the server sent. */
 function raw(path: string, options: { method?: string; headers?: Record<string, string> } = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-    const url = new URL(server.baseUrl);
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      const url = new URL(server.baseUrl);
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    },
+  );
 }
 
 describe('pages and documents from memory', () => {
   it('serves the variants the build wrote only in place of their file, never at their own path', async () => {
-    for (const variant of ['/llms.txt.br', '/llms.txt.gz', '/index.html.br']) expect((await raw(variant)).status, variant).toBe(404);
+    for (const variant of ['/llms.txt.br', '/llms.txt.gz', '/index.html.br'])
+      expect((await raw(variant)).status, variant).toBe(404);
   });
 
   it('serves the home page, every project page and browse pages at clean URLs', async () => {
@@ -106,7 +111,9 @@ describe('pages and documents from memory', () => {
   it('redirects a trailing slash to the clean URL and gives unknown pages the 404 page', async () => {
     const redirect = await fetch(`${server.baseUrl}/projects/${'x'}/`, { redirect: 'manual' });
     expect(redirect.status).toBe(404);
-    const home = (await (await fetch(`${server.baseUrl}/api/v1/projects?limit=1`)).json()) as { data: { slug: string }[] };
+    const home = (await (await fetch(`${server.baseUrl}/api/v1/projects?limit=1`)).json()) as {
+      data: { slug: string }[];
+    };
     const slug = home.data[0]!.slug;
     const moved = await fetch(`${server.baseUrl}/projects/${slug}/`, { redirect: 'manual' });
     expect(moved.status).toBe(301);
@@ -168,7 +175,7 @@ describe('cross-cutting rules', () => {
     expect(read.headers.get('access-control-expose-headers')).toContain('RateLimit-Remaining');
   });
 
-  it('writes one JSON access-log line per request, with our own id, the caller\'s id and the client IP', async () => {
+  it("writes one JSON access-log line per request, with our own id, the caller's id and the client IP", async () => {
     const id = `log-check-${Date.now()}`;
     const answered = await fetch(`${server.baseUrl}/api/v1/projects?limit=1`, { headers: { 'x-request-id': id } });
     // The caller's id comes back, so it can match the answer to its request...
@@ -184,7 +191,11 @@ describe('cross-cutting rules', () => {
     expect(typeof api[0]!.durationMs).toBe('number');
     expect(Date.parse(api[0]!.time as string)).not.toBeNaN();
     expect(server.logLines.filter((line) => line.clientRequestId === `${id}-page`)).toEqual([
-      expect.objectContaining({ path: '/', clientIp: '127.0.0.1', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown }),
+      expect.objectContaining({
+        path: '/',
+        clientIp: '127.0.0.1',
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown,
+      }),
     ]);
     expect(server.logLines.filter((line) => line.requestId === id)).toEqual([]);
   });
@@ -213,11 +224,14 @@ describe('cross-cutting rules', () => {
     try {
       const statuses = async (hops: string[]) => {
         const out: number[] = [];
-        for (const hop of hops) out.push((await fetch(`${proxied.baseUrl}/api/health`, { headers: { 'x-forwarded-for': hop } })).status);
+        for (const hop of hops)
+          out.push((await fetch(`${proxied.baseUrl}/api/health`, { headers: { 'x-forwarded-for': hop } })).status);
         return out;
       };
       expect(await statuses(['192.0.2.1:1234', '192.0.2.1:5678', '192.0.2.1'])).toEqual([200, 200, 429]);
-      expect(await statuses(['2001:db8::1', '[2001:db8::2]:443', '2001:DB8:0:0:ffff::3', '2001:db8:0:1::1'])).toEqual([200, 200, 429, 200]);
+      expect(await statuses(['2001:db8::1', '[2001:db8::2]:443', '2001:DB8:0:0:ffff::3', '2001:db8:0:1::1'])).toEqual([
+        200, 200, 429, 200,
+      ]);
       // Not addresses: each falls back to the proxy's own address, one client among them.
       expect(await statuses(['::::7', '1.2.3.4:x', '[192.0.2.9]'])).toEqual([200, 200, 429]);
     } finally {

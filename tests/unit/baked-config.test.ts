@@ -50,13 +50,16 @@ describe('the baked configuration', () => {
   };
 
   it('covers every variable that documents quote: the others leave the docs and the OpenAPI description as they are', () => {
-    const unbaked = (Object.keys(ENV_VARIABLES) as EnvVariable[]).filter((variable) => !BAKED_VARIABLES.includes(variable));
+    const unbaked = (Object.keys(ENV_VARIABLES) as EnvVariable[]).filter(
+      (variable) => !BAKED_VARIABLES.includes(variable),
+    );
     expect(unbaked.toSorted()).toEqual(Object.keys(OTHER_VALUES).toSorted());
     const documents = (env: Record<string, string>) => {
       const config = loadConfig(env);
       return JSON.stringify([docFacts(config), buildOpenApiDocument(config)]);
     };
     const reference = documents({});
-    for (const variable of unbaked) expect(documents({ [variable]: OTHER_VALUES[variable]! }), variable).toBe(reference);
+    for (const variable of unbaked)
+      expect(documents({ [variable]: OTHER_VALUES[variable]! }), variable).toBe(reference);
   });
 });

@@ -19,7 +19,16 @@ describe('clientIpOf', () => {
   });
 
   it('refuses what only looks like an address, and drops a port a proxy appended', () => {
-    for (const odd of ['::::7', '1.2.3.4.5', '999.1.1.1', '1.2.3.4:x', '[1.2.3.4]', '2001:db8::1:443:1:2:3:4:5', ':::', '1.2.3.4:99999']) {
+    for (const odd of [
+      '::::7',
+      '1.2.3.4.5',
+      '999.1.1.1',
+      '1.2.3.4:x',
+      '[1.2.3.4]',
+      '2001:db8::1:443:1:2:3:4:5',
+      ':::',
+      '1.2.3.4:99999',
+    ]) {
       expect(forwardedAddress(odd), odd).toBeNull();
       expect(clientIpOf('10.0.0.1', odd, 1), odd).toBe('10.0.0.1');
     }

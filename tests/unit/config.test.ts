@@ -22,11 +22,18 @@ describe('loadConfig', () => {
     expect(config.readRateLimit).toEqual({ count: 120, seconds: 60 });
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(config.accessLog).toBe(true);
-    expect(config.connections).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 1000, maxConnectionsPerClient: 100 });
+    expect(config.connections).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      maxConnections: 1000,
+      maxConnectionsPerClient: 100,
+    });
   });
 
   it('refuses a request timeout shorter than the header timeout', () => {
-    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toThrow(/^Invalid REQUEST_TIMEOUT_MS=.*at least HEADERS_TIMEOUT_MS/);
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toThrow(
+      /^Invalid REQUEST_TIMEOUT_MS=.*at least HEADERS_TIMEOUT_MS/,
+    );
   });
 
   it('drops a trailing slash from SITE_URL', () => {

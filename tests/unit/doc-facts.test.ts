@@ -12,7 +12,15 @@ describe('documentation facts', () => {
   });
 
   it('say the job shares and retention periods the configuration sets', () => {
-    const tight = docFacts(loadConfig({ JOB_QUEUE_PER_CLIENT: '3', JOB_RUNNING_PER_CLIENT: '2', JOB_RESULTS_PER_CLIENT: '7', JOB_RETENTION_SECONDS: '7200', SANDBOX_RETENTION_SECONDS: '90' }));
+    const tight = docFacts(
+      loadConfig({
+        JOB_QUEUE_PER_CLIENT: '3',
+        JOB_RUNNING_PER_CLIENT: '2',
+        JOB_RESULTS_PER_CLIENT: '7',
+        JOB_RETENTION_SECONDS: '7200',
+        SANDBOX_RETENTION_SECONDS: '90',
+      }),
+    );
     expect(tight['jobs.shares']).toContain('3 jobs waiting and 2 running');
     expect(tight['jobs.shares']).toContain('its 7 most recently finished jobs');
     expect(tight['jobs.limits']).toContain('results are kept 2 hours');
@@ -21,7 +29,9 @@ describe('documentation facts', () => {
   });
 
   it('fill every slot and refuse an unknown one', () => {
-    expect(fillFacts('Base: {{apiBase}}, reads {{ quota.read }}.', facts, 'x.md')).toBe('Base: https://ada.example/api/v1, reads 7 per 30 s.');
+    expect(fillFacts('Base: {{apiBase}}, reads {{ quota.read }}.', facts, 'x.md')).toBe(
+      'Base: https://ada.example/api/v1, reads 7 per 30 s.',
+    );
     expect(() => fillFacts('{{noSuchFact}}', facts, 'x.md')).toThrow('x.md: unknown fact {{noSuchFact}}');
   });
 });

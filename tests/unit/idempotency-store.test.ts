@@ -41,12 +41,16 @@ describe('IdempotencyStore', () => {
 
   it('ignores a claim an earlier version left unfinished, and purges expired records', () => {
     const { db, store: s } = store(1000);
-    db.prepare("INSERT INTO idempotency (scope, sandbox, key, state, created_at, expires_at) VALUES ('contact', 0, 'stuck', 'in_progress', 0, 1000)").run();
+    db.prepare(
+      "INSERT INTO idempotency (scope, sandbox, key, state, created_at, expires_at) VALUES ('contact', 0, 'stuck', 'in_progress', 0, 1000)",
+    ).run();
     expect(s.find({ ...ref, key: 'stuck' }, 10)).toBeUndefined();
     s.save({ ...ref, key: 'old' }, answer, 0);
     s.save({ ...ref, key: 'new' }, answer, 5000);
     expect(s.purge(2000)).toBe(2);
-    expect((db.prepare('SELECT key FROM idempotency').all() as { key: string }[]).map((row) => row.key)).toEqual(['new']);
+    expect((db.prepare('SELECT key FROM idempotency').all() as { key: string }[]).map((row) => row.key)).toEqual([
+      'new',
+    ]);
   });
 
   it('migrates a new database to the current schema version', () => {
@@ -58,7 +62,9 @@ describe('IdempotencyStore', () => {
 
 describe('fingerprintOf', () => {
   it('ignores key order and whitespace but not values', () => {
-    expect(fingerprintOf(JSON.parse('{"a": 1, "b": [1, {"c": 2, "d": 3}]}'))).toBe(fingerprintOf({ b: [1, { d: 3, c: 2 }], a: 1 }));
+    expect(fingerprintOf(JSON.parse('{"a": 1, "b": [1, {"c": 2, "d": 3}]}'))).toBe(
+      fingerprintOf({ b: [1, { d: 3, c: 2 }], a: 1 }),
+    );
     expect(fingerprintOf({ a: 1 })).not.toBe(fingerprintOf({ a: 2 }));
     expect(fingerprintOf([1, 2])).not.toBe(fingerprintOf([2, 1]));
   });

@@ -24,7 +24,13 @@ afterAll(() => jobs.close());
 
 const createJob = createJobHandler(jobs, SITE);
 const getJobStatus = getJobStatusHandler(jobs);
-const production = { sandbox: false, tier: 'anonymous', keyId: null, keyStatus: 'none', quotaKey: '127.0.0.1' } as const;
+const production = {
+  sandbox: false,
+  tier: 'anonymous',
+  keyId: null,
+  keyStatus: 'none',
+  quotaKey: '127.0.0.1',
+} as const;
 const sandbox = { ...production, sandbox: true };
 
 function request(body: string, query = '', contentType: string | null = 'application/json'): ApiRequest {
@@ -39,7 +45,6 @@ function request(body: string, query = '', contentType: string | null = 'applica
   };
 }
 
-
 describe('createJob handler', () => {
   it('answers 202 with jobId, status and pollUrl, and Location equal to pollUrl', async () => {
     const response = await createJob(request(''), {}, production);
@@ -51,8 +56,15 @@ describe('createJob handler', () => {
   });
 
   it('refuses a post not declared as JSON, an empty one too, so a foreign page cannot send it without a preflight', async () => {
-    for (const [body, contentType] of [['', null], ['', 'text/plain'], ['{}', 'text/plain']] as const) {
-      expect(await refusal(() => createJob(request(body, '', contentType), {}, production)), `${contentType} ${body}`).toMatchObject({ code: 'unsupported_media_type' });
+    for (const [body, contentType] of [
+      ['', null],
+      ['', 'text/plain'],
+      ['{}', 'text/plain'],
+    ] as const) {
+      expect(
+        await refusal(() => createJob(request(body, '', contentType), {}, production)),
+        `${contentType} ${body}`,
+      ).toMatchObject({ code: 'unsupported_media_type' });
     }
   });
 
@@ -77,15 +89,24 @@ describe('getJobStatus handler', () => {
     const second = jobs.create('stats', {}, production);
     const response = await getJobStatus(request(''), { jobId: second.jobId }, production);
     expect(response.status).toBe(200);
-    expect(JSON.parse(String(response.body))).toMatchObject({ jobId: second.jobId, status: 'pending', result: null, error: null });
+    expect(JSON.parse(String(response.body))).toMatchObject({
+      jobId: second.jobId,
+      status: 'pending',
+      result: null,
+      error: null,
+    });
     expect(response.headers).toMatchObject({ 'cache-control': 'no-store', 'retry-after': '2' });
     expect((await getJobStatus(request(''), { jobId: first.jobId }, production)).headers['retry-after']).toBe('1');
   });
 
   it('answers job_not_found for unknown ids, other modes and odd ids, echoing only well-formed ones', async () => {
     const sandboxJob = jobs.create('stats', {}, sandbox);
-    expect((await refusal(() => getJobStatus(request(''), { jobId: sandboxJob.jobId }, production))).code).toBe('job_not_found');
-    expect((await refusal(() => getJobStatus(request(''), { jobId: 'job_missing' }, production))).message).toContain('job_missing');
+    expect((await refusal(() => getJobStatus(request(''), { jobId: sandboxJob.jobId }, production))).code).toBe(
+      'job_not_found',
+    );
+    expect((await refusal(() => getJobStatus(request(''), { jobId: 'job_missing' }, production))).message).toContain(
+      'job_missing',
+    );
     const odd = await refusal(() => getJobStatus(request(''), { jobId: '<script>' }, production));
     expect([odd.code, odd.message.includes('script')]).toEqual(['job_not_found', false]);
   });

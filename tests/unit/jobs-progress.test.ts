@@ -4,7 +4,10 @@ import { ProgressThrottle } from '../../functions/jobs/progress-throttle.ts';
 function throttle() {
   const written: number[] = [];
   let now = 0;
-  const subject = new ProgressThrottle((progress) => written.push(progress), () => now);
+  const subject = new ProgressThrottle(
+    (progress) => written.push(progress),
+    () => now,
+  );
   return { written, subject, advance: (ms: number) => (now += ms) };
 }
 

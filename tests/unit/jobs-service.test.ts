@@ -9,7 +9,9 @@ import { openDatabase, type Db } from '../../functions/state/database.ts';
 import { projectSource, refusal } from '../support/fixtures.ts';
 
 const catalog = new Catalog(
-  ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((slug, i) => projectSource(slug, 2020 + i, i % 2 ? 'web' : 'data', ['Go'])),
+  ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((slug, i) =>
+    projectSource(slug, 2020 + i, i % 2 ? 'web' : 'data', ['Go']),
+  ),
   'https://ada.example',
 );
 
@@ -18,8 +20,21 @@ const opened: JobService[] = [];
 const LIVE = { sandbox: false, quotaKey: '192.0.2.1' };
 const SANDBOX = { sandbox: true, quotaKey: '192.0.2.1' };
 
-function service(options: Partial<JobServiceDependencies> = {}, db: Db = openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-')))) {
-  const jobs = new JobService({ db, catalog, concurrency: 2, queueLimit: 10, queuePerClient: 10, runningPerClient: 2, resultsPerClient: 10, retentionSeconds: 3600, ...options });
+function service(
+  options: Partial<JobServiceDependencies> = {},
+  db: Db = openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-'))),
+) {
+  const jobs = new JobService({
+    db,
+    catalog,
+    concurrency: 2,
+    queueLimit: 10,
+    queuePerClient: 10,
+    runningPerClient: 2,
+    resultsPerClient: 10,
+    retentionSeconds: 3600,
+    ...options,
+  });
   opened.push(jobs);
   return { jobs, db };
 }
@@ -38,7 +53,6 @@ async function finished(jobs: JobService, jobId: string, sandbox = false): Promi
   }
   throw new Error(`job ${jobId} did not finish`);
 }
-
 
 describe('JobService', () => {
   it('runs the default task to success; the result appears only then', async () => {
@@ -72,7 +86,10 @@ describe('JobService', () => {
   it('refuses a task that is not a string, an unknown task and bad input', async () => {
     const { jobs } = service();
     const notString = await refusal(() => jobs.create(42, undefined, LIVE));
-    expect([notString.code, notString.errors]).toEqual(['validation_failed', [{ field: 'task', problem: 'must be a string' }]]);
+    expect([notString.code, notString.errors]).toEqual([
+      'validation_failed',
+      [{ field: 'task', problem: 'must be a string' }],
+    ]);
     const unknown = await refusal(() => jobs.create('mine-bitcoin', undefined, LIVE));
     expect(unknown.code).toBe('unknown_task');
     expect(unknown.hint).toContain('export (the default), stats, digest');
@@ -84,7 +101,9 @@ describe('JobService', () => {
         { field: 'input.color', problem: 'is not a field of this task' },
       ]),
     );
-    expect((await refusal(() => jobs.create('stats', [], LIVE))).errors).toEqual([{ field: 'input', problem: 'must be an object' }]);
+    expect((await refusal(() => jobs.create('stats', [], LIVE))).errors).toEqual([
+      { field: 'input', problem: 'must be an object' },
+    ]);
   });
 
   it('refuses a job past concurrency + queueLimit with queue_full and Retry-After', async () => {
@@ -125,9 +144,13 @@ describe('JobService', () => {
 
   it('keeps live and sandbox queues apart and starts live jobs first', async () => {
     const { jobs } = service({ concurrency: 1, queueLimit: 2, runningPerClient: 1 });
-    const flood = ['203.0.113.1', '203.0.113.2', '203.0.113.3'].map((quotaKey) => jobs.create('digest', {}, { sandbox: true, quotaKey }));
+    const flood = ['203.0.113.1', '203.0.113.2', '203.0.113.3'].map((quotaKey) =>
+      jobs.create('digest', {}, { sandbox: true, quotaKey }),
+    );
     expect(flood.map((job) => job.status)).toEqual(['running', 'pending', 'pending']);
-    expect((await refusal(() => jobs.create('digest', {}, { sandbox: true, quotaKey: '203.0.113.4' }))).code).toBe('queue_full');
+    expect((await refusal(() => jobs.create('digest', {}, { sandbox: true, quotaKey: '203.0.113.4' }))).code).toBe(
+      'queue_full',
+    );
     const live = jobs.create('stats', {}, LIVE);
     expect(live.status).toBe('pending');
     await finished(jobs, live.jobId);

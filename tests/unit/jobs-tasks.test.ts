@@ -4,7 +4,11 @@ import { Catalog } from '../../functions/projects/catalog.ts';
 import { projectSource as source } from '../support/fixtures.ts';
 
 const catalog = new Catalog(
-  [source('beta', 2020, 'web', ['TypeScript', 'React']), source('alpha', 2020, 'data', ['Python']), source('gamma', 2024, 'web', ['Go', 'TypeScript'])],
+  [
+    source('beta', 2020, 'web', ['TypeScript', 'React']),
+    source('alpha', 2020, 'data', ['Python']),
+    source('gamma', 2024, 'web', ['Go', 'TypeScript']),
+  ],
   'https://ada.example',
 );
 
@@ -55,7 +59,9 @@ describe('digest', () => {
     expect(result.projects).toBe(3);
     expect(result.markdown).toMatch(/^# Portfolio digest\n/);
     expect(result.markdown.match(/^## /gm)).toHaveLength(3);
-    expect(result.markdown).toContain('## Project gamma\n\n- Year: 2024\n- Domain: web\n- Stack: Go, TypeScript\n\ngamma description text');
+    expect(result.markdown).toContain(
+      '## Project gamma\n\n- Year: 2024\n- Domain: web\n- Stack: Go, TypeScript\n\ngamma description text',
+    );
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress.at(-1)).toBe(1);

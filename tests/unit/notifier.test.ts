@@ -37,7 +37,10 @@ describe('Notifier', () => {
   it('retries, with backoff and no rejection left unhandled, when the inbox cannot be read or written, and posts each message once', async () => {
     const receiver = await hook();
     const messages = new MessageStore(openDatabase(mkdtempSync(path.join(tmpdir(), 'notifier-'))));
-    const id = messages.insert({ sandbox: false, name: 'Ada', email: 'ada@example.com', message: 'Hello there, Ada.' }, 'pending');
+    const id = messages.insert(
+      { sandbox: false, name: 'Ada', email: 'ada@example.com', message: 'Hello there, Ada.' },
+      'pending',
+    );
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     // The first read of due messages fails, then the first write of a result, then the read of the next due time.
     const due = vi.spyOn(messages, 'dueForNotification').mockImplementationOnce(() => {

@@ -16,8 +16,18 @@ const doc: OpenApiDocument = {
         },
         required: ['id', 'count'],
       },
-      Other: { type: 'object', properties: { other: { type: 'boolean' } }, required: ['other'], additionalProperties: false },
-      Either: { type: 'object', nullable: true, properties: {}, anyOf: [{ $ref: '#/components/schemas/Thing' }, { $ref: '#/components/schemas/Other' }] },
+      Other: {
+        type: 'object',
+        properties: { other: { type: 'boolean' } },
+        required: ['other'],
+        additionalProperties: false,
+      },
+      Either: {
+        type: 'object',
+        nullable: true,
+        properties: {},
+        anyOf: [{ $ref: '#/components/schemas/Thing' }, { $ref: '#/components/schemas/Other' }],
+      },
     },
     headers: { Count: { required: true, schema: { type: 'integer', minimum: 0 } } },
   },
@@ -26,7 +36,10 @@ const doc: OpenApiDocument = {
       get: {
         operationId: 'getThing',
         responses: {
-          200: { headers: { 'X-Count': { $ref: '#/components/headers/Count' } }, content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } },
+          200: {
+            headers: { 'X-Count': { $ref: '#/components/headers/Count' } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } },
+          },
           304: {},
         },
       },
@@ -51,14 +64,20 @@ describe('validateSchema', () => {
       '$.tags[0]: "c" is not one of ["a","b"]',
     ]);
     expect(validateSchema(doc, ref('Thing'), { id: thing.id })).toEqual(['$.count: is required']);
-    expect(validateSchema(doc, ref('Thing'), { ...thing, count: 1.5 })).toEqual(['$.count: is number, expected integer']);
+    expect(validateSchema(doc, ref('Thing'), { ...thing, count: 1.5 })).toEqual([
+      '$.count: is number, expected integer',
+    ]);
   });
 
   it('honours nullable and additionalProperties, and closes open objects on request', () => {
     expect(validateSchema(doc, ref('Thing'), null)).toEqual(['$: is null but not nullable']);
-    expect(validateSchema(doc, ref('Other'), { other: true, extra: 1 })).toEqual(['$.extra: is not a documented property']);
+    expect(validateSchema(doc, ref('Other'), { other: true, extra: 1 })).toEqual([
+      '$.extra: is not a documented property',
+    ]);
     expect(validateSchema(doc, ref('Thing'), { ...thing, extra: 1 })).toEqual([]);
-    expect(validateSchema(doc, ref('Thing'), { ...thing, extra: 1 }, '$', { closed: true })).toEqual(['$.extra: is not a documented property']);
+    expect(validateSchema(doc, ref('Thing'), { ...thing, extra: 1 }, '$', { closed: true })).toEqual([
+      '$.extra: is not a documented property',
+    ]);
   });
 
   it('needs one alternative of an anyOf to match', () => {
@@ -73,15 +92,36 @@ describe('validateResponse', () => {
   const headers = (count: string) => new Headers({ 'x-count': count });
 
   it('checks status, media type, body and headers', () => {
-    expect(validateResponse(doc, 'getThing', { status: 200, contentType: 'application/json; charset=utf-8', body: thing, headers: headers('3') })).toEqual([]);
+    expect(
+      validateResponse(doc, 'getThing', {
+        status: 200,
+        contentType: 'application/json; charset=utf-8',
+        body: thing,
+        headers: headers('3'),
+      }),
+    ).toEqual([]);
     expect(validateResponse(doc, 'getThing', { status: 304, contentType: null, body: undefined })).toEqual([]);
-    expect(validateResponse(doc, 'getThing', { status: 404, contentType: 'application/json', body: {} })).toEqual(['getThing: status 404 is not documented']);
-    expect(validateResponse(doc, 'getThing', { status: 200, contentType: 'text/plain', body: 'x' })).toEqual(['getThing 200: media type "text/plain" is not documented']);
-    expect(validateResponse(doc, 'getThing', { status: 200, contentType: 'application/json', body: thing, headers: headers('x') })).toEqual([
-      'getThing 200 header X-Count: is string, expected integer',
+    expect(validateResponse(doc, 'getThing', { status: 404, contentType: 'application/json', body: {} })).toEqual([
+      'getThing: status 404 is not documented',
     ]);
-    expect(validateResponse(doc, 'getThing', { status: 200, contentType: 'application/json', body: thing, headers: new Headers() })).toEqual([
-      'getThing 200: required header X-Count is missing',
+    expect(validateResponse(doc, 'getThing', { status: 200, contentType: 'text/plain', body: 'x' })).toEqual([
+      'getThing 200: media type "text/plain" is not documented',
     ]);
+    expect(
+      validateResponse(doc, 'getThing', {
+        status: 200,
+        contentType: 'application/json',
+        body: thing,
+        headers: headers('x'),
+      }),
+    ).toEqual(['getThing 200 header X-Count: is string, expected integer']);
+    expect(
+      validateResponse(doc, 'getThing', {
+        status: 200,
+        contentType: 'application/json',
+        body: thing,
+        headers: new Headers(),
+      }),
+    ).toEqual(['getThing 200: required header X-Count is missing']);
   });
 });

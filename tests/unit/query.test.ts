@@ -12,7 +12,8 @@ function codeOf(run: () => unknown): string | undefined {
   return undefined;
 }
 
-const limitOf = (value?: string) => parseQuery(new URLSearchParams(value === undefined ? '' : { limit: value }), listProjectsQuery).limit;
+const limitOf = (value?: string) =>
+  parseQuery(new URLSearchParams(value === undefined ? '' : { limit: value }), listProjectsQuery).limit;
 
 describe('parseQuery with an integer parameter', () => {
   it('defaults when absent and accepts the bounds', () => {
@@ -21,16 +22,19 @@ describe('parseQuery with an integer parameter', () => {
     expect(limitOf('100')).toBe(100);
   });
 
-  it.each(['0', '101', 'abc', '1.5', '', ' 5', '-1', '1e2', '0x10'])('refuses %j with a hint naming the range', (value) => {
-    try {
-      limitOf(value);
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(ApiError);
-      expect((error as ApiError).code).toBe('invalid_parameter');
-      expect((error as ApiError).hint).toContain('limit=1..100');
-    }
-  });
+  it.each(['0', '101', 'abc', '1.5', '', ' 5', '-1', '1e2', '0x10'])(
+    'refuses %j with a hint naming the range',
+    (value) => {
+      try {
+        limitOf(value);
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(ApiError);
+        expect((error as ApiError).code).toBe('invalid_parameter');
+        expect((error as ApiError).hint).toContain('limit=1..100');
+      }
+    },
+  );
 });
 
 describe('strictQuery', () => {

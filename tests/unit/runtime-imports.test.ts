@@ -34,6 +34,12 @@ describe('what the production server loads', () => {
   });
 
   it('loads neither the OpenAPI generator nor functions/openapi/', () => {
-    expect(modules.filter((name) => name.startsWith('@asteasolutions/zod-to-openapi') || name.includes(`${path.sep}functions${path.sep}openapi${path.sep}`))).toEqual([]);
+    expect(
+      modules.filter(
+        (name) =>
+          name.startsWith('@asteasolutions/zod-to-openapi') ||
+          name.includes(`${path.sep}functions${path.sep}openapi${path.sep}`),
+      ),
+    ).toEqual([]);
   });
 });

@@ -9,9 +9,21 @@ function doc(id: string, fields: Partial<SearchDocument>): SearchDocument {
 
 const documents: SearchDocument[] = [
   doc('title-match', { title: 'Kubernetes operator', text: 'Runs workloads on a cluster.' }),
-  doc('body-match', { title: 'Deployment notes', text: 'We moved everything to Kubernetes last spring, then added autoscaling.' }),
-  doc('heading-match', { title: 'Platform guide', headings: ['Kubernetes basics'], text: 'How the platform is put together.' }),
-  doc('ferry', { type: 'project', title: 'Skärgård ferry times', tags: ['TypeScript', 'mobile'], text: 'Departures for the archipelago.' }),
+  doc('body-match', {
+    title: 'Deployment notes',
+    text: 'We moved everything to Kubernetes last spring, then added autoscaling.',
+  }),
+  doc('heading-match', {
+    title: 'Platform guide',
+    headings: ['Kubernetes basics'],
+    text: 'How the platform is put together.',
+  }),
+  doc('ferry', {
+    type: 'project',
+    title: 'Skärgård ferry times',
+    tags: ['TypeScript', 'mobile'],
+    text: 'Departures for the archipelago.',
+  }),
   doc('tool', { type: 'mcp_tool', title: 'search_projects', text: 'Finds projects for an agent.' }),
 ];
 const index = SearchIndex.build(documents);
@@ -54,7 +66,13 @@ describe('SearchIndex', () => {
 
   it('answers each hit with its type, title, path, snippet and a rounded score', () => {
     const [hit] = index.search('autoscaling', { limit: 1 }).hits;
-    expect(hit).toEqual({ type: 'doc', title: 'Deployment notes', url: '/body-match', snippet: documents[1]!.text, score: expect.any(Number) });
+    expect(hit).toEqual({
+      type: 'doc',
+      title: 'Deployment notes',
+      url: '/body-match',
+      snippet: documents[1]!.text,
+      score: expect.any(Number),
+    });
     expect(String(hit!.score)).toMatch(/^\d+(\.\d{1,3})?$/);
   });
 
@@ -84,7 +102,14 @@ describe('searchDocuments', () => {
         markdown: '## How it works\n\nIt walks **git objects** directly; see [the docs](https://example.com).',
       },
     ],
-    docs: [{ slug: 'developers/quickstart', title: 'Quickstart', description: 'Your first request in a minute.', markdown: '## Get a key\n\nCall `createKey`.' }],
+    docs: [
+      {
+        slug: 'developers/quickstart',
+        title: 'Quickstart',
+        description: 'Your first request in a minute.',
+        markdown: '## Get a key\n\nCall `createKey`.',
+      },
+    ],
     operations: OPERATIONS,
     tools: [{ name: 'list_projects', description: 'Lists the projects.' }],
   });
@@ -99,15 +124,31 @@ describe('searchDocuments', () => {
       tags: ['Rust', 'SQLite', 'security'],
       text: 'A secret scanner for git repositories. How it works It walks git objects directly; see the docs.',
     });
-    expect(byId.get('doc:developers/quickstart')).toMatchObject({ type: 'doc', url: '/developers/quickstart', headings: ['Get a key'] });
-    expect(byId.get('operation:search')).toMatchObject({ type: 'operation', title: OPERATIONS.search.summary, url: '/developers#search' });
-    expect(byId.get('mcp_tool:list_projects')).toMatchObject({ type: 'mcp_tool', title: 'list_projects', url: '/developers#tool-list_projects' });
+    expect(byId.get('doc:developers/quickstart')).toMatchObject({
+      type: 'doc',
+      url: '/developers/quickstart',
+      headings: ['Get a key'],
+    });
+    expect(byId.get('operation:search')).toMatchObject({
+      type: 'operation',
+      title: OPERATIONS.search.summary,
+      url: '/developers#search',
+    });
+    expect(byId.get('mcp_tool:list_projects')).toMatchObject({
+      type: 'mcp_tool',
+      title: 'list_projects',
+      url: '/developers#tool-list_projects',
+    });
   });
 
   it('lets operations be found by operationId, path and words of their description', () => {
     const operations = SearchIndex.build(all);
-    expect(operations.search('listProjects', { type: 'operation', limit: 1 }).hits[0]?.url).toBe('/developers#listProjects');
-    expect(operations.search('idempotency', { type: 'operation', limit: 10 }).hits.map((hit) => hit.url)).toContain('/developers#createContact');
+    expect(operations.search('listProjects', { type: 'operation', limit: 1 }).hits[0]?.url).toBe(
+      '/developers#listProjects',
+    );
+    expect(operations.search('idempotency', { type: 'operation', limit: 10 }).hits.map((hit) => hit.url)).toContain(
+      '/developers#createContact',
+    );
     expect(operations.search('jobs', { type: 'operation', limit: 10 }).total).toBeGreaterThan(0);
   });
 });

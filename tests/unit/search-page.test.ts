@@ -9,7 +9,15 @@ import { resultSummary } from '../../functions/search/search-types.ts';
 const template = `<input value="${slot.query}"><select>${slot.options}</select><p>${slot.status}</p><ol>${slot.results}</ol>`;
 
 const index = SearchIndex.build([
-  { id: 'a', type: 'project', title: 'Script <runner>', url: '/projects/a', headings: [], tags: [], text: 'Runs "scripts" & more.' },
+  {
+    id: 'a',
+    type: 'project',
+    title: 'Script <runner>',
+    url: '/projects/a',
+    headings: [],
+    tags: [],
+    text: 'Runs "scripts" & more.',
+  },
   { id: 'b', type: 'doc', title: 'Guide', url: '/guide', headings: [], tags: [], text: 'A script guide.' },
 ]);
 
@@ -28,7 +36,12 @@ function request(query: string, method = 'GET'): ApiRequest {
 describe('SearchPage', () => {
   it('fills every slot, escaping the query and the results', () => {
     const hits = index.search('script', { limit: 10 }).hits;
-    const html = new SearchPage(template).render({ query: '"><script>alert(1)</script>', type: 'doc', status: 'Found <2>', hits });
+    const html = new SearchPage(template).render({
+      query: '"><script>alert(1)</script>',
+      type: 'doc',
+      status: 'Found <2>',
+      hits,
+    });
     expect(html).not.toContain('{{');
     expect(html).not.toContain('<script>');
     expect(html).toContain('value="&#34;&#62;&#60;script&#62;alert(1)&#60;/script&#62;"');
@@ -46,7 +59,8 @@ describe('SearchPage', () => {
 });
 
 describe('searchPageHandler', () => {
-  const handler = (limit = 100) => searchPageHandler(index, new SearchPage(template), new RateLimiter({ count: limit, seconds: 60 }, 100));
+  const handler = (limit = 100) =>
+    searchPageHandler(index, new SearchPage(template), new RateLimiter({ count: limit, seconds: 60 }, 100));
 
   it('renders the empty form without a query', async () => {
     const response = await handler()(request(''));

@@ -71,6 +71,9 @@ describe('markdownToText', () => {
   });
 
   it('lists headings, but not comment lines inside code blocks', () => {
-    expect(markdownHeadings('## Why\n\ntext\n```sh\n# not a heading\n```\n### How it *works* ##')).toEqual(['Why', 'How it works']);
+    expect(markdownHeadings('## Why\n\ntext\n```sh\n# not a heading\n```\n### How it *works* ##')).toEqual([
+      'Why',
+      'How it works',
+    ]);
   });
 });
