@@ -3,7 +3,7 @@ import { isFormContentType } from '../http/json-body.ts';
 import type { RouteHandler } from '../http/router.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import type { KeyService } from './key-service.ts';
-import type { OAUTH_ERRORS } from './schema.ts';
+import { tokenRequestSchema, type OAUTH_ERRORS } from './schema.ts';
 
 type OAuthError = (typeof OAUTH_ERRORS)[number];
 
@@ -68,11 +68,14 @@ export function tokenHandler(keys: KeyService): RouteHandler {
     for (const name of new Set(form.keys())) {
       if (form.getAll(name).length > 1) return oauthError('invalid_request', `The parameter ${name} is repeated.`);
     }
-    const grantType = form.get('grant_type');
-    if (grantType === null) return oauthError('invalid_request', 'grant_type is required.');
-    if (grantType !== 'client_credentials')
-      return oauthError('unsupported_grant_type', 'Only client_credentials is supported.');
-    if ((form.get('scope') ?? '').trim() !== '')
+    // The published TokenRequest schema is the check; only a string field can fail in a form, grant_type.
+    const parsed = tokenRequestSchema.safeParse(Object.fromEntries(form));
+    if (!parsed.success) {
+      return form.has('grant_type')
+        ? oauthError('unsupported_grant_type', 'Only client_credentials is supported.')
+        : oauthError('invalid_request', 'grant_type is required.');
+    }
+    if ((parsed.data.scope ?? '').trim() !== '')
       return oauthError('invalid_scope', 'This server defines no scopes; leave scope out.');
     const credentials = clientCredentials(request, form);
     if (credentials === null)

@@ -4,6 +4,7 @@ import { isRouterPath, type Endpoint } from '../endpoints.ts';
 import { clientIpOf } from '../http/client-ip.ts';
 import { ifNoneMatchHits } from '../http/etag.ts';
 import { RequestAborted } from '../http/request-aborted.ts';
+import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { answeredId, requestIdsFor, type RequestIds } from '../http/request-id.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
@@ -124,8 +125,7 @@ export function createRequestListener({ api, statics, endpoints, commonHeaders }
     if (file === undefined) {
       notFoundOrRedirect(res, statics, path, search, method, { ...common, 'x-request-id': requestId });
     } else if (method !== 'GET' && method !== 'HEAD') {
-      res.writeHead(405, { ...common, 'x-request-id': requestId, allow: 'GET, HEAD', 'content-type': TEXT });
-      res.end('Method Not Allowed\n');
+      writeApiResponse(res, methodNotAllowed('GET, HEAD'), commonList, method, requestId);
     } else if (ifNoneMatchHits(headerValue(req, 'if-none-match'), file.etag)) {
       res.writeHead(304, [...file.notModifiedHeaderList, 'x-request-id', requestId]);
       res.end();
