@@ -3,6 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorSchema } from '../support/schemas.ts';
 import { startExpectingFailure, startServer, type RunningServer } from '../support/server.ts';
+import { startService } from '../support/service.ts';
 
 let server: RunningServer;
 
@@ -134,7 +135,7 @@ describe('pages and documents from memory', () => {
 
 describe('cross-cutting rules', () => {
   it('sends HSTS when SITE_URL is https', async () => {
-    const https = await startServer({ SITE_URL: 'https://ada.example' });
+    const https = await startService({ SITE_URL: 'https://ada.example' });
     try {
       for (const path of ['/', '/api/v1/projects']) {
         expect((await fetch(`${https.baseUrl}${path}`)).headers.get('strict-transport-security')).toContain('max-age=');
@@ -201,8 +202,8 @@ describe('cross-cutting rules', () => {
   });
 
   it('believes X-Forwarded-For only with TRUST_PROXY', async () => {
-    const spoofable = await startServer({ READ_RATE_LIMIT: '1/60' });
-    const proxied = await startServer({ READ_RATE_LIMIT: '1/60', TRUST_PROXY: '1' });
+    const spoofable = await startService({ READ_RATE_LIMIT: '1/60' });
+    const proxied = await startService({ READ_RATE_LIMIT: '1/60', TRUST_PROXY: '1' });
     try {
       const statuses = async (base: string) => {
         const out: number[] = [];
@@ -220,7 +221,7 @@ describe('cross-cutting rules', () => {
   });
 
   it('counts forwarded clients by strictly parsed address: ports dropped, odd spellings refused, IPv6 per /64', async () => {
-    const proxied = await startServer({ READ_RATE_LIMIT: '2/60', TRUST_PROXY: '1' });
+    const proxied = await startService({ READ_RATE_LIMIT: '2/60', TRUST_PROXY: '1' });
     try {
       const statuses = async (hops: string[]) => {
         const out: number[] = [];
