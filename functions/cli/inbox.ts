@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/env.ts';
 import { openDatabase } from '../state/database.ts';
+import { inboxEntry } from '../contact/inbox-entry.ts';
 import { MessageStore, type StoredMessage } from '../contact/message-store.ts';
 
 const USAGE = `Usage: npm run inbox -- [options]
@@ -56,19 +57,6 @@ function formatText(message: StoredMessage): string {
   return `#${message.id}  ${when} UTC  ${printable(message.name)} <${printable(message.email)}>\n    [${flags}]\n${body}\n`;
 }
 
-function toJson(message: StoredMessage): string {
-  return JSON.stringify({
-    id: message.id,
-    createdAt: new Date(message.createdAt).toISOString(),
-    name: message.name,
-    email: message.email,
-    message: message.message,
-    read: message.readAt !== null,
-    sandbox: message.sandbox,
-    delivery: { state: message.notifyState, attempts: message.notifyAttempts, lastError: message.notifyLastError },
-  });
-}
-
 function main(): void {
   const { values } = parseArgs({
     options: {
@@ -100,7 +88,7 @@ function main(): void {
       ...(limit === undefined ? {} : { limit }),
     });
     if (values.json) {
-      for (const message of messages) process.stdout.write(`${toJson(message)}\n`);
+      for (const message of messages) process.stdout.write(`${JSON.stringify(inboxEntry(message))}\n`);
     } else if (messages.length === 0) {
       process.stdout.write('No messages.\n');
     } else {

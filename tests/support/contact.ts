@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { openDatabase } from '../../functions/state/database.ts';
+import { inboxEntry, type InboxEntry } from '../../functions/contact/inbox-entry.ts';
 import { MessageStore } from '../../functions/contact/message-store.ts';
 import { ROOT } from './server.ts';
 
@@ -41,16 +42,6 @@ export async function postContact(
   };
 }
 
-export interface InboxEntry {
-  id: number;
-  name: string;
-  email: string;
-  message: string;
-  read: boolean;
-  sandbox: boolean;
-  delivery: { state: string; attempts: number; lastError: string | null };
-}
-
 /** The inbox command's output, run the way the owner runs it: `npm run inbox -- <args>`. */
 export async function runInbox(dataDir: string, ...args: string[]): Promise<string> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/inbox.ts', ...args], {
@@ -75,15 +66,7 @@ export async function readInbox(dataDir: string, ...args: string[]): Promise<Inb
 export function storedInbox(dataDir: string, options: { sandbox?: boolean } = {}): InboxEntry[] {
   const db = openDatabase(dataDir);
   try {
-    return new MessageStore(db).list({ sandbox: options.sandbox === true }).map((message) => ({
-      id: message.id,
-      name: message.name,
-      email: message.email,
-      message: message.message,
-      read: message.readAt !== null,
-      sandbox: message.sandbox,
-      delivery: { state: message.notifyState, attempts: message.notifyAttempts, lastError: message.notifyLastError },
-    }));
+    return new MessageStore(db).list({ sandbox: options.sandbox === true }).map(inboxEntry);
   } finally {
     db.close();
   }

@@ -3,6 +3,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
+import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
 import { documentedResponse, validateResponse, type OpenApiDocument } from '../support/openapi.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 
@@ -241,20 +243,8 @@ describe('contract fuzzing (fast-check) against every operation', () => {
 });
 
 describe('MCP fuzzing (fast-check)', () => {
-  const TOOLS = [
-    'list_projects',
-    'get_project',
-    'search',
-    'submit_contact',
-    'create_job',
-    'get_job',
-    'sandbox_ping',
-    'compare_projects',
-    'list_docs',
-    'get_doc',
-    'search_docs',
-    'no_such_tool',
-  ];
+  // Every tool of both servers, and one that does not exist.
+  const TOOLS = [...PRODUCT_TOOLS, ...DOCS_TOOLS].map((tool) => tool.name).concat('no_such_tool');
   const message = fc.oneof(
     fc.record({
       jsonrpc: fc.constant('2.0'),
