@@ -1,5 +1,4 @@
 import { loadConfig } from '../../functions/config/env.ts';
-import { loadSite } from '../../functions/config/site.ts';
 import { buildCatalog } from './catalog.ts';
 import { loadDocs } from './docs.ts';
 
@@ -31,6 +30,3 @@ export async function sitePages(): Promise<{ path: string; lastmod: string | nul
   ];
   return pages;
 }
-
-/** The owner's identity, for the documents made at build. */
-export const site = loadSite();

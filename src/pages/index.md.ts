@@ -1,10 +1,12 @@
 import type { APIRoute } from 'astro';
 import { buildCatalog, domainLabel } from '../lib/catalog.ts';
-import { absolute, site, textResponse } from '../lib/site-documents.ts';
+import { loadSite } from '../../functions/config/site.ts';
+import { absolute, textResponse } from '../lib/site-documents.ts';
 
 /** The home page as Markdown (/index.md, and / with Accept: text/markdown). */
 export const GET: APIRoute = async () => {
   const catalog = await buildCatalog();
+  const site = loadSite();
   const lines = [
     `# ${site.name}`,
     '',

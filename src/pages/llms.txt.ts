@@ -5,12 +5,14 @@ import { MCP_SERVERS } from '../../functions/mcp/server-identity.ts';
 import { OPERATIONS } from '../../functions/operations.ts';
 import { buildCatalog } from '../lib/catalog.ts';
 import { loadDocs } from '../lib/docs.ts';
-import { absolute, site, textResponse } from '../lib/site-documents.ts';
+import { loadSite } from '../../functions/config/site.ts';
+import { absolute, textResponse } from '../lib/site-documents.ts';
 
 /** /llms.txt per llmstxt.org: an H1, a one-line summary, then H2 sections of links only. */
 export const GET: APIRoute = async () => {
   const docs = await loadDocs();
   const catalog = await buildCatalog();
+  const site = loadSite();
   const link = (title: string, path: string, note: string) => `- [${title}](${absolute(path)}): ${note}`;
   const lines = [
     `# ${site.name}`,
