@@ -65,13 +65,14 @@ export function createServices(config: Config, projects: readonly ProjectSource[
   }, PURGE_INTERVAL_MS).unref();
   const notifier = config.notify === null ? null : new Notifier(messages, config.notify);
   notifier?.wake();
+  const quotas = new QuotaBook(config);
   const jobs = new JobService({ db, catalog, ...config.jobs });
 
   return {
     config,
     catalog,
     cursors: new CursorCodec(loadOrCreateSecret(config.dataDir, 'cursor.key')),
-    quotas: new QuotaBook(config),
+    quotas,
     db,
     contact: new ContactService({
       db,
@@ -90,6 +91,7 @@ export function createServices(config: Config, projects: readonly ProjectSource[
     search: loadSearchIndex(searchIndex, projects),
     close() {
       clearInterval(purgeTimer);
+      quotas.close();
       notifier?.stop();
       // Running jobs are abandoned, not written: the next start marks them interrupted.
       jobs.close();

@@ -4,7 +4,8 @@ import { build } from 'esbuild';
  * Part of `npm run build`: compiles the production entry and the inbox CLI into single ES modules
  * under dist/server, so production runs `node dist/server/portfolio.mjs` with no TypeScript
  * compiler at run time and loads one file instead of hundreds. better-sqlite3 stays external: it
- * is a native addon, loaded from node_modules.
+ * is a native addon, loaded from node_modules; so do the Redis drivers, which are loaded only when
+ * REDIS_URL selects them (functions/limits/redis-limiter.ts).
  */
 const BANNER = [
   // Bundled CommonJS dependencies call require(); an ES module has none of its own.
@@ -20,7 +21,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'ioredis', 'rate-limiter-flexible'],
   banner: { js: BANNER },
   sourcemap: 'linked',
   legalComments: 'none',

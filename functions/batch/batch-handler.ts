@@ -7,7 +7,7 @@ import { strictQuery } from '../http/query.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { RouteHandler } from '../http/router.ts';
 import { charge } from '../limits/charge.ts';
-import type { RateLimiter } from '../limits/rate-limiter.ts';
+import type { QuotaLimiter } from '../limits/rate-limiter.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import type { Db } from '../state/database.ts';
 import { batchRequestSchema, type BatchOp } from './schema.ts';
@@ -17,7 +17,7 @@ export interface BatchDependencies {
   catalog: Catalog;
   /** Synchronous, so every job is read inside the batch's one SQLite snapshot. */
   getJob: (jobId: string, sandbox: boolean) => unknown;
-  readLimiter: (context: RequestContext) => RateLimiter;
+  readLimiter: (context: RequestContext) => QuotaLimiter;
   maxOperations: number;
 }
 
@@ -55,7 +55,7 @@ export function batchHandler(deps: BatchDependencies): RouteHandler {
     }
     const { operations } = parsed.data;
     const headers =
-      operations.length > 1 ? charge(deps.readLimiter(context), context.quotaKey, operations.length - 1, 'reads') : {};
+      operations.length > 1 ? await charge(deps.readLimiter(context), context.quotaKey, operations.length - 1, 'reads') : {};
     const outcomes = deps.db.transaction(() =>
       operations.map(({ op, id }) => resolve(deps, op, id, context.sandbox)),
     )();

@@ -107,6 +107,11 @@ export const ENV_VARIABLES = {
     meaning:
       'How long sandbox contact messages are kept (default 7 days, at least 60); older ones are purged at start and every 10 minutes.',
   },
+  REDIS_URL: {
+    default: '',
+    meaning:
+      'If set (redis:// or rediss://; Valkey works too), every quota is counted in Redis, shared by all instances using it. While Redis is unreachable each instance counts on its own. Empty counts in this process.',
+  },
   RATE_LIMIT_MAX_CLIENTS: {
     default: '100000',
     meaning: 'How many client IPs the rate limiter tracks at once (bounds its memory).',
@@ -166,6 +171,8 @@ export interface Config {
   sandboxRetentionSeconds: number;
   batchMaxOperations: number;
   rateLimitMaxClients: number;
+  /** Where quotas are counted when several instances share them; null counts in this process. */
+  redisUrl: string | null;
   connections: ConnectionLimits;
   /** Origins allowed to call the MCP servers; null is the default (the site's origin and loopback). */
   mcpAllowedOrigins: string[] | null;
@@ -253,16 +260,18 @@ function siteUrl(env: Env): string {
   return url.href.replace(/\/+$/, '');
 }
 
-function optionalHttpUrl(env: Env, variable: EnvVariable): string | null {
+/** An absolute URL with one of `protocols` (e.g. `['http:', 'https:']`), or null when empty. */
+function optionalUrl(env: Env, variable: EnvVariable, protocols: readonly string[]): string | null {
   const text = read(env, variable);
   if (text === '') return null;
   try {
     const url = new URL(text);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+    if (protocols.includes(url.protocol)) return url.href;
   } catch {
     // Reported below with the variable's name.
   }
-  throw new ConfigError(variable, text, 'an absolute http:// or https:// URL, or empty');
+  const schemes = protocols.map((protocol) => `${protocol}//`).join(' or ');
+  throw new ConfigError(variable, text.replace(/\/\/[^@/]*@/, '//***@'), `an absolute ${schemes} URL, or empty`);
 }
 
 function host(env: Env): string {
@@ -299,6 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     sandboxRetentionSeconds: integer(env, 'SANDBOX_RETENTION_SECONDS', 60, 365 * 86400),
     rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 100, 10_000_000),
+    redisUrl: optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     connections: connectionLimits(env),
     mcpAllowedOrigins: originList(env, 'MCP_ALLOWED_ORIGINS'),
     accessLog: boolean(env, 'ACCESS_LOG'),
@@ -349,7 +359,7 @@ function connectionLimits(env: Env): ConnectionLimits {
 }
 
 function notifyConfig(env: Env): Config['notify'] {
-  const webhookUrl = optionalHttpUrl(env, 'NOTIFY_WEBHOOK_URL');
+  const webhookUrl = optionalUrl(env, 'NOTIFY_WEBHOOK_URL', ['http:', 'https:']);
   const retryBaseMs = integer(env, 'NOTIFY_RETRY_BASE_MS', 1, 3_600_000);
   const maxAttempts = integer(env, 'NOTIFY_MAX_ATTEMPTS', 1, 100);
   return webhookUrl === null ? null : { webhookUrl, retryBaseMs, maxAttempts };

@@ -40,7 +40,7 @@ export function contactFormHandler(service: ContactService, page: ContactPage, q
     let token: string = randomUUID();
     const quotaKey = clientKeyOf(request.clientIp);
     try {
-      charge(requests, quotaKey);
+      await charge(requests, quotaKey);
       if (!isFormContentType(request)) {
         throw new ApiError('unsupported_media_type', 'This form must be sent as a regular form post.');
       }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../http/api-error.ts';
 import { charge } from '../limits/charge.ts';
-import { rateLimitHeaders, type RateLimiter } from '../limits/rate-limiter.ts';
+import { rateLimitHeaders, type QuotaLimiter } from '../limits/rate-limiter.ts';
 import type { Db } from '../state/database.ts';
 import { fieldProblems } from '../http/field-problems.ts';
 import { withStorage } from '../state/storage-errors.ts';
@@ -23,7 +23,7 @@ export interface ContactRequest {
   key: string;
   sandbox: boolean;
   /** The quota of the caller's tier, and who it counts against (the client IP, or the key). */
-  limiter: RateLimiter;
+  limiter: QuotaLimiter;
   quotaKey: string;
   /** Produces the parsed body; called once the key is known to be free or recorded (it may read the network). */
   payload: () => Promise<unknown>;
@@ -73,7 +73,7 @@ export class ContactService {
           },
         );
       }
-      const headers = charge(request.limiter, quotaKeyOf(request), 1, 'messages');
+      const headers = await charge(request.limiter, quotaKeyOf(request), 1, 'messages');
       const answer = { fingerprint: fingerprintOf(raw), status: 200, body: JSON.stringify({ success: true }) };
       let earlier: RecordedAnswer | undefined;
       try {
@@ -90,11 +90,11 @@ export class ContactService {
         );
       } catch (error) {
         // Nothing was stored, so the message must not use up the quota either.
-        request.limiter.refund(quotaKeyOf(request));
+        await request.limiter.refund(quotaKeyOf(request));
         throw error;
       }
       if (earlier !== undefined) {
-        request.limiter.refund(quotaKeyOf(request));
+        await request.limiter.refund(quotaKeyOf(request));
         return this.replay(earlier, raw, request);
       }
       if (!request.sandbox) this.deps.onStored();
@@ -105,12 +105,12 @@ export class ContactService {
   }
 
   /** The key's first answer, for the same payload only; the quota as it stands, without counting this request. */
-  private replay(recorded: RecordedAnswer, payload: unknown, request: ContactRequest): ContactOutcome {
+  private async replay(recorded: RecordedAnswer, payload: unknown, request: ContactRequest): Promise<ContactOutcome> {
     if (fingerprintOf(payload) !== recorded.fingerprint) throw reusedKey();
     return {
       status: recorded.status,
       body: recorded.body,
-      headers: rateLimitHeaders(request.limiter.peek(quotaKeyOf(request))),
+      headers: rateLimitHeaders(await request.limiter.peek(quotaKeyOf(request))),
       replayed: true,
     };
   }

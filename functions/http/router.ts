@@ -34,7 +34,7 @@ type QuotaCharger<Quota extends string> = (
   quota: Quota,
   units: number,
   what?: string,
-) => HeaderMap;
+) => Promise<HeaderMap>;
 
 /**
  * Versions X-API-Version may name: only v1, the same version as the /api/v1 path prefix. A
@@ -124,7 +124,7 @@ export class Router<Quota extends string = string> {
       const context = resolveContext(request, this.options.verifyCredential);
       Object.assign(headers, contextHeaders(context));
       if (route.quota !== undefined)
-        Object.assign(headers, this.options.chargeQuota(context, route.quota, request.prepaid === true ? 0 : 1));
+        Object.assign(headers, await this.options.chargeQuota(context, route.quota, request.prepaid === true ? 0 : 1));
       checkApiVersion(request);
       const response = await route.handler(request, params, context);
       Object.assign(response.headers, CORS_HEADERS);
@@ -141,7 +141,7 @@ export class Router<Quota extends string = string> {
    * for an API request, and counts `units` of a quota against it; the RateLimit-* headers come
    * back, or a `rate_limited` (or bad X-Sandbox) ApiError is thrown.
    */
-  chargeCaller(request: ApiRequest, quota: Quota, units: number, what?: string): HeaderMap {
+  chargeCaller(request: ApiRequest, quota: Quota, units: number, what?: string): Promise<HeaderMap> {
     return this.options.chargeQuota(resolveContext(request, this.options.verifyCredential), quota, units, what);
   }
 

@@ -6,7 +6,7 @@ import { readOptionalJson } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
 import type { RouteHandler } from '../http/router.ts';
 import { charge } from '../limits/charge.ts';
-import type { RateLimiter } from '../limits/rate-limiter.ts';
+import type { QuotaLimiter } from '../limits/rate-limiter.ts';
 import type { KeyService } from './key-service.ts';
 import { createKeySchema } from './schema.ts';
 
@@ -14,7 +14,7 @@ import { createKeySchema } from './schema.ts';
  * POST /api/v1/keys: a new test key, shown once. Creation is counted per client IP whatever
  * key the caller holds, so keys cannot be used to mint more keys faster.
  */
-export function createKeyHandler(keys: KeyService, limiter: RateLimiter): RouteHandler {
+export function createKeyHandler(keys: KeyService, limiter: QuotaLimiter): RouteHandler {
   return async (request, _params, context) => {
     strictQuery(request.query, []);
     const body = (await readOptionalJson(request, 4096)) ?? {};
@@ -29,7 +29,7 @@ export function createKeyHandler(keys: KeyService, limiter: RateLimiter): RouteH
         errors,
       });
     }
-    const headers = charge(limiter, clientKeyOf(request.clientIp), 1, 'keys');
+    const headers = await charge(limiter, clientKeyOf(request.clientIp), 1, 'keys');
     return jsonResponse(201, keys.create(parsed.data.label ?? null, context.sandbox), headers);
   };
 }

@@ -1,12 +1,17 @@
 import { ApiError } from '../http/api-error.ts';
-import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
+import { rateLimitHeaders, type QuotaLimiter } from './rate-limiter.ts';
 
 /**
  * Counts `units` against a quota and returns the RateLimit-* headers for the response; over the
  * quota it throws a 429 `rate_limited` carrying those headers and Retry-After.
  */
-export function charge(limiter: RateLimiter, key: string, units = 1, what = 'requests'): Record<string, string> {
-  const decision = limiter.consume(key, units);
+export async function charge(
+  limiter: QuotaLimiter,
+  key: string,
+  units = 1,
+  what = 'requests',
+): Promise<Record<string, string>> {
+  const decision = await limiter.consume(key, units);
   const headers = rateLimitHeaders(decision);
   if (!decision.allowed) {
     throw new ApiError('rate_limited', `Too many ${what} from this client.`, {

@@ -1,7 +1,8 @@
 import type { Config } from '../config/env.ts';
 import type { RateQuota } from '../config/rate-quota.ts';
 import type { Tier } from '../http/request-context.ts';
-import { RateLimiter } from './rate-limiter.ts';
+import { MemoryLimiter, type QuotaLimiter } from './rate-limiter.ts';
+import { RedisLimiter, RedisQuotaStore } from './redis-limiter.ts';
 
 /** The quotas an operation can count against. */
 export const QUOTA_NAMES = ['read', 'contact', 'keys'] as const;
@@ -18,24 +19,42 @@ export function quotaTable(config: Config): Record<Tier, Record<QuotaName, RateQ
   };
 }
 
-/** One limiter per tier and quota. */
+/**
+ * One limiter per tier and quota. Without REDIS_URL each is counted in this process; with it,
+ * in Redis, shared by every instance, falling back to this process's count while Redis is down.
+ */
 export class QuotaBook {
-  private readonly limiters: Record<Tier, Record<QuotaName, RateLimiter>>;
+  private readonly limiters: Record<Tier, Record<QuotaName, QuotaLimiter>>;
+  private readonly redis: RedisQuotaStore | null;
 
   constructor(config: Config) {
     const table = quotaTable(config);
-    const build = (tier: Tier) => {
-      const quotas = table[tier];
-      return {
-        read: new RateLimiter(quotas.read, config.rateLimitMaxClients),
-        contact: new RateLimiter(quotas.contact, config.rateLimitMaxClients),
-        keys: new RateLimiter(quotas.keys, config.rateLimitMaxClients),
-      };
+    const redis = config.redisUrl === null ? null : new RedisQuotaStore(config.redisUrl);
+    const limiter = (tier: Tier, name: QuotaName): QuotaLimiter => {
+      const memory = new MemoryLimiter(table[tier][name], config.rateLimitMaxClients);
+      return redis === null
+        ? memory
+        : new RedisLimiter(table[tier][name], `portfolio:quota:${tier}:${name}`, redis, memory);
     };
+    const build = (tier: Tier) => ({
+      read: limiter(tier, 'read'),
+      contact: limiter(tier, 'contact'),
+      keys: limiter(tier, 'keys'),
+    });
     this.limiters = { anonymous: build('anonymous'), test: build('test') };
+    this.redis = redis;
   }
 
-  limiter(tier: Tier, name: QuotaName): RateLimiter {
+  /** Where quotas are counted, for the start-up log line. */
+  get engine(): 'memory' | 'redis' {
+    return this.redis === null ? 'memory' : 'redis';
+  }
+
+  limiter(tier: Tier, name: QuotaName): QuotaLimiter {
     return this.limiters[tier][name];
+  }
+
+  close(): void {
+    this.redis?.close();
   }
 }

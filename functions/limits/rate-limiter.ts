@@ -10,17 +10,32 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
+/**
+ * A quota counted somewhere: in this process (MemoryLimiter) or in Redis, shared by every
+ * instance (functions/limits/redis-limiter.ts). Asynchronous, because a shared count is a round trip.
+ */
+export interface QuotaLimiter {
+  readonly quota: RateQuota;
+  /** Counts `units` for `key` if the quota allows all of them; otherwise counts nothing. */
+  consume(key: string, units?: number): Promise<RateDecision>;
+  /** The decision `consume(key, 0)` would give, without counting anything. */
+  peek(key: string): Promise<RateDecision>;
+  /** Gives back units counted for a request that turned out not to use the quota (e.g. a replay). */
+  refund(key: string, units?: number): Promise<void>;
+}
+
 interface Window {
   used: number;
   resetsAt: number;
 }
 
 /**
- * Fixed-window counters per client key. Memory is bounded by `maxClients`: the least recently
- * seen client is forgotten first, so a flood of distinct addresses cannot grow the process.
- * Counting is synchronous, so concurrent requests in one process are counted exactly.
+ * Fixed-window counters per client key in this process. Memory is bounded by `maxClients`: the
+ * least recently seen client is forgotten first, so a flood of distinct addresses cannot grow
+ * the process. Counting is synchronous, so concurrent requests in one process are counted
+ * exactly; the promises only give it the shape of a shared limiter.
  */
-export class RateLimiter {
+export class MemoryLimiter implements QuotaLimiter {
   readonly quota: RateQuota;
   private readonly windows: LRUCache<string, Window>;
   private readonly now: () => number;
@@ -31,8 +46,21 @@ export class RateLimiter {
     this.now = now;
   }
 
-  /** Counts `units` requests for `key` if the quota allows all of them; otherwise counts nothing. */
-  consume(key: string, units = 1): RateDecision {
+  consume(key: string, units = 1): Promise<RateDecision> {
+    return Promise.resolve(this.count(key, units));
+  }
+
+  peek(key: string): Promise<RateDecision> {
+    return Promise.resolve(this.count(key, 0));
+  }
+
+  refund(key: string, units = 1): Promise<void> {
+    const window = this.windows.get(key);
+    if (window !== undefined && window.resetsAt > this.now()) window.used = Math.max(0, window.used - units);
+    return Promise.resolve();
+  }
+
+  private count(key: string, units: number): RateDecision {
     const now = this.now();
     let window = this.windows.get(key);
     if (window === undefined || window.resetsAt <= now) {
@@ -47,17 +75,6 @@ export class RateLimiter {
       remaining: this.quota.count - window.used,
       resetSeconds: Math.max(1, Math.ceil((window.resetsAt - now) / 1000)),
     };
-  }
-
-  /** The decision `consume(key, 0)` would give, without counting anything. */
-  peek(key: string): RateDecision {
-    return this.consume(key, 0);
-  }
-
-  /** Gives back units counted for a request that turned out not to use the quota (e.g. a replay). */
-  refund(key: string, units = 1): void {
-    const window = this.windows.get(key);
-    if (window !== undefined && window.resetsAt > this.now()) window.used = Math.max(0, window.used - units);
   }
 }
 

@@ -24,7 +24,7 @@ export interface McpEndpointOptions {
    * Counts `units` requests against the caller's request quota and returns the RateLimit-*
    * headers; throws ApiError `rate_limited` (or a bad X-Sandbox) like the API does.
    */
-  chargeRequests(request: ApiRequest, units: number): HeaderMap;
+  chargeRequests(request: ApiRequest, units: number): Promise<HeaderMap>;
   isAllowedOrigin(origin: string): boolean;
   siteUrl: string;
 }
@@ -71,7 +71,7 @@ export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, site
       parsedBody = parsedOrUndefined(body);
       const messages = messageCount(parsedBody);
       // A request refused for its length costs one, like any other refused request.
-      quotaHeaders = chargeRequests(request, messages > MCP_MAX_MESSAGES ? 1 : messages);
+      quotaHeaders = await chargeRequests(request, messages > MCP_MAX_MESSAGES ? 1 : messages);
       if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
     } catch (error) {
       if (error instanceof ApiError)

@@ -3,7 +3,7 @@ import { clientKeyOf } from '../http/client-ip.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import type { ApiRequest, ApiResponse, HeaderMap } from '../http/types.ts';
 import { charge } from '../limits/charge.ts';
-import type { RateLimiter } from '../limits/rate-limiter.ts';
+import type { QuotaLimiter } from '../limits/rate-limiter.ts';
 import type { SearchIndex } from './search-index.ts';
 import type { SearchPage, SearchPageState } from './search-page.ts';
 import { isSearchType, resultSummary, SEARCH_PAGE_LIMIT, SEARCH_QUERY_MAX_LENGTH } from './search-types.ts';
@@ -16,7 +16,7 @@ const HTML = 'text/html; charset=utf-8';
  * searches everything, other parameters are ignored), since a person reads the answer, and it
  * counts each search against the same read quota as the API.
  */
-export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter: RateLimiter) {
+export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter: QuotaLimiter) {
   const html = (status: number, state: SearchPageState, headers: HeaderMap = {}): ApiResponse => ({
     status,
     headers: { 'content-type': HTML, 'cache-control': 'no-store', ...headers },
@@ -39,7 +39,7 @@ export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter:
 
     let quotaHeaders: HeaderMap;
     try {
-      quotaHeaders = charge(limiter, clientKeyOf(request.clientIp), 1, 'searches');
+      quotaHeaders = await charge(limiter, clientKeyOf(request.clientIp), 1, 'searches');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return html(error.status, { query, type, status: `${error.message} ${error.hint ?? ''}`.trim() }, error.headers);

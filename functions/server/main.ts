@@ -64,4 +64,6 @@ logEvent('listening', {
   port: service.port,
   siteUrl: config.siteUrl,
   builtAt: build.manifest.builtAt,
+  // Where quotas are counted: in this instance only, or shared through Redis.
+  quotas: service.api.services.quotas.engine === 'redis' ? 'shared (Redis)' : 'this instance only',
 });

@@ -41,6 +41,7 @@ describe('the baked configuration', () => {
     NOTIFY_RETRY_BASE_MS: '5',
     NOTIFY_MAX_ATTEMPTS: '3',
     RATE_LIMIT_MAX_CLIENTS: '500',
+    REDIS_URL: 'redis://127.0.0.1:6379',
     HEADERS_TIMEOUT_MS: '2000',
     REQUEST_TIMEOUT_MS: '40000',
     MAX_CONNECTIONS: '10',

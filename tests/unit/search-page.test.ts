@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest } from '../../functions/http/types.ts';
-import { RateLimiter } from '../../functions/limits/rate-limiter.ts';
+import { MemoryLimiter } from '../../functions/limits/rate-limiter.ts';
 import { SearchIndex } from '../../functions/search/search-index.ts';
 import { searchPageHandler } from '../../functions/search/search-page-handler.ts';
 import { SEARCH_PAGE_SLOTS as slot, SearchPage } from '../../functions/search/search-page.ts';
@@ -60,7 +60,7 @@ describe('SearchPage', () => {
 
 describe('searchPageHandler', () => {
   const handler = (limit = 100) =>
-    searchPageHandler(index, new SearchPage(template), new RateLimiter({ count: limit, seconds: 60 }, 100));
+    searchPageHandler(index, new SearchPage(template), new MemoryLimiter({ count: limit, seconds: 60 }, 100));
 
   it('renders the empty form without a query', async () => {
     const response = await handler()(request(''));

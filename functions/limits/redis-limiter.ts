@@ -1,0 +1,132 @@
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateQuota } from '../config/rate-quota.ts';
+import { logEvent } from '../log.ts';
+import type { MemoryLimiter, QuotaLimiter, RateDecision } from './rate-limiter.ts';
+
+type RedisConstructor = new (url: string, options: RedisOptions) => RedisClient;
+type RateLimiterRedisConstructor = typeof RateLimiterRedis;
+
+/**
+ * The drivers, loaded only when REDIS_URL selects this engine (and left out of the server bundle):
+ * an instance on the embedded engine never loads them.
+ */
+function drivers(): { Redis: RedisConstructor; RateLimiterRedis: RateLimiterRedisConstructor } {
+  const require = createRequire(import.meta.url);
+  const { Redis } = require('ioredis') as { Redis: RedisConstructor };
+  const { RateLimiterRedis } = require('rate-limiter-flexible') as { RateLimiterRedis: RateLimiterRedisConstructor };
+  return { Redis, RateLimiterRedis };
+}
+
+/**
+ * One connection to Redis for every quota of the process, and whether it answers. Commands fail
+ * at once while it is down (no offline queue, one retry), so a quota falls back to this
+ * instance's own count in about a millisecond instead of waiting for a reconnect. The outage
+ * is logged once when it starts and once when Redis is back.
+ */
+export class RedisQuotaStore {
+  readonly client: RedisClient;
+  readonly RateLimiterRedis: RateLimiterRedisConstructor;
+  private down = false;
+
+  constructor(url: string) {
+    const loaded = drivers();
+    this.RateLimiterRedis = loaded.RateLimiterRedis;
+    this.client = new loaded.Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    // ioredis reconnects by itself; an 'error' event nobody listens to would crash the process.
+    this.client.on('error', () => this.markDown());
+    this.client.on('ready', () => {
+      if (!this.down) return;
+      this.down = false;
+      logEvent('Redis is back: quotas are counted across instances again');
+    });
+  }
+
+  markDown(): void {
+    if (this.down) return;
+    this.down = true;
+    logEvent('Redis unreachable: quotas are counted per instance until it returns', {});
+  }
+
+  close(): void {
+    this.client.disconnect();
+  }
+}
+
+/**
+ * A quota counted in Redis (rate-limiter-flexible's atomic fixed window), so every instance
+ * sharing the Redis counts one window per client. While Redis is unreachable, `fallback`, this
+ * instance's in-memory count of the same quota, answers instead: requests are still served, and
+ * each instance enforces the quota on its own.
+ */
+export class RedisLimiter implements QuotaLimiter {
+  private readonly limiter: RateLimiterRedis;
+
+  constructor(
+    readonly quota: RateQuota,
+    keyPrefix: string,
+    private readonly store: RedisQuotaStore,
+    private readonly fallback: MemoryLimiter,
+  ) {
+    this.limiter = new store.RateLimiterRedis({
+      storeClient: store.client,
+      keyPrefix,
+      points: quota.count,
+      duration: quota.seconds,
+      rejectIfRedisNotReady: true,
+    });
+  }
+
+  async consume(key: string, units = 1): Promise<RateDecision> {
+    if (units === 0) return this.peek(key);
+    try {
+      return this.decision(await this.limiter.consume(key, units), true);
+    } catch (refusal) {
+      if (!isLimiterAnswer(refusal)) return this.fallBack(() => this.fallback.consume(key, units));
+      // The window counted the refused units too; give them back, so that a refusal counts nothing.
+      const counted = await this.limiter.reward(key, units).catch(() => refusal);
+      return this.decision(counted, false);
+    }
+  }
+
+  async peek(key: string): Promise<RateDecision> {
+    try {
+      const state = await this.limiter.get(key);
+      return state === null ? this.fresh() : this.decision(state, true);
+    } catch {
+      return this.fallBack(() => this.fallback.peek(key));
+    }
+  }
+
+  async refund(key: string, units = 1): Promise<void> {
+    try {
+      await this.limiter.reward(key, units);
+    } catch {
+      await this.fallBack(() => this.fallback.refund(key, units));
+    }
+  }
+
+  private fallBack<T>(answer: () => Promise<T>): Promise<T> {
+    this.store.markDown();
+    return answer();
+  }
+
+  private decision(state: RateLimiterRes, allowed: boolean): RateDecision {
+    return {
+      allowed,
+      limit: this.quota.count,
+      remaining: Math.max(0, this.quota.count - state.consumedPoints),
+      resetSeconds: Math.max(1, Math.ceil(state.msBeforeNext / 1000)),
+    };
+  }
+
+  private fresh(): RateDecision {
+    return { allowed: true, limit: this.quota.count, remaining: this.quota.count, resetSeconds: this.quota.seconds };
+  }
+}
+
+/** rate-limiter-flexible refuses with the window's state; any other rejection is a Redis failure. */
+function isLimiterAnswer(value: unknown): value is RateLimiterRes {
+  return typeof value === 'object' && value !== null && 'consumedPoints' in value && 'msBeforeNext' in value;
+}
