@@ -50,6 +50,11 @@ export class QuotaBook {
     return this.redis === null ? 'memory' : 'redis';
   }
 
+  /** Resolves when the quotas can be counted where they are configured to be (see RedisQuotaStore). */
+  ready(): Promise<void> {
+    return this.redis === null ? Promise.resolve() : this.redis.firstConnection();
+  }
+
   limiter(tier: Tier, name: QuotaName): QuotaLimiter {
     return this.limiters[tier][name];
   }

@@ -43,6 +43,29 @@ export class RedisQuotaStore {
     });
   }
 
+  /**
+   * Settles once the first connection attempt has: Redis answered, or it failed (then the outage
+   * is logged and quotas start per instance). A service waits for this before it listens, so its
+   * first requests are not counted apart merely because the connection was still being made.
+   */
+  firstConnection(timeoutMs = 3000): Promise<void> {
+    if (this.client.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => {
+      const settle = (connected: boolean) => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        this.client.off('error', onError);
+        if (!connected) this.markDown();
+        resolve();
+      };
+      const onReady = () => settle(true);
+      const onError = () => settle(false);
+      const timer = setTimeout(() => settle(false), timeoutMs);
+      this.client.once('ready', onReady);
+      this.client.once('error', onError);
+    });
+  }
+
   markDown(): void {
     if (this.down) return;
     this.down = true;

@@ -42,6 +42,7 @@ export interface RunningService {
  */
 export async function startServer(config: Config, build: Build): Promise<RunningService> {
   const api = createApi(config, build.projects, build.searchIndex);
+  await api.services.quotas.ready();
   // The home page and the catalog point agents at the catalog and the description (RFC 8288 links);
   // HEAD on the catalog answers with its own Link (RFC 9727 section 2).
   const discoveryLinks = { link: DISCOVERY_LINKS };

@@ -93,6 +93,7 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
   const { projects, docs, searchIndex, contactTemplate, searchTemplate } = loadBuild();
   const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
   const api = createApi(config, projects, searchIndex);
+  const quotasReady = api.services.quotas.ready();
   // The production server's own table of endpoints, over the built pages.
   const endpoints = serviceEndpoints(api, docs, (page) => (page === '/contact' ? contactTemplate : searchTemplate));
   const common = securityHeaders(config.siteUrl);
@@ -172,7 +173,7 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
   const baseUrl = `http://api-${process.pid}-${++counter}.in-process.test`;
   registry().set(new URL(baseUrl).origin, inProcessFetch);
   installFetch();
-  return Promise.resolve({
+  return quotasReady.then(() => ({
     baseUrl,
     dataDir,
     config,
@@ -184,7 +185,7 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
       api.services.close();
       return Promise.resolve();
     },
-  });
+  }));
 }
 
 /** A built file's bytes at its clean URL (`/x` is x.html), or a bare 404; GET and HEAD only. */

@@ -1,0 +1,84 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Debian's redis-server, which `.ci/run` installs. */
+export const HAS_REDIS = existsSync('/usr/bin/redis-server');
+
+/** A throwaway Redis on loopback: no persistence, its own port and directory. */
+export interface ThrowawayRedis {
+  url: string;
+  port: number;
+  /** Stops it, as an outage would. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  start(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+/** Starts redis-server daemonized; stop() shuts it down by the process id it wrote. */
+export async function startRedis(): Promise<ThrowawayRedis> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-redis-'));
+  const port = await freePort();
+  const pidFile = path.join(dir, 'redis.pid');
+  const start = async () => {
+    await run('redis-server', [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'yes',
+      '--dir',
+      dir,
+      '--pidfile',
+      pidFile,
+      '--logfile',
+      path.join(dir, 'redis.log'),
+    ]);
+    for (let tries = 0; tries < 200; tries++) {
+      const ready = await run('redis-cli', ['-p', String(port), 'ping']).then(
+        ({ stdout }) => stdout.trim() === 'PONG',
+        () => false,
+      );
+      if (ready) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`redis-server did not start on port ${port}`);
+  };
+  const stop = async () => {
+    if (!existsSync(pidFile)) return;
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await run('redis-cli', ['-p', String(port), 'shutdown', 'nosave']).catch(() => undefined);
+    // Wait until the process is gone, so the port is free for start().
+    for (let tries = 0; tries < 200; tries++) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    execFileSync('kill', ['-9', String(pid)]);
+  };
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, port, stop, start };
+}
