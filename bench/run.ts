@@ -5,6 +5,7 @@ import path from 'node:path';
 import { measureColdStart, type ColdStart } from './cold-start.ts';
 import { profileTarget } from './profile.ts';
 import { RAISED_QUOTAS_ENV, SERVER_ENTRY, startNode, WORK_DIR, type Started } from './processes.ts';
+import { HAS_REDIS, startRedis } from '../tests/support/redis.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
 
 /**
@@ -102,23 +103,40 @@ const baseline = await startNode('baseline', ['bench/baseline.ts', fixtureFile])
 const rows: string[] = [];
 let failures = 0;
 try {
-  for (const scenario of scenarios) {
-    await fire(server.port, scenario, 1);
+  /** One row of the table: the target on `port` beside the baseline, in alternating runs. */
+  const measure = async (port: number, scenario: Scenario, name = scenario.name) => {
+    await fire(port, scenario, 1);
     await fire(baseline.port, scenario, 1);
     const ours: Sample[] = [];
     const bare: Sample[] = [];
     for (let run = 0; run < RUNS; run++) {
       bare.push(await fire(baseline.port, scenario, DURATION_SECONDS));
-      ours.push(await fire(server.port, scenario, DURATION_SECONDS));
+      ours.push(await fire(port, scenario, DURATION_SECONDS));
     }
     const unexpected = ours.reduce((sum, s) => sum + s.non2xx + s.errors, 0);
     if (unexpected > 0) failures++;
     const rps = median(ours.map((s) => s.rps));
     const baseRps = median(bare.map((s) => s.rps));
     rows.push(
-      `| ${scenario.name} | ${Math.round(rps)} | ${Math.round(baseRps)} | ${((rps / baseRps) * 100).toFixed(0)} % | ${median(ours.map((s) => s.p50))} | ${median(ours.map((s) => s.p99))} | ${median(bare.map((s) => s.p99))} | ${unexpected} |`,
+      `| ${name} | ${Math.round(rps)} | ${Math.round(baseRps)} | ${((rps / baseRps) * 100).toFixed(0)} % | ${median(ours.map((s) => s.p50))} | ${median(ours.map((s) => s.p99))} | ${median(bare.map((s) => s.p99))} | ${unexpected} |`,
     );
     process.stderr.write(`${rows.at(-1)}\n`);
+  };
+  for (const scenario of scenarios) await measure(server.port, scenario);
+  // The shared engine: reads whose quota is counted in a real Redis, one round trip each.
+  if (HAS_REDIS) {
+    const redis = await startRedis();
+    const shared = await startNode('server-redis', [SERVER_ENTRY], {
+      ...SERVER_ENV,
+      REDIS_URL: redis.url,
+      DATA_DIR: path.join(WORK_DIR, 'data-redis'),
+    });
+    try {
+      await measure(shared.port, scenarios[0]!, `${scenarios[0]!.name} (quotas in Redis)`);
+    } finally {
+      shared.child.kill('SIGTERM');
+      await redis.stop();
+    }
   }
 } finally {
   const rss = server.rssMiB();
