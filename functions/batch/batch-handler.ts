@@ -55,7 +55,9 @@ export function batchHandler(deps: BatchDependencies): RouteHandler {
     }
     const { operations } = parsed.data;
     const headers =
-      operations.length > 1 ? await charge(deps.readLimiter(context), context.quotaKey, operations.length - 1, 'reads') : {};
+      operations.length > 1
+        ? await charge(deps.readLimiter(context), context.quotaKey, operations.length - 1, 'reads')
+        : {};
     const outcomes = deps.db.transaction(() =>
       operations.map(({ op, id }) => resolve(deps, op, id, context.sandbox)),
     )();
