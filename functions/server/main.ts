@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import { flushLog, flushLogOnExit, logEvent } from '../log.ts';
+import { SchemaTooNew } from '../state/database.ts';
 import { assertBuildMatches, BuildMismatch } from './build-manifest.ts';
 import { BuildMissing, loadBuild } from './build-output.ts';
 import { installCrashPolicy } from './crash-policy.ts';
@@ -58,7 +59,13 @@ installCrashPolicy(shutdown);
 process.once('SIGTERM', () => shutdown('SIGTERM', 0));
 process.once('SIGINT', () => shutdown('SIGINT', 0));
 
-service = await startServer(config, build);
+try {
+  service = await startServer(config, build);
+} catch (error) {
+  if (!(error instanceof SchemaTooNew)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
 logEvent('listening', {
   url: service.url,
   port: service.port,

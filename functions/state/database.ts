@@ -46,7 +46,7 @@ function openReadOnlyCopy(file: string): Db {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const db = image === null ? new Database(':memory:') : new Database(image);
-  migrate(db);
+  migrate(db, file);
   db.pragma('query_only = ON');
   readOnlyCopies.add(db);
   return db;
@@ -67,13 +67,31 @@ function openWritable(dataDir: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
-  migrate(db);
+  migrate(db, file);
   return db;
 }
 
 /** Applies the migrations the database has not seen yet, each in its own transaction. */
-function migrate(db: Db): void {
+/**
+ * The database was written by a newer version of the service (its schema has migrations this
+ * code does not know). Running on would read and write tables this code does not understand.
+ */
+export class SchemaTooNew extends Error {
+  constructor(found: number, known: number, file: string) {
+    super(
+      `${file} has schema version ${found}, newer than this version of the service knows (${known}). ` +
+        'Run the version that wrote it (or newer), or restore a backup made before the upgrade; the data was not touched.',
+    );
+    this.name = 'SchemaTooNew';
+  }
+}
+
+function migrate(db: Db, file: string): void {
   const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    db.close();
+    throw new SchemaTooNew(current, MIGRATIONS.length, file);
+  }
   MIGRATIONS.slice(current).forEach((sql, index) => {
     db.transaction(() => {
       db.exec(sql);

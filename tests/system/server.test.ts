@@ -1,8 +1,10 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorSchema } from '../support/schemas.ts';
-import { startExpectingFailure, startServer, type RunningServer } from '../support/server.ts';
+import { freshDataDir, startExpectingFailure, startServer, type RunningServer } from '../support/server.ts';
 import { startService } from '../support/service.ts';
 
 let server: RunningServer;
@@ -260,6 +262,21 @@ describe('cross-cutting rules', () => {
     expect(stderr).toContain(`${variable}: built with`);
     expect(stderr).toContain(JSON.stringify(value));
     expect(stderr).toContain('npm run build');
+  });
+
+  it('refuses a database written by a newer version, saying what to do and leaving it untouched', async () => {
+    const dataDir = freshDataDir();
+    const file = path.join(dataDir, 'portfolio.db');
+    const newer = new Database(file);
+    newer.pragma('user_version = 999');
+    newer.close();
+    const { code, stderr } = await startExpectingFailure({ DATA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(stderr).toContain('schema version 999, newer than this version of the service knows');
+    expect(stderr).not.toMatch(/\n\s+at /);
+    const after = new Database(file, { readonly: true });
+    expect(after.pragma('user_version', { simple: true })).toBe(999);
+    after.close();
   });
 
   it('enforces the quota that pricing.md and the OpenAPI description publish', async () => {
