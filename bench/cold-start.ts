@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { freePort } from '../tests/support/free-port.ts';
 import path from 'node:path';
 import { ROOT, SERVER_ENTRY, WORK_DIR } from './processes.ts';
 
@@ -14,16 +14,6 @@ export interface ColdStart {
 
 /** How long the server sits idle before its RSS is read. */
 const IDLE_MS = 2000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 function status(port: number, urlPath: string): Promise<number> {
   return new Promise((resolve) => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../support/free-port.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readInbox } from '../support/contact.ts';
 import { connectMcp } from '../support/mcp.ts';
@@ -12,16 +12,6 @@ import { freshDataDir, ROOT } from '../support/server.ts';
 let dev: ChildProcess;
 let baseUrl: string;
 const dataDir = freshDataDir();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '../support/free-port.ts';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -343,12 +343,7 @@ describe('MCP fuzzing (fast-check)', () => {
 
 /** Prism (Stoplight) as a validating proxy in front of the server, on a free port. */
 async function startPrism(upstream: string): Promise<{ baseUrl: string; stop: () => void }> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as AddressInfo;
-      probe.close(() => resolve(free));
-    });
-  });
+  const port = await freePort();
   const child = spawn(
     process.execPath,
     [

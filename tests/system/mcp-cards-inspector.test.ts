@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-/** The rules of the current experimental server-card schema (NOTES.md), plus the members older readers use. */
+/** The rules of the current experimental server-card schema (its $schema URL below), plus the members older readers use. */
 const serverCardSchema = z
   .object({
     $schema: z.literal('https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'),
