@@ -91,7 +91,7 @@ export function createRequestListener({ api, statics, endpoints, commonHeaders }
           logAccess(ids, clientIp, method, path, error.reason === 'timeout' ? 408 : 499, started, true);
           return;
         }
-        failSafe(res, ids, error, common);
+        failSafe(res, ids, error, commonList);
         logAccess(ids, clientIp, method, path, res.statusCode, started);
       });
   }
@@ -150,14 +150,31 @@ function writeApiResponse(
   method: string,
   requestId: string,
 ): void {
+  res.writeHead(response.status, answerHeaderList(response, commonList, requestId));
+  res.end(method === 'HEAD' ? undefined : (response.body ?? undefined));
+}
+
+/**
+ * The headers a router or page answer goes out with, as a flat [name, value, ...] list: the
+ * common ones first (a later entry of the same name wins), the request id, and the length.
+ */
+export function answerHeaderList(response: ApiResponse, commonList: readonly string[], requestId: string): string[] {
   const headers = commonList.slice();
   for (const name in response.headers) headers.push(name, response.headers[name] as string);
   if (response.headers['x-request-id'] === undefined) headers.push('x-request-id', requestId);
   // The unread rest of a refused body would otherwise be parsed as the next request.
   if (response.status === 413) headers.push('connection', 'close');
   if (response.body !== null) headers.push('content-length', String(Buffer.byteLength(response.body)));
-  res.writeHead(response.status, headers);
-  res.end(method === 'HEAD' ? undefined : (response.body ?? undefined));
+  return headers;
+}
+
+/** The answer to a failure outside the router: the Error shape, with nothing of the failure in it. */
+export function lastResortAnswer(requestId: string): ApiResponse {
+  return {
+    status: 500,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ code: 'internal_error', message: 'Something went wrong on our side.', requestId }),
+  };
 }
 
 /** A path with a trailing slash redirects to its clean URL; any other unknown path gets the 404 page. */
@@ -196,13 +213,12 @@ function notFoundOrRedirect(
 }
 
 /** Last resort for a failure outside the router: log it with both ids, and answer 500 if nothing was sent yet. */
-function failSafe(res: ServerResponse, ids: RequestIds, error: unknown, common: HeaderMap): void {
+function failSafe(res: ServerResponse, ids: RequestIds, error: unknown, commonList: readonly string[]): void {
   logError(ids.requestId, error, ids.clientRequestId === undefined ? {} : { clientRequestId: ids.clientRequestId });
   const requestId = answeredId(ids);
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.writeHead(500, { ...common, 'x-request-id': requestId, 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify({ code: 'internal_error', message: 'Something went wrong on our side.', requestId }));
+  writeApiResponse(res, lastResortAnswer(requestId), commonList, 'GET', requestId);
 }

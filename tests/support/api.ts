@@ -12,6 +12,7 @@ import type { ApiRequest, ApiResponse } from '../../functions/http/types.ts';
 import { logError } from '../../functions/log.ts';
 import type { ProjectSource } from '../../functions/projects/catalog.ts';
 import { mediaTypeFor } from '../../functions/server/media-types.ts';
+import { answerHeaderList, lastResortAnswer } from '../../functions/server/request-listener.ts';
 import { freshDataDir, ROOT } from './server.ts';
 
 /**
@@ -96,7 +97,7 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
   const quotasReady = api.services.quotas.ready();
   // The production server's own table of endpoints, over the built pages.
   const endpoints = serviceEndpoints(api, docs, (page) => (page === '/contact' ? contactTemplate : searchTemplate));
-  const common = securityHeaders(config.siteUrl);
+  const commonList = Object.entries(securityHeaders(config.siteUrl)).flat();
   const routeApi: Endpoint = (request) => api.router.handle(request);
 
   async function request(call: ApiCall): Promise<ApiAnswer> {
@@ -136,16 +137,11 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
     } catch (error) {
       // The node listener's last resort (request-listener.ts failSafe): logged, and a bare 500.
       logError(ids.requestId, error);
-      response = {
-        status: 500,
-        headers: { 'content-type': 'application/json; charset=utf-8' },
-        body: JSON.stringify({ code: 'internal_error', message: 'Something went wrong on our side.', requestId }),
-      };
+      response = lastResortAnswer(requestId);
     }
-    const answerHeaders: Record<string, string> = { ...common, ...response.headers };
-    answerHeaders['x-request-id'] ??= requestId;
-    if (response.status === 413) answerHeaders.connection = 'close';
-    if (response.body !== null) answerHeaders['content-length'] = String(Buffer.byteLength(response.body));
+    const list = answerHeaderList(response, commonList, requestId);
+    const answerHeaders: Record<string, string> = {};
+    for (let i = 0; i < list.length; i += 2) answerHeaders[list[i]!] = list[i + 1]!;
     const bytes = method === 'HEAD' || response.body === null ? Buffer.alloc(0) : Buffer.from(response.body);
     return { status: response.status, headers: answerHeaders, body: bytes };
   }
