@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ENV_VARIABLES } from '../functions/config/env.ts';
+import { ENV_VARIABLES } from '../functions/config/env-variables.ts';
 
 /** The README's configuration table, generated from the one list of variables (tests keep them equal). */
 export function configTable(): string {

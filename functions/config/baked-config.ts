@@ -1,4 +1,5 @@
-import { ENV_VARIABLES, effectiveValue, loadConfig, type Env, type EnvVariable } from './env.ts';
+import { effectiveValue, loadConfig, type Env } from './env.ts';
+import { ENV_VARIABLES, type EnvVariable } from './env-variables.ts';
 
 /** The effective value of every variable the build writes into pages and documents, by name. */
 export type BakedEnvironment = Partial<Record<EnvVariable, string>>;

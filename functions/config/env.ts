@@ -1,154 +1,6 @@
 import path from 'node:path';
 import { parseRateQuota, type RateQuota } from './rate-quota.ts';
-import { loadSite } from './site.ts';
-
-/**
- * Every environment variable the service reads, with its default and meaning.
- * The README's configuration table and the developer pages are generated from this list.
- * `baked: true` marks a variable that the build writes into pages and documents (links, quotas,
- * limits); the build records their values and the server refuses a build made with others
- * (functions/config/baked-config.ts).
- */
-export const ENV_VARIABLES = {
-  PORT: { default: '4321', meaning: 'TCP port to listen on (0 picks a free port).' },
-  HOST: { default: '127.0.0.1', meaning: 'Interface to listen on (0.0.0.0 for all).' },
-  SITE_URL: {
-    baked: true,
-    // Read from content/site.json when first asked for, not when this module loads.
-    get default() {
-      return loadSite().siteUrl;
-    },
-    meaning: 'Public base URL used in every absolute link (pages, API, documents).',
-  },
-  DATA_DIR: {
-    default: './data',
-    meaning: 'Folder for the SQLite database (inbox, idempotency records) and generated secrets.',
-  },
-  TRUST_PROXY: {
-    default: '0',
-    meaning: 'How many reverse proxies in front of the service to trust for X-Forwarded-For (0 ignores the header).',
-  },
-  READ_RATE_LIMIT: {
-    baked: true,
-    default: '120/60',
-    meaning:
-      'Request quota per client IP (per /64 for IPv6), as <count>/<seconds>: every API request and MCP message counts one, a batch one per operation.',
-  },
-  CONTACT_RATE_LIMIT: {
-    baked: true,
-    default: '5/600',
-    meaning: 'Contact messages accepted per client IP, as <count>/<seconds>.',
-  },
-  KEYS_RATE_LIMIT: {
-    baked: true,
-    default: '10/3600',
-    meaning: 'Test keys created per client IP, as <count>/<seconds>.',
-  },
-  TEST_KEY_READ_RATE_LIMIT: { baked: true, default: '1200/60', meaning: 'Request quota per test key (the test tier).' },
-  TEST_KEY_CONTACT_RATE_LIMIT: {
-    baked: true,
-    default: '50/600',
-    meaning: 'Contact quota per test key (the test tier; messages go to the sandbox).',
-  },
-  TEST_KEY_TTL_SECONDS: { baked: true, default: '2592000', meaning: 'How long a test key lives (default 30 days).' },
-  TOKEN_TTL_SECONDS: {
-    baked: true,
-    default: '3600',
-    meaning: 'Lifetime of OAuth access tokens from POST /oauth/token.',
-  },
-  IDEMPOTENCY_TTL_SECONDS: {
-    baked: true,
-    default: '86400',
-    meaning: 'How long an Idempotency-Key and its answer are kept (at least 60).',
-  },
-  NOTIFY_WEBHOOK_URL: {
-    default: '',
-    meaning: 'If set, each new contact message is POSTed to this URL as JSON (with retries).',
-  },
-  NOTIFY_RETRY_BASE_MS: {
-    default: '1000',
-    meaning: 'First webhook retry delay in milliseconds; it doubles per attempt, up to an hour.',
-  },
-  NOTIFY_MAX_ATTEMPTS: { default: '10', meaning: 'Webhook attempts per message before it is marked failed.' },
-  BATCH_MAX_OPERATIONS: { baked: true, default: '25', meaning: 'Most operations one POST /api/v1/batch may carry.' },
-  JOB_CONCURRENCY: { baked: true, default: '2', meaning: 'Asynchronous jobs that run at the same time.' },
-  JOB_QUEUE_LIMIT: {
-    baked: true,
-    default: '100',
-    meaning:
-      'Jobs that may wait, counted apart for live and sandbox jobs so the sandbox never fills the live queue; beyond it createJob answers 503 queue_full with Retry-After.',
-  },
-  JOB_QUEUE_PER_CLIENT: {
-    baked: true,
-    default: '10',
-    meaning:
-      'Jobs one client (its IP, or its test key) may have waiting; beyond it createJob answers 429 too_many_jobs with Retry-After.',
-  },
-  JOB_RUNNING_PER_CLIENT: {
-    baked: true,
-    default: '1',
-    meaning:
-      'Jobs of one client that run at the same time, so no client holds every slot while others wait; live jobs start before sandbox ones.',
-  },
-  JOB_RESULTS_PER_CLIENT: {
-    baked: true,
-    default: '20',
-    meaning:
-      "Finished jobs (with their results) kept per client; when a job finishes, the client's oldest beyond this many are deleted.",
-  },
-  JOB_RETENTION_SECONDS: {
-    baked: true,
-    default: '86400',
-    meaning: 'How long a job and its result are kept (at least 60).',
-  },
-  SANDBOX_RETENTION_SECONDS: {
-    baked: true,
-    default: '604800',
-    meaning:
-      'How long sandbox contact messages are kept (default 7 days, at least 60); older ones are purged at start and every 10 minutes.',
-  },
-  REDIS_URL: {
-    default: '',
-    meaning:
-      'If set (redis:// or rediss://; Valkey works too), every quota is counted in Redis, shared by all instances using it. While Redis is unreachable each instance counts on its own. Empty counts in this process.',
-  },
-  RATE_LIMIT_MAX_CLIENTS: {
-    default: '100000',
-    meaning: 'How many client IPs the rate limiter tracks at once (bounds its memory).',
-  },
-  HEADERS_TIMEOUT_MS: {
-    default: '10000',
-    meaning: "Most time a client may take to send a request's headers; then it gets 408 and the connection is closed.",
-  },
-  REQUEST_TIMEOUT_MS: {
-    default: '30000',
-    meaning:
-      'Most time a client may take to send a whole request, body included (bodies are at most 64 KiB); then 408 and the connection is closed. At least HEADERS_TIMEOUT_MS.',
-  },
-  MAX_CONNECTIONS: {
-    default: '1000',
-    meaning: 'Open connections the server holds at once; one more is closed as soon as it opens.',
-  },
-  MAX_CONNECTIONS_PER_CLIENT: {
-    default: '100',
-    meaning:
-      'Open connections one client IP may hold at once; one more is closed as soon as it opens. Not applied when TRUST_PROXY is set: every connection then comes from the proxy, which caps its own clients.',
-  },
-  MCP_ALLOWED_ORIGINS: {
-    baked: true,
-    default: '',
-    meaning:
-      'Comma-separated origins whose browser pages may call the MCP servers. Empty allows the SITE_URL origin and loopback origins (localhost, 127.0.0.1, [::1], any port). Requests without an Origin header are always served.',
-  },
-  ACCESS_LOG: { default: 'true', meaning: 'Write one JSON access-log line per request to stdout (true or false).' },
-  ALLOW_BUILD_MISMATCH: {
-    default: 'false',
-    meaning:
-      'Serve a build made with other values of the variables marked "baked" (its pages and documents then publish values the server does not use). For tests of enforcement only; otherwise the server refuses such a build.',
-  },
-} as const satisfies Record<string, { default: string; meaning: string; baked?: true }>;
-
-export type EnvVariable = keyof typeof ENV_VARIABLES;
+import { ENV_VARIABLES, type EnvVariable } from './env-variables.ts';
 
 export interface Config {
   port: number;
@@ -211,16 +63,12 @@ export type Env = Record<string, string | undefined>;
 
 /** A variable's value as the service reads it: the environment's, or the default when unset or empty. */
 export function effectiveValue(env: Env, variable: EnvVariable): string {
-  return read(env, variable);
-}
-
-function read(env: Env, variable: EnvVariable): string {
   const value = env[variable];
   return value === undefined || value === '' ? ENV_VARIABLES[variable].default : value;
 }
 
 function integer(env: Env, variable: EnvVariable, min: number, max: number): number {
-  const text = read(env, variable);
+  const text = effectiveValue(env, variable);
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < min || value > max) {
     throw new ConfigError(variable, text, `an integer from ${min} to ${max}`);
@@ -229,21 +77,21 @@ function integer(env: Env, variable: EnvVariable, min: number, max: number): num
 }
 
 function quota(env: Env, variable: EnvVariable): RateQuota {
-  const text = read(env, variable);
+  const text = effectiveValue(env, variable);
   const parsed = parseRateQuota(text);
   if (!parsed) throw new ConfigError(variable, text, '<count>/<seconds> with both at least 1, e.g. 120/60');
   return parsed;
 }
 
 function boolean(env: Env, variable: EnvVariable): boolean {
-  const text = read(env, variable).toLowerCase();
+  const text = effectiveValue(env, variable).toLowerCase();
   if (text === 'true' || text === '1') return true;
   if (text === 'false' || text === '0') return false;
   throw new ConfigError(variable, text, 'true or false');
 }
 
 function siteUrl(env: Env): string {
-  const text = read(env, 'SITE_URL');
+  const text = effectiveValue(env, 'SITE_URL');
   let url: URL;
   try {
     url = new URL(text);
@@ -262,7 +110,7 @@ function siteUrl(env: Env): string {
 
 /** An absolute URL with one of `protocols` (e.g. `['http:', 'https:']`), or null when empty. */
 function optionalUrl(env: Env, variable: EnvVariable, protocols: readonly string[]): string | null {
-  const text = read(env, variable);
+  const text = effectiveValue(env, variable);
   if (text === '') return null;
   try {
     const url = new URL(text);
@@ -275,7 +123,7 @@ function optionalUrl(env: Env, variable: EnvVariable, protocols: readonly string
 }
 
 function host(env: Env): string {
-  const text = read(env, 'HOST');
+  const text = effectiveValue(env, 'HOST');
   if (!/^[A-Za-z0-9.:\-[\]]{1,253}$/.test(text)) throw new ConfigError('HOST', text, 'a host name or IP address');
   return text;
 }
@@ -286,7 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 0, 65535),
     host: host(env),
     siteUrl: siteUrl(env),
-    dataDir: path.resolve(read(env, 'DATA_DIR')),
+    dataDir: path.resolve(effectiveValue(env, 'DATA_DIR')),
     trustProxy: integer(env, 'TRUST_PROXY', 0, 10),
     readRateLimit: quota(env, 'READ_RATE_LIMIT'),
     contactRateLimit: quota(env, 'CONTACT_RATE_LIMIT'),
@@ -318,7 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** A comma-separated list of origins (scheme, host, optional port), each written as its serialized origin. */
 function originList(env: Env, variable: EnvVariable): string[] | null {
-  const text = read(env, variable);
+  const text = effectiveValue(env, variable);
   if (text.trim() === '') return null;
   return text.split(',').map((item) => {
     const trimmed = item.trim();

@@ -11,7 +11,7 @@ import { JobStore, type JobError, type JobView, type QueuedJob } from './job-sto
 import { ProgressThrottle } from './progress-throttle.ts';
 import { isTaskName, TASKS } from './tasks.ts';
 
-/** The queue's limits (JOB_* in functions/config/env.ts) plus what the tasks read. */
+/** The queue's limits (JOB_* in functions/config/env-variables.ts) plus what the tasks read. */
 export interface JobServiceDependencies extends JobLimits {
   db: Db;
   catalog: Catalog;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BAKED_VARIABLES, bakedEnvironment, bakedMismatches } from '../../functions/config/baked-config.ts';
-import { ENV_VARIABLES, loadConfig, type EnvVariable } from '../../functions/config/env.ts';
+import { loadConfig } from '../../functions/config/env.ts';
+import { ENV_VARIABLES, type EnvVariable } from '../../functions/config/env-variables.ts';
 import { docFacts } from '../../functions/docs/facts.ts';
 import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ENV_VARIABLES, loadConfig } from '../../functions/config/env.ts';
+import { ConfigError, loadConfig } from '../../functions/config/env.ts';
+import { ENV_VARIABLES } from '../../functions/config/env-variables.ts';
 import { parseRateQuota } from '../../functions/config/rate-quota.ts';
 
 describe('parseRateQuota', () => {

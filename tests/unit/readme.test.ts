@@ -11,7 +11,7 @@ describe('README', () => {
     expect(commands).toEqual(['npm install && npm start', 'npm test']);
   });
 
-  it('carries the configuration table generated from functions/config/env.ts', () => {
+  it('carries the configuration table generated from functions/config/env-variables.ts', () => {
     expect(readme).toContain(configTable());
   });
 });
