@@ -271,6 +271,10 @@ describe('SIGTERM under load', () => {
     const dataDir = freshDataDir();
     const server = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '100000/60' }, dataDir);
     const { port } = new URL(server.baseUrl);
+    // Each post asks for 100-continue: node answers it once it has parsed the headers, so the test
+    // knows every request is in progress (not an idle connection SIGTERM may close) before it signals.
+    const started: Promise<void>[] = [];
+    const finishBodies: (() => void)[] = [];
     const slowPosts = Array.from({ length: 10 }, (_, i) => {
       const body = JSON.stringify(message(i));
       return new Promise<number>((resolve, reject) => {
@@ -284,6 +288,7 @@ describe('SIGTERM under load', () => {
               'content-type': 'application/json',
               'content-length': Buffer.byteLength(body),
               'idempotency-key': randomUUID(),
+              expect: '100-continue',
             },
           },
           (res) => {
@@ -293,10 +298,14 @@ describe('SIGTERM under load', () => {
         );
         req.on('error', reject);
         // Half the body now, the rest after SIGTERM has been sent.
-        req.write(body.slice(0, 20));
-        setTimeout(() => req.end(body.slice(20)), 400);
+        started.push(
+          new Promise<void>((ready) => req.once('continue', () => req.write(body.slice(0, 20), () => ready()))),
+        );
+        finishBodies.push(() => req.end(body.slice(20)));
+        req.flushHeaders();
       });
     });
+    await Promise.all(started);
     // Settled at once: a read still waiting in the listen backlog when the server stops accepting is reset, and
     // that must not surface as an unhandled rejection while the test awaits the posts.
     const reads = Promise.allSettled(
@@ -304,6 +313,8 @@ describe('SIGTERM under load', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 150));
     const exit = server.stop('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    for (const finish of finishBodies) finish();
     expect(await Promise.all(slowPosts)).toEqual(Array(10).fill(200));
     for (const read of await reads) {
       if (read.status === 'fulfilled') expect(read.value).toBe(200);
