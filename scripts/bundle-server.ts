@@ -21,7 +21,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['better-sqlite3', 'ioredis', 'rate-limiter-flexible'],
+  external: ['better-sqlite3', 'ioredis', 'pg', 'rate-limiter-flexible'],
   banner: { js: BANNER },
   sourcemap: 'linked',
   legalComments: 'none',

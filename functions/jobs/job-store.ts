@@ -1,11 +1,10 @@
-import type { Db } from '../state/database.ts';
-
 export type JobStatus = 'pending' | 'running' | 'succeeded' | 'failed';
 
 /** Every code a failed job's `error.code` can take, with its meaning: the one list the docs read. */
 export const JOB_ERROR_CODES = {
   task_failed: 'The task stopped with an error or produced a result outside its schema; create the job again.',
-  interrupted: 'The server restarted while the job was running; create it again.',
+  interrupted:
+    'The server running the job stopped (a restart or a crash) and the job could not be finished elsewhere; create it again.',
 } as const;
 
 export type JobErrorCode = keyof typeof JOB_ERROR_CODES;
@@ -40,158 +39,81 @@ export interface QueuedJob {
   owner: string;
 }
 
-/** A finished job is one whose result (or error) is stored: what the per-client cap counts. */
-const FINISHED = "status IN ('succeeded', 'failed')";
-
-interface JobRow {
-  id: string;
-  task: string;
-  status: JobStatus;
-  progress: number;
-  result: string | null;
-  error: string | null;
-  created_at: number;
-  updated_at: number;
+export interface NewJob extends QueuedJob {
+  sandbox: boolean;
 }
+
+/** The queue's shares, checked and taken in one step with the insert (see JobStore.enqueue). */
+export interface QueueShares {
+  /** Jobs one client may have waiting, in either mode. */
+  queuePerClient: number;
+  /** Jobs that may wait in one mode's queue (live and sandbox jobs wait apart). */
+  queueLimit: number;
+}
+
+/** Why enqueue refused a job, and how many were waiting in the queue that was full. */
+export type EnqueueOutcome =
+  | { queued: true }
+  | { queued: false; full: 'client' | 'queue'; waiting: number };
+
+/** How many jobs may run: in the whole service, and per client. */
+export interface RunShares {
+  concurrency: number;
+  runningPerClient: number;
+}
+
+/** A job a worker claimed: it runs it until its lease passes, renewing the lease as it goes. */
+export interface ClaimedJob extends QueuedJob {
+  /** 1 on the first run; a job taken over from a worker that died runs again with the next attempt. */
+  attempt: number;
+}
+
+/** How a run ended: a result (succeeded) or an error (failed). */
+export type JobOutcome = { result: unknown } | { error: JobError };
 
 /**
- * Jobs in the `jobs` table (migrations 2 and 3). Times are epoch milliseconds; a job whose expires_at
- * has passed reads as absent even before the purge deletes it.
+ * The job queue, durable: the store is the queue, so an accepted job survives restarts and any
+ * instance sharing the store may run it. Times are epoch milliseconds; a job whose expiry has
+ * passed reads as absent even before the purge deletes it. Each engine implements it once.
+ *
+ * Running jobs are leased to a worker (one per process): the worker renews the lease while it
+ * runs the job, and its writes count only while the lease is its own (a fenced finish), so a
+ * worker that paused past its lease cannot overwrite the result of the worker that took over.
  */
-export class JobStore {
-  private readonly statements;
-
-  constructor(db: Db) {
-    // Prepared once: status reads sit on the request path, progress writes on the runner's.
-    this.statements = {
-      insert: db.prepare(
-        `INSERT INTO jobs (id, sandbox, owner, task, input, status, progress, created_at, updated_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
-      ),
-      find: db.prepare(
-        'SELECT id, task, status, progress, result, error, created_at, updated_at FROM jobs WHERE id = ? AND sandbox = ? AND expires_at > ?',
-      ),
-      waiting: db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status = 'pending' AND sandbox = ? AND expires_at > ?"),
-      waitingOf: db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE owner = ? AND status = 'pending' AND expires_at > ?"),
-      // Live jobs first (sandbox = 0 sorts first), then the oldest; a client already running its share waits its turn.
-      nextRunnable: db.prepare(
-        `SELECT id, task, input, owner FROM jobs AS waiting
-         WHERE status = 'pending' AND expires_at > ?
-           AND (SELECT COUNT(*) FROM jobs AS running WHERE running.owner = waiting.owner AND running.status = 'running') < ?
-         ORDER BY sandbox, created_at, rowid LIMIT 1`,
-      ),
-      markRunning: db.prepare("UPDATE jobs SET status = 'running', updated_at = ? WHERE id = ? AND status = 'pending'"),
-      progress: db.prepare("UPDATE jobs SET progress = ?, updated_at = ? WHERE id = ? AND status = 'running'"),
-      succeed: db.prepare(
-        "UPDATE jobs SET status = 'succeeded', progress = 1, result = ?, updated_at = ? WHERE id = ? AND status = 'running'",
-      ),
-      fail: db.prepare(
-        "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'running')",
-      ),
-      failAllRunning: db.prepare(
-        "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE status = 'running'",
-      ),
-      purge: db.prepare('DELETE FROM jobs WHERE expires_at <= ?'),
-      trimFinishedOf: db.prepare(
-        `DELETE FROM jobs WHERE owner = ? AND ${FINISHED} AND rowid NOT IN
-           (SELECT rowid FROM jobs WHERE owner = ? AND ${FINISHED} ORDER BY updated_at DESC, rowid DESC LIMIT ?)`,
-      ),
-      trimFinished: db.prepare(
-        `DELETE FROM jobs WHERE rowid IN (SELECT rowid FROM
-           (SELECT rowid, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY updated_at DESC, rowid DESC) AS newness FROM jobs WHERE ${FINISHED})
-         WHERE newness > ?)`,
-      ),
-    };
-  }
-
-  insert(job: QueuedJob & { sandbox: boolean }, now: number, expiresAt: number): void {
-    this.statements.insert.run(
-      job.id,
-      Number(job.sandbox),
-      job.owner,
-      job.task,
-      JSON.stringify(job.input),
-      now,
-      now,
-      expiresAt,
-    );
-  }
-
+export interface JobStore {
+  /** Stores a pending job unless the client's share or the mode's queue is full, atomically across instances. */
+  enqueue(job: NewJob, shares: QueueShares, now: number, expiresAt: number): Promise<EnqueueOutcome>;
   /** The job as its own mode (sandbox or production) sees it; other modes and expired jobs get undefined. */
-  find(id: string, sandbox: boolean, now: number): JobView | undefined {
-    const row = this.statements.find.get(id, Number(sandbox), now) as JobRow | undefined;
-    return row === undefined ? undefined : toView(row);
-  }
-
-  /** Pending jobs of one mode: live and sandbox jobs wait in queues of their own. */
-  waiting(sandbox: boolean, now: number): number {
-    return (this.statements.waiting.get(Number(sandbox), now) as { n: number }).n;
-  }
-
-  /** Pending jobs of one client, in either mode. */
-  waitingOf(owner: string, now: number): number {
-    return (this.statements.waitingOf.get(owner, now) as { n: number }).n;
-  }
-
+  find(id: string, sandbox: boolean, now: number): Promise<JobView | undefined>;
+  /** Several jobs read at one instant (a batch sees one state); absent ids are missing from the map. */
+  findMany(ids: readonly string[], sandbox: boolean, now: number): Promise<Map<string, JobView>>;
   /**
-   * The job to start next: live before sandbox, then the one that has waited longest, skipping
-   * clients that already run `runningPerClient` jobs.
+   * Claims the next runnable job for `worker`: live before sandbox, then the one that has waited
+   * longest, skipping clients that already run their share, and none while the whole service
+   * runs `concurrency` jobs. Two workers never claim the same job.
    */
-  nextRunnable(runningPerClient: number, now: number): QueuedJob | undefined {
-    const row = this.statements.nextRunnable.get(now, runningPerClient) as
-      { id: string; task: string; input: string; owner: string } | undefined;
-    return row === undefined
-      ? undefined
-      : { id: row.id, task: row.task, input: JSON.parse(row.input) as unknown, owner: row.owner };
-  }
-
-  /** Moves a pending job to running; false when it is no longer pending. */
-  markRunning(id: string, now: number): boolean {
-    return this.statements.markRunning.run(now, id).changes === 1;
-  }
-
-  setProgress(id: string, progress: number, now: number): void {
-    this.statements.progress.run(progress, now, id);
-  }
-
-  succeed(id: string, result: unknown, now: number): void {
-    this.statements.succeed.run(JSON.stringify(result), now, id);
-  }
-
-  fail(id: string, error: JobError, now: number): void {
-    this.statements.fail.run(JSON.stringify(error), now, id);
-  }
-
-  /** Fails every running job at once: at start, those are the ones a previous process left behind. */
-  failAllRunning(error: JobError, now: number): number {
-    return this.statements.failAllRunning.run(JSON.stringify(error), now).changes;
-  }
-
-  /** Deletes expired jobs; returns how many. */
-  purge(now: number): number {
-    return this.statements.purge.run(now).changes;
-  }
-
-  /** Keeps one client's `keep` most recently finished jobs and deletes its older finished ones. */
-  trimFinishedOf(owner: string, keep: number): number {
-    return this.statements.trimFinishedOf.run(owner, owner, keep).changes;
-  }
-
-  /** trimFinishedOf for every client at once: at start and in maintenance, for a cap lowered across a restart. */
-  trimFinished(keep: number): number {
-    return this.statements.trimFinished.run(keep).changes;
-  }
-}
-
-function toView(row: JobRow): JobView {
-  return {
-    jobId: row.id,
-    task: row.task,
-    status: row.status,
-    progress: row.progress,
-    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
-    error: row.error === null ? null : (JSON.parse(row.error) as JobError),
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-  };
+  claimNext(worker: string, shares: RunShares, leaseMs: number, now: number): Promise<ClaimedJob | undefined>;
+  /** Extends the lease; false when the job is no longer this worker's (taken over, or expired). */
+  renewLease(id: string, worker: string, leaseMs: number, now: number): Promise<boolean>;
+  /** Progress of a job this worker holds; ignored when it no longer does. */
+  setProgress(id: string, worker: string, progress: number, now: number): Promise<void>;
+  /**
+   * Stores how the worker's run ended, fenced: only while the job is still running under this
+   * worker's claim. In the same transaction the owner's finished jobs past `resultsPerClient` are
+   * deleted. False when the claim was lost and nothing was written.
+   */
+  finish(id: string, worker: string, outcome: JobOutcome, resultsPerClient: number, now: number): Promise<boolean>;
+  /**
+   * Jobs whose lease passed (their worker died): back to pending for another worker, or failed
+   * with `error` once they have run `maxAttempts` times. Returns how many were touched.
+   */
+  reapExpired(maxAttempts: number, error: JobError, now: number): Promise<number>;
+  /**
+   * At a worker's start: jobs that only a previous run of this same process could have been
+   * running. SQLite has one process per DATA_DIR, so every running job there died with it and is
+   * failed with `error`; PostgreSQL leaves them to the reaper, as other instances may be running them.
+   */
+  recoverAtStart(error: JobError, now: number): Promise<number>;
+  /** Deletes expired jobs, and finished ones past each client's `resultsPerClient` newest. */
+  purge(resultsPerClient: number, now: number): Promise<number>;
 }

@@ -1,5 +1,3 @@
-import type { Db } from './database.ts';
-
 /** The answer a key's first request got, kept to replay it. */
 export interface RecordedAnswer {
   fingerprint: string;
@@ -14,53 +12,29 @@ export interface KeyRef {
 }
 
 /**
- * Idempotency records (draft-ietf-httpapi-idempotency-key-header) in SQLite, so they survive
- * restarts. A record is written only with the outcome, in the same transaction as the work it
- * acknowledges; a request still in flight is tracked in memory (see InFlightKeys), so a body
- * that fails validation costs no write at all.
+ * What claiming an Idempotency-Key came to: this request may do the work (`claimed`, with the
+ * token that fences its commit), the key already has an answer to replay (`recorded`), or another
+ * request holds it right now, on this instance or another (`in_flight`, answered 409).
  */
-export class IdempotencyStore {
-  private readonly ttlMs: number;
-  private readonly statements;
+export type Claim =
+  | { kind: 'claimed'; token: string }
+  | { kind: 'recorded'; answer: RecordedAnswer }
+  | { kind: 'in_flight' };
 
-  constructor(db: Db, ttlMs: number) {
-    this.ttlMs = ttlMs;
-    // Prepared once: preparing a statement costs more than running these small ones.
-    this.statements = {
-      // Rows in another state are claims an earlier version left behind; they expire like any record.
-      find: db.prepare(
-        "SELECT fingerprint, status, body FROM idempotency WHERE scope = ? AND sandbox = ? AND key = ? AND state = 'done' AND expires_at > ?",
-      ),
-      save: db.prepare(
-        `INSERT INTO idempotency (scope, sandbox, key, state, fingerprint, status, body, created_at, expires_at) VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)
-         ON CONFLICT (scope, sandbox, key) DO UPDATE SET state = 'done', fingerprint = excluded.fingerprint, status = excluded.status,
-           body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-      ),
-      purgeExpired: db.prepare('DELETE FROM idempotency WHERE expires_at <= ?'),
-    };
-  }
-
-  /** The recorded answer for `ref`, if it has one that has not expired. */
-  find(ref: KeyRef, now = Date.now()): RecordedAnswer | undefined {
-    return this.statements.find.get(ref.scope, Number(ref.sandbox), ref.key, now) as RecordedAnswer | undefined;
-  }
-
-  /** Records the answer; call inside the transaction that does the acknowledged work. */
-  save(ref: KeyRef, answer: RecordedAnswer, now = Date.now()): void {
-    this.statements.save.run(
-      ref.scope,
-      Number(ref.sandbox),
-      ref.key,
-      answer.fingerprint,
-      answer.status,
-      answer.body,
-      now,
-      now + this.ttlMs,
-    );
-  }
-
-  /** Drops expired records. */
-  purge(now = Date.now()): number {
-    return this.statements.purgeExpired.run(now).changes;
-  }
+/**
+ * Idempotency records (draft-ietf-httpapi-idempotency-key-header), durable, so they survive
+ * restarts and every instance sharing the storage sees them.
+ *
+ * A request first claims its key for `leaseMs`. The claim ends with the work's commit (see
+ * MessageStore.storeSubmission, which records the answer in the same transaction) or with
+ * release() when the request fails before doing any work. A claim whose holder died (kill -9,
+ * a lost machine) is free again once its lease has passed; nothing else frees it, so a restart
+ * of one instance never breaks a request in flight on another.
+ */
+export interface IdempotencyStore {
+  claim(ref: KeyRef, leaseMs: number, now?: number): Promise<Claim>;
+  /** Gives a claim back without an answer; a no-op when the claim is no longer `token`'s. */
+  release(ref: KeyRef, token: string): Promise<void>;
+  /** Drops expired records; returns how many. */
+  purge(now?: number): Promise<number>;
 }

@@ -1,0 +1,41 @@
+import type { MessageStore } from '../contact/message-store.ts';
+import type { JobStore } from '../jobs/job-store.ts';
+import type { KeyStore } from '../keys/key-store.ts';
+import type { IdempotencyStore } from './idempotency-store.ts';
+
+/** The secrets every instance signs with: cursors, and OAuth access tokens. */
+export type SecretName = 'cursor' | 'token';
+
+/**
+ * Per-deployment signing secrets, made on first use and then kept, so that signed values stay
+ * valid across restarts and on every instance sharing the storage.
+ */
+export interface SecretStore {
+  /** The secret (32 bytes); every caller, in any instance, gets the same one. */
+  loadOrCreate(name: SecretName): Promise<Buffer>;
+}
+
+/** Which engine holds the durable state: embedded SQLite (the default), or a shared PostgreSQL. */
+export type StorageEngine = 'sqlite' | 'postgresql';
+
+/**
+ * All durable state behind one object: the domain sees only these interfaces, and each engine
+ * implements every store once (functions/state/sqlite, functions/state/postgres). A store that
+ * cannot reach its engine (a full disk, PostgreSQL down) throws StorageUnavailable
+ * (storage-errors.ts), which the HTTP layer answers as 503 storage_unavailable.
+ */
+export interface Storage {
+  readonly engine: StorageEngine;
+  /** Where the state lives, for the start-up log line (a path, or a URL without its password). */
+  readonly location: string;
+  /** True when the engine can only be read (a read-only DATA_DIR): every write fails with StorageUnavailable. */
+  readonly readOnly: boolean;
+  readonly messages: MessageStore;
+  readonly idempotency: IdempotencyStore;
+  readonly jobs: JobStore;
+  readonly keys: KeyStore;
+  readonly secrets: SecretStore;
+  /** Resolves when the engine answers a trivial query; throws StorageUnavailable otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
