@@ -13,8 +13,12 @@ export interface Api {
   router: Router<QuotaName>;
 }
 
-export function createApi(config: Config, projects: readonly ProjectSource[], searchIndex?: string): Api {
-  const services = createServices(config, projects, searchIndex);
+export async function createApi(
+  config: Config,
+  projects: readonly ProjectSource[],
+  searchIndex?: string,
+): Promise<Api> {
+  const services = await createServices(config, projects, searchIndex);
   const router = new Router(apiRoutes(services), {
     chargeQuota: (context, quota, units, what) =>
       charge(services.quotas.limiter(context.tier, quota), context.quotaKey, units, what),

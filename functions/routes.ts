@@ -29,9 +29,8 @@ export function apiRoutes(services: Services): Route<QuotaName>[] {
       quotas.limiter(tier, OPERATIONS.createContact.handlerQuota),
     ),
     batchOperations: batchHandler({
-      db: services.db,
       catalog,
-      getJob: (jobId, sandbox) => jobs.get(jobId, sandbox),
+      getJobs: (jobIds, sandbox) => jobs.getMany(jobIds, sandbox),
       readLimiter: (context) => quotas.limiter(context.tier, OPERATIONS.batchOperations.handlerQuota),
       maxOperations: config.batchMaxOperations,
     }),
@@ -41,7 +40,7 @@ export function apiRoutes(services: Services): Route<QuotaName>[] {
     // Key creation counts per client IP whatever the tier (limits/quotas.ts).
     createKey: createKeyHandler(services.keys, quotas.limiter('anonymous', OPERATIONS.createKey.handlerQuota)),
     issueToken: tokenHandler(services.keys),
-    getHealth: healthHandler(services.db, catalog.records.length),
+    getHealth: healthHandler(services.storage, catalog.records.length),
   };
   const aliases = new Map(deprecatedAliases().map((alias) => [alias.operationId as OperationId, alias]));
 

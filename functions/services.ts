@@ -4,20 +4,19 @@ import { Notifier } from './contact/notifier.ts';
 import { JobService } from './jobs/job-service.ts';
 import { AccessTokens } from './keys/access-token.ts';
 import { KeyService } from './keys/key-service.ts';
-import { KeyStore } from './keys/key-store.ts';
 import { logError, logEvent } from './log.ts';
 import { QuotaBook } from './limits/quotas.ts';
 import { Catalog, type ProjectSource } from './projects/catalog.ts';
 import { CursorCodec } from './projects/cursor.ts';
 import { loadSearchIndex } from './search/load-search-index.ts';
 import type { SearchIndex } from './search/search-index.ts';
-import { isReadOnly, openDatabase, type Db } from './state/database.ts';
-import { IdempotencyStore } from './state/idempotency-store.ts';
-import { MessageStore } from './contact/message-store.ts';
-import { loadOrCreateSecret } from './state/secret.ts';
+import { openStorage } from './state/open-storage.ts';
+import type { Storage } from './state/storage.ts';
 
 /** How often expired records (idempotency keys, test keys, old sandbox messages) are swept. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+/** A contact claim outlives the longest request by this much (see ContactDependencies.claimLeaseMs). */
+const CLAIM_LEASE_MARGIN_MS = 5_000;
 
 /** Everything the handlers share, built once per process from the configuration and the content. */
 export interface Services {
@@ -25,77 +24,83 @@ export interface Services {
   catalog: Catalog;
   cursors: CursorCodec;
   quotas: QuotaBook;
-  db: Db;
+  storage: Storage;
   contact: ContactService;
   keys: KeyService;
   jobs: JobService;
   search: SearchIndex;
-  /** Stops background work and closes the database. */
-  close(): void;
+  /** Stops background work and closes the storage. */
+  close(): Promise<void>;
 }
 
-/** Housekeeping that may fail on a full or read-only disk without stopping anything: it runs again later. */
-function purgeExpired(purge: () => void): void {
-  try {
-    purge();
-  } catch (error) {
-    logError('purge', error);
+/** Housekeeping that may fail (a full or read-only disk, PostgreSQL down) without stopping anything: it runs again later. */
+async function purgeExpired(purges: readonly (() => Promise<unknown>)[]): Promise<void> {
+  for (const purge of purges) {
+    try {
+      await purge();
+    } catch (error) {
+      logError('purge', error);
+    }
   }
 }
 
 /** `searchIndex` is the JSON of the build's search index; without it one is made from the projects. */
-export function createServices(config: Config, projects: readonly ProjectSource[], searchIndex?: string): Services {
-  const db = openDatabase(config.dataDir);
+export async function createServices(
+  config: Config,
+  projects: readonly ProjectSource[],
+  searchIndex?: string,
+): Promise<Services> {
+  const storage = await openStorage(config);
   const catalog = new Catalog(projects, config.siteUrl);
-  const idempotency = new IdempotencyStore(db, config.idempotencyTtlSeconds * 1000);
-  const keyStore = new KeyStore(db);
-  if (isReadOnly(db))
+  if (storage.readOnly)
     logEvent(
       'DATA_DIR is read-only: serving reads; writes answer 503 storage_unavailable until a restart on a writable DATA_DIR',
       { dataDir: config.dataDir },
     );
-  const messages = new MessageStore(db);
-  const purgeSandboxMessages = () => messages.purgeSandbox(Date.now() - config.sandboxRetentionSeconds * 1000);
-  purgeExpired(() => idempotency.purge());
-  purgeExpired(purgeSandboxMessages);
-  const purgeTimer = setInterval(() => {
-    purgeExpired(() => idempotency.purge());
-    purgeExpired(() => keyStore.purgeExpired());
-    purgeExpired(purgeSandboxMessages);
-  }, PURGE_INTERVAL_MS).unref();
-  const notifier = config.notify === null ? null : new Notifier(messages, config.notify);
+  const purges = [
+    () => storage.idempotency.purge(),
+    () => storage.keys.purgeExpired(),
+    () => storage.messages.purgeSandbox(Date.now() - config.sandboxRetentionSeconds * 1000),
+  ];
+  await purgeExpired(purges);
+  const purgeTimer = setInterval(() => void purgeExpired(purges), PURGE_INTERVAL_MS).unref();
+  const notifier = config.notify === null ? null : new Notifier(storage.messages, config.notify);
   notifier?.wake();
   const quotas = new QuotaBook(config);
-  const jobs = new JobService({ db, catalog, ...config.jobs });
+  const jobs = await JobService.start({ store: storage.jobs, catalog, ...config.jobs });
+  const [cursorKey, tokenKey] = await Promise.all([
+    storage.secrets.loadOrCreate('cursor'),
+    storage.secrets.loadOrCreate('token'),
+  ]);
 
   return {
     config,
     catalog,
-    cursors: new CursorCodec(loadOrCreateSecret(config.dataDir, 'cursor.key')),
+    cursors: new CursorCodec(cursorKey),
     quotas,
-    db,
+    storage,
     contact: new ContactService({
-      db,
-      idempotency,
-      messages,
+      idempotency: storage.idempotency,
+      messages: storage.messages,
       notifyConfigured: notifier !== null,
+      claimLeaseMs: config.connections.requestTimeoutMs + CLAIM_LEASE_MARGIN_MS,
       onStored: () => notifier?.wake(),
     }),
     keys: new KeyService(
-      keyStore,
-      new AccessTokens(loadOrCreateSecret(config.dataDir, 'token.key')),
+      storage.keys,
+      new AccessTokens(tokenKey),
       config.testKeyTtlSeconds,
       config.tokenTtlSeconds,
     ),
     jobs,
     search: loadSearchIndex(searchIndex, projects),
-    close() {
+    async close() {
       clearInterval(purgeTimer);
       quotas.close();
-      notifier?.stop();
-      // Running jobs are abandoned, not written: the next start marks them interrupted.
+      // Running jobs are abandoned, not written: their leases run out (see JobService).
       jobs.close();
-      db.close();
+      await notifier?.stop();
+      await storage.close();
     },
   };
 }

@@ -9,14 +9,12 @@ import type { RouteHandler } from '../http/router.ts';
 import { charge } from '../limits/charge.ts';
 import type { QuotaLimiter } from '../limits/rate-limiter.ts';
 import type { Catalog } from '../projects/catalog.ts';
-import type { Db } from '../state/database.ts';
 import { batchRequestSchema, type BatchOp } from './schema.ts';
 
 export interface BatchDependencies {
-  db: Db;
   catalog: Catalog;
-  /** Synchronous, so every job is read inside the batch's one SQLite snapshot. */
-  getJob: (jobId: string, sandbox: boolean) => unknown;
+  /** Every job of the batch, read at one instant (one snapshot of the store). */
+  getJobs: (jobIds: readonly string[], sandbox: boolean) => Promise<ReadonlyMap<string, unknown>>;
   readLimiter: (context: RequestContext) => QuotaLimiter;
   maxOperations: number;
 }
@@ -24,8 +22,8 @@ export interface BatchDependencies {
 type Outcome = { ok: true; data: unknown } | { ok: false; code: 'project_not_found' | 'job_not_found' };
 
 /**
- * POST /api/v1/batch: several reads in one request, all or nothing. Every operation is resolved
- * inside one read transaction, so they see one consistent state; if any fails, no result is
+ * POST /api/v1/batch: several reads in one request, all or nothing. Every job is read at one
+ * instant, so the operations see one consistent state; if any fails, no result is
  * returned and the 422 lists every failure. Each operation counts as one read against the quota:
  * the router counts the first before the body is read (so an invalid batch is not free), and
  * the handler the rest once the operations are known.
@@ -58,9 +56,9 @@ export function batchHandler(deps: BatchDependencies): RouteHandler {
       operations.length > 1
         ? await charge(deps.readLimiter(context), context.quotaKey, operations.length - 1, 'reads')
         : {};
-    const outcomes = deps.db.transaction(() =>
-      operations.map(({ op, id }) => resolve(deps, op, id, context.sandbox)),
-    )();
+    const jobIds = operations.filter(({ op }) => op === 'getJobStatus').map(({ id }) => id);
+    const jobs = jobIds.length === 0 ? new Map<string, unknown>() : await deps.getJobs(jobIds, context.sandbox);
+    const outcomes = operations.map(({ op, id }) => resolve(deps.catalog, jobs, op, id));
 
     const failures: BatchFailure[] = [];
     outcomes.forEach((outcome, index) => {
@@ -112,11 +110,11 @@ function refuseOverlongBatch(body: unknown, maxOperations: number): void {
   );
 }
 
-function resolve(deps: BatchDependencies, op: BatchOp, id: string, sandbox: boolean): Outcome {
+function resolve(catalog: Catalog, jobs: ReadonlyMap<string, unknown>, op: BatchOp, id: string): Outcome {
   if (op === 'getProject') {
-    const record = deps.catalog.get(id);
+    const record = catalog.get(id);
     return record === undefined ? { ok: false, code: 'project_not_found' } : { ok: true, data: record.project };
   }
-  const job = deps.getJob(id, sandbox);
+  const job = jobs.get(id);
   return job === undefined ? { ok: false, code: 'job_not_found' } : { ok: true, data: job };
 }

@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/env.ts';
-import { openDatabase } from '../state/database.ts';
 import { inboxEntry } from '../contact/inbox-entry.ts';
-import { MessageStore, type StoredMessage } from '../contact/message-store.ts';
+import type { StoredMessage } from '../contact/message-store.ts';
+import { openStorage } from '../state/open-storage.ts';
 
 const USAGE = `Usage: npm run inbox -- [options]
 
-Shows contact messages, newest first.
+Shows contact messages, newest first, from the storage the service uses
+(DATABASE_URL when set, else DATA_DIR).
 
   --json            one JSON object per message, per line
   --since <when>    only messages since an ISO date (2026-11-01) or a duration ago (30m, 12h, 7d)
@@ -57,7 +58,7 @@ function formatText(message: StoredMessage): string {
   return `#${message.id}  ${when} UTC  ${printable(message.name)} <${printable(message.email)}>\n    [${flags}]\n${body}\n`;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       json: { type: 'boolean', default: false },
@@ -78,10 +79,10 @@ function main(): void {
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
     throw new Error('--limit must be a positive integer');
 
-  const db = openDatabase(loadConfig().dataDir);
+  const storage = await openStorage(loadConfig());
   try {
-    const store = new MessageStore(db);
-    const messages = store.list({
+    const store = storage.messages;
+    const messages = await store.list({
       sandbox: values.sandbox,
       ...(values.since === undefined ? {} : { since: parseSince(values.since) }),
       unreadOnly: values.unread,
@@ -95,19 +96,17 @@ function main(): void {
       process.stdout.write(messages.map(formatText).join('\n'));
     }
     if (values['mark-read']) {
-      const marked = store.markRead(messages.map((message) => message.id));
+      const marked = await store.markRead(messages.map((message) => message.id));
       process.stderr.write(`Marked ${marked} message${marked === 1 ? '' : 's'} as read.\n`);
     }
   } finally {
-    db.close();
+    await storage.close();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  try {
-    main();
-  } catch (error) {
+  main().catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
     process.exit(1);
-  }
+  });
 }

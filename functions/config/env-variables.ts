@@ -20,7 +20,13 @@ export const ENV_VARIABLES = {
   },
   DATA_DIR: {
     default: './data',
-    meaning: 'Folder for the SQLite database (inbox, idempotency records) and generated secrets.',
+    meaning:
+      'Folder for the SQLite database (inbox, idempotency records, jobs, test keys) and generated secrets. Unused for state when DATABASE_URL is set.',
+  },
+  DATABASE_URL: {
+    default: '',
+    meaning:
+      'If set (postgres:// or postgresql://, with TLS options as the pg driver reads them, e.g. ?sslmode=require), all durable state (inbox, idempotency records, jobs, test keys, signing secrets) lives in PostgreSQL, shared by every instance using it. Empty keeps it in SQLite under DATA_DIR.',
   },
   TRUST_PROXY: {
     default: '0',
@@ -93,6 +99,11 @@ export const ENV_VARIABLES = {
     default: '20',
     meaning:
       "Finished jobs (with their results) kept per client; when a job finishes, the client's oldest beyond this many are deleted.",
+  },
+  JOB_LEASE_SECONDS: {
+    default: '30',
+    meaning:
+      'How long a running job stays claimed by its instance without a heartbeat (sent every third of it). A job whose instance died is run again by another after this, at most 3 runs in all, then failed as interrupted.',
   },
   JOB_RETENTION_SECONDS: {
     baked: true,

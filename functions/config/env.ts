@@ -25,6 +25,8 @@ export interface Config {
   rateLimitMaxClients: number;
   /** Where quotas are counted when several instances share them; null counts in this process. */
   redisUrl: string | null;
+  /** The PostgreSQL that holds all durable state when several instances share it; null keeps it in SQLite. */
+  databaseUrl: string | null;
   connections: ConnectionLimits;
   /** Origins allowed to call the MCP servers; null is the default (the site's origin and loopback). */
   mcpAllowedOrigins: string[] | null;
@@ -41,6 +43,7 @@ export interface JobLimits {
   runningPerClient: number;
   resultsPerClient: number;
   retentionSeconds: number;
+  leaseSeconds: number;
 }
 
 /** What keeps slow or idle connections from holding the server's sockets (see server/connection-limits.ts). */
@@ -153,10 +156,12 @@ export function loadConfig(env: Env = process.env): Config {
       runningPerClient: integer(env, 'JOB_RUNNING_PER_CLIENT', 1, 64),
       resultsPerClient: integer(env, 'JOB_RESULTS_PER_CLIENT', 1, 100_000),
       retentionSeconds: integer(env, 'JOB_RETENTION_SECONDS', 60, 365 * 86400),
+      leaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 1, 3600),
     },
     sandboxRetentionSeconds: integer(env, 'SANDBOX_RETENTION_SECONDS', 60, 365 * 86400),
     rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 100, 10_000_000),
     redisUrl: optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    databaseUrl: optionalUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     connections: connectionLimits(env),
     mcpAllowedOrigins: originList(env, 'MCP_ALLOWED_ORIGINS'),
     accessLog: boolean(env, 'ACCESS_LOG'),

@@ -2,12 +2,9 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../http/api-error.ts';
 import { charge } from '../limits/charge.ts';
 import { rateLimitHeaders, type QuotaLimiter } from '../limits/rate-limiter.ts';
-import type { Db } from '../state/database.ts';
 import { fieldProblems } from '../http/field-problems.ts';
-import { withStorage } from '../state/storage-errors.ts';
 import type { IdempotencyStore, KeyRef, RecordedAnswer } from '../state/idempotency-store.ts';
-import type { MessageStore } from './message-store.ts';
-import { InFlightKeys } from './in-flight-keys.ts';
+import type { MessageStore, SubmissionOutcome } from './message-store.ts';
 import { CONTACT_PROBLEM_WORDS, contactSchema } from './schema.ts';
 
 /** What a submission came to; `replayed` marks an answer repeated from the key's first request. */
@@ -30,10 +27,14 @@ export interface ContactRequest {
 }
 
 export interface ContactDependencies {
-  db: Db;
   idempotency: IdempotencyStore;
   messages: MessageStore;
   notifyConfigured: boolean;
+  /**
+   * How long a claim on a key holds before another request may take it over: longer than any
+   * request may last (REQUEST_TIMEOUT_MS), so only the claim of an instance that died runs out.
+   */
+  claimLeaseMs: number;
   onStored: () => void;
 }
 
@@ -44,21 +45,20 @@ const SCOPE = 'contact';
  * Idempotency-Key rules, the per-IP quota and the durable write live here once.
  *
  * Order matters. A key with a recorded answer replays it without touching the message quota.
- * A new key is marked in flight before its body is read, so a concurrent request with the same
- * key gets a 409 instead of a second message; a body that fails validation then costs no write.
- * The message and the key's answer commit in one transaction before the answer goes out, so an
- * acknowledged message survives a crash and is never stored twice.
+ * A new key is claimed before its body is read, so a concurrent request with the same key, on
+ * any instance, gets a 409 instead of a second message. The message and the key's answer
+ * commit in one transaction before the answer goes out, so an acknowledged message survives a
+ * crash and is never stored twice.
  */
 export class ContactService {
-  private readonly inFlight = new InFlightKeys();
-
   constructor(private readonly deps: ContactDependencies) {}
 
   async submit(request: ContactRequest): Promise<ContactOutcome> {
     const ref: KeyRef = { scope: SCOPE, sandbox: request.sandbox, key: request.key };
-    const recorded = withStorage(() => this.deps.idempotency.find(ref));
-    if (recorded !== undefined) return this.replay(recorded, await request.payload(), request);
-    if (!this.inFlight.enter(ref)) throw inProgress();
+    const claim = await this.deps.idempotency.claim(ref, this.deps.claimLeaseMs);
+    if (claim.kind === 'recorded') return this.replay(claim.answer, await request.payload(), request);
+    if (claim.kind === 'in_flight') throw inProgress();
+    let claimEnded = false;
     try {
       const raw = await request.payload();
       const parsed = contactSchema.safeParse(raw);
@@ -75,32 +75,33 @@ export class ContactService {
       }
       const headers = await charge(request.limiter, quotaKeyOf(request), 1, 'messages');
       const answer = { fingerprint: fingerprintOf(raw), status: 200, body: JSON.stringify({ success: true }) };
-      let earlier: RecordedAnswer | undefined;
+      const notifyState = request.sandbox ? 'sandbox' : this.deps.notifyConfigured ? 'pending' : 'not_configured';
+      let outcome: SubmissionOutcome;
       try {
-        earlier = withStorage(() =>
-          this.deps.db.transaction(() => {
-            // Another process may have stored this key's message while the body was arriving.
-            const stored = this.deps.idempotency.find(ref);
-            if (stored !== undefined) return stored;
-            const notifyState = request.sandbox ? 'sandbox' : this.deps.notifyConfigured ? 'pending' : 'not_configured';
-            this.deps.messages.insert({ sandbox: request.sandbox, ...parsed.data }, notifyState);
-            this.deps.idempotency.save(ref, answer);
-            return undefined;
-          })(),
-        );
+        outcome = await this.deps.messages.storeSubmission({
+          ref,
+          token: claim.token,
+          message: { sandbox: request.sandbox, ...parsed.data },
+          notifyState,
+          answer,
+        });
+        claimEnded = true;
       } catch (error) {
         // Nothing was stored, so the message must not use up the quota either.
         await request.limiter.refund(quotaKeyOf(request));
         throw error;
       }
-      if (earlier !== undefined) {
+      if (!outcome.stored) {
+        // The claim ran out and another request took the key over: its answer, or a 409 while it runs.
         await request.limiter.refund(quotaKeyOf(request));
-        return this.replay(earlier, raw, request);
+        if (outcome.earlier === undefined) throw inProgress();
+        return this.replay(outcome.earlier, raw, request);
       }
       if (!request.sandbox) this.deps.onStored();
       return { status: answer.status, body: answer.body, headers, replayed: false };
     } finally {
-      this.inFlight.leave(ref);
+      // A failed release (storage down) leaves the claim to run out after its lease.
+      if (!claimEnded) await this.deps.idempotency.release(ref, claim.token).catch(() => undefined);
     }
   }
 

@@ -12,7 +12,18 @@ export interface NotifierOptions {
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 /** Retries of the notifier's own reads and writes stop doubling here: the disk may come back any minute. */
 const MAX_STORAGE_BACKOFF_MS = 60 * 1000;
+/**
+ * With nothing pending, the inbox is looked at again after this long: another instance sharing it
+ * may have stored a message and died before posting it.
+ */
+const IDLE_POLL_MS = 60_000;
+/** Most messages posted in one round; the rest wait for the next round, right after. */
 const BATCH = 20;
+/**
+ * How long a claimed message stays hidden from the other instances' notifiers, beyond the post's
+ * own timeout: one post at a time is claimed, so a claim outlives its post unless the instance died.
+ */
+const CLAIM_MARGIN_MS = 30_000;
 
 /** The delay before retry number `attempt` (from 1): the base, doubled per attempt, up to `maxMs`. */
 function backoff(baseMs: number, attempt: number, maxMs: number): number {
@@ -28,8 +39,12 @@ type Outcome = { delivered: true } | { delivered: false; error: string; nextAt: 
  * crash is still delivered after the restart. Delivery is at least once; each post carries
  * the message id (also as Idempotency-Key) so the receiver can drop a repeat.
  *
+ * Several instances may share the inbox (PostgreSQL): each message is claimed before its post
+ * (MessageStore.claimDue), so one instance at a time posts it, and another takes it over once
+ * the claim runs out if the first died.
+ *
  * The inbox itself can fail (a full disk, a read-only DATA_DIR, another writer holding the
- * database past busy_timeout). Such a failure is logged and the round is tried again later,
+ * database past busy_timeout, PostgreSQL down). Such a failure is logged and the round is tried again later,
  * with backoff; it never escapes as a rejected promise. A post whose result could not be
  * written is kept in memory and written later, and is not posted again by this process; only
  * a restart before the write lands posts it once more.
@@ -63,51 +78,50 @@ export class Notifier {
       if (this.again) {
         this.again = false;
         this.wake();
-      } else {
-        this.schedule();
       }
     });
   }
 
   /** Stops for good; a result still unwritten gets one last try, else its message is posted again after a restart. */
-  stop(): void {
+  async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     try {
-      this.writeOutcomes();
+      await this.writeOutcomes();
     } catch {
       // Still pending in the inbox: delivered again after the restart, which at-least-once allows.
     }
   }
 
-  /** One pass over due messages; it never rejects. */
+  /** One pass over due messages, then the timer for the next; it never rejects. */
   private async round(): Promise<void> {
     try {
-      this.writeOutcomes();
+      await this.writeOutcomes();
       await this.deliverDue();
       this.storageFailures = 0;
     } catch (error) {
       this.storageFailed(error);
     }
+    await this.schedule();
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
+  private async schedule(): Promise<void> {
+    if (this.stopped || this.again) return;
     let delay: number;
     if (this.storageFailures > 0) {
       delay = this.storageBackoffMs();
     } else {
       let next: number | null;
       try {
-        next = this.messages.nextNotificationAt();
+        next = await this.messages.nextNotificationAt();
       } catch (error) {
         this.storageFailed(error);
-        this.schedule();
-        return;
+        return this.schedule();
       }
-      if (next === null) return;
-      delay = Math.max(0, next - Date.now());
+      if (this.stopped) return;
+      delay = next === null ? IDLE_POLL_MS : Math.max(0, next - Date.now());
     }
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => this.wake(), delay);
     this.timer.unref();
   }
@@ -127,8 +141,10 @@ export class Notifier {
 
   /** Posts what is due, writing each result before the next post; throws when the inbox fails. */
   private async deliverDue(): Promise<void> {
-    for (const message of this.messages.dueForNotification(Date.now(), BATCH)) {
-      if (this.stopped) return;
+    const claimMs = (this.options.timeoutMs ?? 10_000) + CLAIM_MARGIN_MS;
+    for (let posted = 0; posted < BATCH && !this.stopped; posted++) {
+      const [message] = await this.messages.claimDue(Date.now(), 1, claimMs);
+      if (message === undefined || this.stopped) return;
       const error = await this.post(message);
       // Stopped during the post: the database may be closed; the message stays pending.
       if (this.stopped) return;
@@ -143,15 +159,15 @@ export class Notifier {
         this.unwritten.set(message.id, { delivered: false, error, nextAt });
         logEvent('webhook delivery failed', { messageId: message.id, attempt, error, retry: nextAt !== null });
       }
-      this.writeOutcomes();
+      await this.writeOutcomes();
     }
   }
 
   /** Writes the results still held in memory; throws at the first that fails, keeping it and the rest. */
-  private writeOutcomes(): void {
+  private async writeOutcomes(): Promise<void> {
     for (const [id, outcome] of this.unwritten) {
-      if (outcome.delivered) this.messages.recordDelivery(id);
-      else this.messages.recordFailure(id, outcome.error, outcome.nextAt);
+      if (outcome.delivered) await this.messages.recordDelivery(id);
+      else await this.messages.recordFailure(id, outcome.error, outcome.nextAt);
       this.unwritten.delete(id);
     }
   }

@@ -23,7 +23,7 @@ export interface RequestContext {
 }
 
 /** Checks a presented key or bearer token; returns the key id it stands for, or null. */
-export type CredentialVerifier = (credential: string) => string | null;
+export type CredentialVerifier = (credential: string) => Promise<string | null>;
 
 /**
  * Resolves sandbox mode and the tier. Sandbox is selected by `?sandbox=true`, `X-Sandbox: true`
@@ -31,9 +31,9 @@ export type CredentialVerifier = (credential: string) => string | null;
  * verify never fails the request (the API is public, so it never answers 401; see docs/architecture.md): the request
  * is served anonymously and the response says the key was ignored.
  */
-export function resolveContext(request: ApiRequest, verify: CredentialVerifier): RequestContext {
+export async function resolveContext(request: ApiRequest, verify: CredentialVerifier): Promise<RequestContext> {
   const credential = credentialOf(request);
-  const keyId = credential === null ? null : verify(credential);
+  const keyId = credential === null ? null : await verify(credential);
   const keyStatus: KeyStatus = credential === null ? 'none' : keyId === null ? 'invalid' : 'valid';
   const sandbox = keyId !== null || sandboxByQuery(request) || sandboxByHeader(request) || sandboxByHost(request);
   return {

@@ -121,7 +121,7 @@ export class Router<Quota extends string = string> {
     const { route, params } = match;
     const headers: HeaderMap = {};
     try {
-      const context = resolveContext(request, this.options.verifyCredential);
+      const context = await resolveContext(request, this.options.verifyCredential);
       Object.assign(headers, contextHeaders(context));
       if (route.quota !== undefined)
         Object.assign(headers, await this.options.chargeQuota(context, route.quota, request.prepaid === true ? 0 : 1));
@@ -141,8 +141,8 @@ export class Router<Quota extends string = string> {
    * for an API request, and counts `units` of a quota against it; the RateLimit-* headers come
    * back, or a `rate_limited` (or bad X-Sandbox) ApiError is thrown.
    */
-  chargeCaller(request: ApiRequest, quota: Quota, units: number, what?: string): Promise<HeaderMap> {
-    return this.options.chargeQuota(resolveContext(request, this.options.verifyCredential), quota, units, what);
+  async chargeCaller(request: ApiRequest, quota: Quota, units: number, what?: string): Promise<HeaderMap> {
+    return this.options.chargeQuota(await resolveContext(request, this.options.verifyCredential), quota, units, what);
   }
 
   /** The Allow header value for a path (RFC 9110 section 10.2.1): HEAD with GET, and OPTIONS. */

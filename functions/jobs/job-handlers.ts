@@ -18,7 +18,7 @@ export function createJobHandler(jobs: JobService, siteUrl: string): RouteHandle
   return async (request, _params, context) => {
     strictQuery(request.query, []);
     const { task, input } = parseJobRequest(await readOptionalJson(request, BODY_MAX_BYTES));
-    const job = jobs.create(task, input, context);
+    const job = await jobs.create(task, input, context);
     const pollUrl = `${siteUrl}/api/v1/jobs/${job.jobId}`;
     return jsonResponse(
       202,
@@ -30,10 +30,10 @@ export function createJobHandler(jobs: JobService, siteUrl: string): RouteHandle
 
 /** GET /api/v1/jobs/{jobId} (getJobStatus): the job's state, progress and, once it succeeded, its result. */
 export function getJobStatusHandler(jobs: JobService): RouteHandler {
-  return (request, { jobId = '' }, context) => {
+  return async (request, { jobId = '' }, context) => {
     strictQuery(request.query, []);
     const wellFormed = JOB_ID_PATTERN.test(jobId);
-    const job = wellFormed ? jobs.get(jobId, context.sandbox) : undefined;
+    const job = wellFormed ? await jobs.get(jobId, context.sandbox) : undefined;
     if (job === undefined) {
       throw new ApiError('job_not_found', wellFormed ? `No job has the id "${jobId}".` : 'No job has this id.', {
         hint: "Job ids come from createJob; a job is kept for a limited time, a client's older finished jobs make way for its newer ones, and sandbox and production jobs are separate.",

@@ -1,19 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { ZodError } from 'zod';
 import type { JobLimits } from '../config/env.ts';
 import { ApiError } from '../http/api-error.ts';
-import { logError } from '../log.ts';
+import { logError, logEvent } from '../log.ts';
 import type { Catalog } from '../projects/catalog.ts';
-import type { Db } from '../state/database.ts';
-import { withStorage } from '../state/storage-errors.ts';
 import { parseJobRequest } from './job-request.ts';
-import { JobStore, type JobError, type JobView, type QueuedJob } from './job-store.ts';
+import type { ClaimedJob, JobError, JobOutcome, JobStore, JobView } from './job-store.ts';
 import { ProgressThrottle } from './progress-throttle.ts';
 import { isTaskName, TASKS } from './tasks.ts';
 
 /** The queue's limits (JOB_* in functions/config/env-variables.ts) plus what the tasks read. */
 export interface JobServiceDependencies extends JobLimits {
-  db: Db;
+  store: JobStore;
   catalog: Catalog;
 }
 
@@ -26,20 +25,26 @@ export interface JobOwner {
 
 /** How often expired jobs are purged (and the queue is checked, in case a start was missed). */
 const MAINTENANCE_INTERVAL_MS = 60_000;
+/** Runs of one job at most: a job whose instance died is run again by another, then failed as interrupted. */
+export const JOB_MAX_ATTEMPTS = 3;
 
-/** What a job left running by a previous process ends as: its work died with that process. */
+/** What a job ends as when every instance that ran it died before finishing it. */
 const INTERRUPTED: JobError = {
   code: 'interrupted',
-  message: 'The server restarted while this job was running; create it again.',
+  message: 'The server running this job stopped before it finished; create it again.',
 };
 
 /**
- * createJob and getJobStatus over the `jobs` table, plus the runner that works the queue.
+ * createJob and getJobStatus over the JobStore, plus the worker that runs this instance's share
+ * of the queue.
  *
- * The database is the queue: a job is committed as pending before createJob answers, the runner
- * takes the next pending job whenever a slot is free, and every state change is written
- * through. So a restart loses no accepted job: pending ones run on the next start, and running
- * ones, whose work died with the process, are failed as `interrupted` instead of staying running.
+ * The store is the queue: a job is committed as pending before createJob answers, and any
+ * instance sharing the store may claim it when it has a free slot. A claim is a lease that the
+ * worker renews while the job runs; a job whose worker died (kill -9, a lost machine) is claimed
+ * again once its lease has passed, by whichever instance's reaper sees it first, and failed as
+ * `interrupted` after JOB_MAX_ATTEMPTS runs. So no accepted job is lost, and a restart of one
+ * instance never touches the jobs another is running. On SQLite, where one process owns the
+ * store, the jobs a previous run of the process left running are failed at start.
  *
  * No client can take the queue from the others: each may have `queuePerClient` jobs waiting and
  * `runningPerClient` running, and keeps its `resultsPerClient` newest finished jobs. Live and
@@ -48,23 +53,35 @@ const INTERRUPTED: JobError = {
  */
 export class JobService {
   private readonly store: JobStore;
+  /** This worker's name in the store's claims: unique per process, even across restarts with one pid. */
+  private readonly worker = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly running = new Map<string, AbortController>();
-  private readonly maintenance: NodeJS.Timeout;
+  private readonly timers: NodeJS.Timeout[] = [];
+  /** Fills run one after another, each looking at the queue as it is when it starts. */
+  private fills: Promise<void> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly deps: JobServiceDependencies) {
-    this.store = new JobStore(deps.db);
-    const now = Date.now();
+  private constructor(private readonly deps: JobServiceDependencies) {
+    this.store = deps.store;
+  }
+
+  /** Recovers what a previous run left, then starts working the queue. */
+  static async start(deps: JobServiceDependencies): Promise<JobService> {
+    const service = new JobService(deps);
     try {
-      this.store.failAllRunning(INTERRUPTED, now);
-      this.purge(now);
+      await service.store.recoverAtStart(INTERRUPTED, Date.now());
+      await service.store.purge(deps.resultsPerClient, Date.now());
     } catch (error) {
-      // A full or read-only DATA_DIR must not stop the service from starting; maintain() retries the purge.
+      // Storage that cannot be written now must not stop the service from starting; maintenance retries.
       logError('job-startup', error);
     }
-    // unref: a pending purge must never keep the process alive.
-    this.maintenance = setInterval(() => this.maintain(), MAINTENANCE_INTERVAL_MS).unref();
-    this.startWaitingJobs();
+    // unref: pending maintenance must never keep the process alive.
+    service.timers.push(
+      setInterval(() => void service.maintain(), MAINTENANCE_INTERVAL_MS).unref(),
+      setInterval(() => void service.reap(), service.reapIntervalMs()).unref(),
+    );
+    await service.startWaitingJobs();
+    return service;
   }
 
   /**
@@ -72,105 +89,149 @@ export class JobService {
    * slot is free; its status is pending or running. Values the createJob handler already checked
    * pass again unchanged: the check is the service's, whoever calls it.
    */
-  create(task: unknown, input: unknown, { sandbox, quotaKey: owner }: JobOwner): JobView {
+  async create(task: unknown, input: unknown, { sandbox, quotaKey: owner }: JobOwner): Promise<JobView> {
     const request = parseJobRequest({ task, input });
     const id = `job_${randomBytes(16).toString('base64url')}`;
     const now = Date.now();
-    withStorage(() =>
-      this.deps.db.transaction(() => {
-        // The client's own share first: when it is used up, the answer is about this client, not the service.
-        const own = this.store.waitingOf(owner, now);
-        if (own >= this.deps.queuePerClient) throw tooManyJobs(own, this.deps);
-        const waiting = this.store.waiting(sandbox, now);
-        if (waiting >= this.deps.queueLimit) throw queueFull(waiting, this.deps.concurrency);
-        this.store.insert(
-          { id, task: request.task, input: request.input, sandbox, owner },
-          now,
-          now + this.deps.retentionSeconds * 1000,
-        );
-      })(),
+    const outcome = await this.store.enqueue(
+      { id, task: request.task, input: request.input, sandbox, owner },
+      this.deps,
+      now,
+      now + this.deps.retentionSeconds * 1000,
     );
-    this.startWaitingJobs();
-    const view = this.get(id, sandbox);
-    if (view === undefined) throw new Error(`Job ${id} was stored but cannot be read back`);
-    return view;
+    if (!outcome.queued)
+      throw outcome.full === 'client'
+        ? tooManyJobs(outcome.waiting, this.deps)
+        : queueFull(outcome.waiting, this.deps.concurrency);
+    // Started before answering when a slot is free, so the answer says running; it is the job as
+    // it was then (a quick task may have finished since, which the first poll shows).
+    const started = await this.startWaitingJobs();
+    const created = new Date(now).toISOString();
+    return {
+      jobId: id,
+      task: request.task,
+      status: started.includes(id) ? 'running' : 'pending',
+      progress: 0,
+      result: null,
+      error: null,
+      createdAt: created,
+      updatedAt: created,
+    };
   }
 
-  /** The job as the caller's mode sees it; synchronous, so a batch can call it inside a transaction. */
-  get(jobId: string, sandbox: boolean): JobView | undefined {
-    return withStorage(() => this.store.find(jobId, sandbox, Date.now()));
+  /** The job as the caller's mode sees it. */
+  get(jobId: string, sandbox: boolean): Promise<JobView | undefined> {
+    return this.store.find(jobId, sandbox, Date.now());
   }
 
-  /** Stops starting jobs and asks running ones to stop; what they leave running is failed on the next start. */
+  /** Several jobs as of one instant (a batch). */
+  getMany(jobIds: readonly string[], sandbox: boolean): Promise<Map<string, JobView>> {
+    return this.store.findMany(jobIds, sandbox, Date.now());
+  }
+
+  /** Stops claiming jobs and asks running ones to stop; their leases run out for another instance (or the next start). */
   close(): void {
     this.closed = true;
-    clearInterval(this.maintenance);
+    for (const timer of this.timers) clearInterval(timer);
     for (const controller of this.running.values()) controller.abort();
   }
 
-  /** Fills the free slots with the next runnable jobs (see JobStore.nextRunnable). */
-  private startWaitingJobs(): void {
+  private get leaseMs(): number {
+    return this.deps.leaseSeconds * 1000;
+  }
+
+  /** The reaper looks twice per lease, so a dead worker's job waits at most one and a half leases. */
+  private reapIntervalMs(): number {
+    return Math.max(500, this.leaseMs / 2);
+  }
+
+  /** Fills the free slots with the next runnable jobs (see JobStore.claimNext); resolves with the ids it started. */
+  private startWaitingJobs(): Promise<readonly string[]> {
+    const fill = this.fills.then(() => this.fill());
+    this.fills = fill.then(() => undefined);
+    return fill;
+  }
+
+  private async fill(): Promise<string[]> {
+    const started: string[] = [];
     try {
       while (!this.closed && this.running.size < this.deps.concurrency) {
-        const job = this.store.nextRunnable(this.deps.runningPerClient, Date.now());
-        if (job === undefined) return;
-        if (!this.store.markRunning(job.id, Date.now())) continue;
+        const job = await this.store.claimNext(this.worker, this.deps, this.leaseMs, Date.now());
+        // Closed while claiming: the lease runs out and another instance (or the next start) sees to it.
+        if (job === undefined || this.closed) break;
+        started.push(job.id);
         const controller = new AbortController();
         this.running.set(job.id, controller);
-        void this.run(job, controller.signal)
+        void this.run(job, controller)
           .catch((error: unknown) => logError(job.id, error))
           .finally(() => {
             this.running.delete(job.id);
-            this.startWaitingJobs();
+            void this.startWaitingJobs();
           });
       }
     } catch (error) {
       // The job is stored either way; the maintenance timer tries again.
       logError('job-runner', error);
     }
+    return started;
   }
 
-  private async run(job: QueuedJob, signal: AbortSignal): Promise<void> {
+  private async run(job: ClaimedJob, controller: AbortController): Promise<void> {
+    const heartbeat = setInterval(() => void this.renew(job, controller), this.leaseMs / 3).unref();
     const throttle = new ProgressThrottle((progress) => {
-      if (!this.closed) this.store.setProgress(job.id, progress, Date.now());
+      if (!this.closed)
+        this.store
+          .setProgress(job.id, this.worker, progress, Date.now())
+          .catch((error: unknown) => logError(job.id, error));
     });
+    let outcome: JobOutcome;
     try {
       if (!isTaskName(job.task)) throw new Error(`No task named ${job.task} is registered`);
       const result = await TASKS[job.task].execute(job.input, {
         catalog: this.deps.catalog,
         reportProgress: (fraction) => throttle.report(fraction),
-        signal,
+        signal: controller.signal,
       });
-      if (!this.closed) this.finish(job, () => this.store.succeed(job.id, result, Date.now()));
+      outcome = { result };
     } catch (error) {
-      // After close the database may be gone; the next start fails the job as interrupted.
-      if (this.closed) return;
+      // Stopped by close() or a lost lease: whoever holds the job now (or the next start) decides its end.
+      if (controller.signal.aborted) return;
       logError(job.id, error);
-      this.finish(job, () => this.store.fail(job.id, taskFailed(error), Date.now()));
+      outcome = { error: taskFailed(error) };
+    } finally {
+      clearInterval(heartbeat);
+    }
+    if (this.closed || controller.signal.aborted) return;
+    const written = await this.store.finish(job.id, this.worker, outcome, this.deps.resultsPerClient, Date.now());
+    if (!written) logEvent('job result dropped: its lease had passed and another instance took it over', { jobId: job.id });
+  }
+
+  /** The heartbeat: keeps the lease, or stops the run when it was lost (this instance stalled past it). */
+  private async renew(job: ClaimedJob, controller: AbortController): Promise<void> {
+    try {
+      if (!(await this.store.renewLease(job.id, this.worker, this.leaseMs, Date.now()))) controller.abort();
+    } catch (error) {
+      // Storage down: the run goes on; its finish is fenced if the lease passes meanwhile.
+      logError(job.id, error);
     }
   }
 
-  /** Stores how a job ended and, in the same transaction, drops its owner's finished jobs past the cap. */
-  private finish(job: QueuedJob, write: () => void): void {
-    this.deps.db.transaction(() => {
-      write();
-      this.store.trimFinishedOf(job.owner, this.deps.resultsPerClient);
-    })();
-  }
-
-  /** Expired jobs, and finished ones past their owner's cap (the cap may have been lowered since they finished). */
-  private purge(now: number): void {
-    this.store.purge(now);
-    this.store.trimFinished(this.deps.resultsPerClient);
-  }
-
-  private maintain(): void {
+  /** Gives the jobs of dead workers to the queue again (or fails them), then fills free slots with them. */
+  private async reap(): Promise<void> {
     try {
-      this.purge(Date.now());
+      if ((await this.store.reapExpired(JOB_MAX_ATTEMPTS, INTERRUPTED, Date.now())) > 0) await this.startWaitingJobs();
+    } catch (error) {
+      logError('job-reaper', error);
+    }
+  }
+
+  private async maintain(): Promise<void> {
+    try {
+      await this.store.purge(this.deps.resultsPerClient, Date.now());
     } catch (error) {
       logError('job-purge', error);
     }
-    this.startWaitingJobs();
+    await this.startWaitingJobs();
   }
 }
 

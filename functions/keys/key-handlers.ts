@@ -30,6 +30,6 @@ export function createKeyHandler(keys: KeyService, limiter: QuotaLimiter): Route
       });
     }
     const headers = await charge(limiter, clientKeyOf(request.clientIp), 1, 'keys');
-    return jsonResponse(201, keys.create(parsed.data.label ?? null, context.sandbox), headers);
+    return jsonResponse(201, await keys.create(parsed.data.label ?? null, context.sandbox), headers);
   };
 }

@@ -1,5 +1,4 @@
 import { LRUCache } from 'lru-cache';
-import { withStorage } from '../state/storage-errors.ts';
 import type { AccessTokens } from './access-token.ts';
 import { hashKey, newTestKey, TEST_KEY_PATTERN } from './key-format.ts';
 import type { KeyStore, StoredKey } from './key-store.ts';
@@ -31,10 +30,10 @@ export class KeyService {
     private readonly tokenTtlSeconds: number,
   ) {}
 
-  create(label: string | null, sandbox: boolean, now = Date.now()): IssuedKey {
+  async create(label: string | null, sandbox: boolean, now = Date.now()): Promise<IssuedKey> {
     const { key, keyId } = newTestKey();
     const expiresAt = now + this.ttlSeconds * 1000;
-    withStorage(() => this.store.insert(keyId, hashKey(key), label, sandbox, now, expiresAt));
+    await this.store.insert({ keyId, hash: hashKey(key), label, sandbox, createdAt: now, expiresAt });
     return {
       key,
       keyId,
@@ -46,27 +45,32 @@ export class KeyService {
   }
 
   /** The key id behind a presented test key or access token, or null when it is not valid now. */
-  verify(credential: string, now = Date.now()): string | null {
-    if (TEST_KEY_PATTERN.test(credential)) return this.liveKey(this.byHash(hashKey(credential)), now)?.keyId ?? null;
+  async verify(credential: string, now = Date.now()): Promise<string | null> {
+    if (TEST_KEY_PATTERN.test(credential))
+      return this.liveKey(await this.byHash(hashKey(credential)), now)?.keyId ?? null;
     const keyId = this.tokens.verify(credential, now);
-    return keyId === null ? null : (this.liveKey(this.byId(keyId), now)?.keyId ?? null);
+    return keyId === null ? null : (this.liveKey(await this.byId(keyId), now)?.keyId ?? null);
   }
 
   /** The client-credentials grant: the key must match its id. Returns the token and its lifetime. */
-  issueToken(keyId: string, secret: string, now = Date.now()): { token: string; expiresIn: number } | null {
+  async issueToken(
+    keyId: string,
+    secret: string,
+    now = Date.now(),
+  ): Promise<{ token: string; expiresIn: number } | null> {
     if (!TEST_KEY_PATTERN.test(secret)) return null;
-    const key = this.liveKey(this.byHash(hashKey(secret)), now);
+    const key = this.liveKey(await this.byHash(hashKey(secret)), now);
     if (key === undefined || key.keyId !== keyId) return null;
     // A token never outlives its key.
     const expiresAt = Math.min(now + this.tokenTtlSeconds * 1000, key.expiresAt);
     return { token: this.tokens.issue(keyId, expiresAt), expiresIn: Math.floor((expiresAt - now) / 1000) };
   }
 
-  private byHash(hash: string): StoredKey | undefined {
+  private byHash(hash: string): Promise<StoredKey | undefined> {
     return cached(this.byHashCache, hash, () => this.store.findByHash(hash));
   }
 
-  private byId(keyId: string): StoredKey | undefined {
+  private byId(keyId: string): Promise<StoredKey | undefined> {
     return cached(this.byIdCache, keyId, () => this.store.findById(keyId));
   }
 
@@ -76,14 +80,14 @@ export class KeyService {
 }
 
 /** A stored key from the cache, or from the store (and then cached) when it exists there. */
-function cached(
+async function cached(
   cache: LRUCache<string, StoredKey>,
   id: string,
-  load: () => StoredKey | undefined,
-): StoredKey | undefined {
+  load: () => Promise<StoredKey | undefined>,
+): Promise<StoredKey | undefined> {
   let key = cache.get(id);
   if (key === undefined) {
-    key = load();
+    key = await load();
     if (key !== undefined) cache.set(id, key);
   }
   return key;

@@ -88,7 +88,7 @@ export function tokenHandler(keys: KeyService): RouteHandler {
           : 'Malformed Basic credentials.',
       );
     }
-    const issued = keys.issueToken(credentials.id, credentials.secret);
+    const issued = await keys.issueToken(credentials.id, credentials.secret);
     if (issued === null) return oauthError('invalid_client', 'Unknown client, wrong secret, or the key has expired.');
     return jsonResponse(
       200,

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import { flushLog, flushLogOnExit, logEvent } from '../log.ts';
-import { SchemaTooNew } from '../state/database.ts';
+import { SchemaTooNew } from '../state/schema-too-new.ts';
 import { assertBuildMatches, BuildMismatch } from './build-manifest.ts';
 import { BuildMissing, loadBuild } from './build-output.ts';
 import { installCrashPolicy } from './crash-policy.ts';

@@ -6,6 +6,7 @@ import { DISCOVERY_LINKS } from '../http/router.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
 import type { Build } from './build-output.ts';
+import { logError } from '../log.ts';
 import { limitConnections, serverTimeouts } from './connection-limits.ts';
 import { createRequestListener } from './request-listener.ts';
 import { StaticFiles } from './static-files.ts';
@@ -41,7 +42,7 @@ export interface RunningService {
  * ```
  */
 export async function startServer(config: Config, build: Build): Promise<RunningService> {
-  const api = createApi(config, build.projects, build.searchIndex);
+  const api = await createApi(config, build.projects, build.searchIndex);
   await api.services.quotas.ready();
   // The home page and the catalog point agents at the catalog and the description (RFC 8288 links);
   // HEAD on the catalog answers with its own Link (RFC 9727 section 2).
@@ -70,7 +71,7 @@ export async function startServer(config: Config, build: Build): Promise<Running
       });
     });
   } catch (error) {
-    api.services.close();
+    await api.services.close();
     throw error;
   }
   const address = server.address();
@@ -85,8 +86,10 @@ export async function startServer(config: Config, build: Build): Promise<Running
       server.close(() => {
         clearInterval(reaper);
         clearTimeout(cut);
-        api.services.close();
-        resolve();
+        void api.services
+          .close()
+          .catch((error: unknown) => logError('close', error))
+          .finally(resolve);
       });
       server.closeIdleConnections();
     }));

@@ -35,8 +35,8 @@ export async function serveInDev(
     return;
   }
   // The same index the build writes, so search under `astro dev` covers the docs too.
-  service ??= Promise.all([projectSources(), searchIndexJson(), docPages()]).then(([projects, index, docs]) => ({
-    api: createApi(loadConfig(), projects, index),
+  service ??= Promise.all([projectSources(), searchIndexJson(), docPages()]).then(async ([projects, index, docs]) => ({
+    api: await createApi(loadConfig(), projects, index),
     docs,
   }));
   const { api, docs } = await service;

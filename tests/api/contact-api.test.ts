@@ -22,7 +22,7 @@ describe('POST /api/v1/contact', () => {
     expect(posted.headers.get('ratelimit-limit')).toBe('1000');
     expect(posted.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
     expect(posted.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
-    const inbox = storedInbox(server.dataDir);
+    const inbox = await storedInbox(server.dataDir);
     expect(inbox.filter((entry) => entry.message === message.message)).toHaveLength(1);
     expect(inbox[0]).toMatchObject({ ...message, read: false, sandbox: false, delivery: { state: 'not_configured' } });
   });
@@ -133,7 +133,7 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('ratelimit-remaining')).toBe(first.headers.get('ratelimit-remaining'));
     const upper = await postContact(server.baseUrl, { ...VALID, message }, { key: key.toUpperCase() });
     expect(upper.headers.get('idempotent-replayed')).toBe('true');
-    expect(storedInbox(server.dataDir).filter((entry) => entry.message === message)).toHaveLength(1);
+    expect((await storedInbox(server.dataDir)).filter((entry) => entry.message === message)).toHaveLength(1);
   });
 
   it('answers 422 when the key comes back with a different payload', async () => {
@@ -167,7 +167,7 @@ describe('Idempotency-Key', () => {
         (answer.status === 409 && answer.body.code === 'idempotency_request_in_progress');
       expect(ok, JSON.stringify(answer.body)).toBe(true);
     }
-    expect(storedInbox(server.dataDir).filter((entry) => entry.message === message)).toHaveLength(1);
+    expect((await storedInbox(server.dataDir)).filter((entry) => entry.message === message)).toHaveLength(1);
   });
 });
 
@@ -189,7 +189,7 @@ describe('contact quota', () => {
         expect(answer.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
         expect(answer.headers.get('ratelimit-remaining')).toBe('0');
       }
-      expect(storedInbox(limited.dataDir)).toHaveLength(5);
+      expect(await storedInbox(limited.dataDir)).toHaveLength(5);
     } finally {
       await limited.stop();
     }
@@ -236,7 +236,7 @@ describe('request quota', () => {
       expect((await fetch(`${limited.baseUrl}/api/health`)).status).toBe(429);
       expect((await token()).status).toBe(429);
       expect((await form()).status).toBe(429);
-      expect(storedInbox(limited.dataDir)).toHaveLength(2);
+      expect(await storedInbox(limited.dataDir)).toHaveLength(2);
     } finally {
       await limited.stop();
     }
@@ -262,8 +262,8 @@ describe('sandbox', () => {
     const production = await postContact(server.baseUrl, { ...VALID, message: `${message} (production)` }, { key });
     expect(production.status).toBe(200);
     expect(production.headers.get('x-sandbox')).toBeNull();
-    expect(storedInbox(server.dataDir).some((entry) => entry.message === message)).toBe(false);
-    const sandboxInbox = storedInbox(server.dataDir, { sandbox: true });
+    expect((await storedInbox(server.dataDir)).some((entry) => entry.message === message)).toBe(false);
+    const sandboxInbox = await storedInbox(server.dataDir, { sandbox: true });
     expect(sandboxInbox.filter((entry) => entry.message === message)).toHaveLength(1);
     expect(sandboxInbox[0]!.delivery.state).toBe('sandbox');
   });

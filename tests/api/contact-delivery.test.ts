@@ -23,10 +23,10 @@ describe('owner notification by webhook', () => {
       expect(hook.received[0]!.body).toMatchObject({ type: 'contact.message', ...VALID, message });
       expect(hook.received[0]!.headers['idempotency-key']).toMatch(/^message-\d+$/);
       await waitFor(
-        () => storedInbox(server.dataDir)[0]?.delivery.state === 'delivered',
+        async () => (await storedInbox(server.dataDir))[0]?.delivery.state === 'delivered',
         'the delivery to be recorded',
       );
-      expect(storedInbox(server.dataDir)[0]!.delivery).toEqual({ state: 'delivered', attempts: 3, lastError: null });
+      expect((await storedInbox(server.dataDir))[0]!.delivery).toEqual({ state: 'delivered', attempts: 3, lastError: null });
 
       expect(
         (await postContact(server.baseUrl, { ...VALID, message: 'A sandbox message here' }, { query: '?sandbox=true' }))
@@ -80,7 +80,7 @@ describe('the contact form without JavaScript', () => {
       expect(response.headers.get('location')).toBe('/contact/thanks');
     }
     expect((await fetch(`${server.baseUrl}/contact/thanks`)).status).toBe(200);
-    expect(storedInbox(server.dataDir).filter((entry) => entry.message === message)).toHaveLength(1);
+    expect((await storedInbox(server.dataDir)).filter((entry) => entry.message === message)).toHaveLength(1);
   });
 
   it('shows each error next to its field, keeps the values escaped, and keeps the token', async () => {

@@ -151,7 +151,7 @@ describe('/mcp: submit_contact shares the rules of POST /api/v1/contact', () => 
       }),
     );
     expect(reused.code).toBe('idempotency_key_reused');
-    expect(storedInbox(server.dataDir).filter((entry) => entry.message === VALID.message)).toHaveLength(1);
+    expect((await storedInbox(server.dataDir)).filter((entry) => entry.message === VALID.message)).toHaveLength(1);
 
     // Quota 3 per window: the MCP message above, one over HTTP, one more over MCP; the next is refused.
     expect((await postContact(server.baseUrl, { ...VALID, message: 'Second message, over HTTP.' })).status).toBe(200);
@@ -175,11 +175,11 @@ describe('/mcp: submit_contact shares the rules of POST /api/v1/contact', () => 
     expect(
       (await postContact(server.baseUrl, { ...VALID, message: 'Fifth message, refused over HTTP too.' })).status,
     ).toBe(429);
-    expect(storedInbox(server.dataDir)).toHaveLength(3);
+    expect(await storedInbox(server.dataDir)).toHaveLength(3);
   });
 
   it('refuses a missing key and bad fields with the API codes, storing nothing', async () => {
-    const before = storedInbox(server.dataDir).length;
+    const before = (await storedInbox(server.dataDir)).length;
     expect(toolError(await callTool(client, 'submit_contact', VALID)).code).toBe('idempotency_key_missing');
     expect(toolError(await callTool(client, 'submit_contact', { ...VALID, idempotency_key: 'not-a-uuid' })).code).toBe(
       'idempotency_key_invalid',
@@ -199,7 +199,7 @@ describe('/mcp: submit_contact shares the rules of POST /api/v1/contact', () => 
         .errors.map((error) => error.field)
         .sort(),
     ).toEqual(['email', 'message', 'name']);
-    expect(storedInbox(server.dataDir).length).toBe(before);
+    expect((await storedInbox(server.dataDir)).length).toBe(before);
   });
 });
 

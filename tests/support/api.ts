@@ -90,10 +90,10 @@ let counter = 0;
  * Creates the API as the production server does: `loadConfig` over the test's environment
  * (DATA_DIR a fresh directory unless given), the build's projects, search index and docs.
  */
-export function startApi(env: Record<string, string> = {}, dataDir = freshDataDir()): Promise<InProcessApi> {
+export async function startApi(env: Record<string, string> = {}, dataDir = freshDataDir()): Promise<InProcessApi> {
   const { projects, docs, searchIndex, contactTemplate, searchTemplate } = loadBuild();
   const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
-  const api = createApi(config, projects, searchIndex);
+  const api = await createApi(config, projects, searchIndex);
   const quotasReady = api.services.quotas.ready();
   // The production server's own table of endpoints, over the built pages.
   const endpoints = serviceEndpoints(api, docs, (page) => (page === '/contact' ? contactTemplate : searchTemplate));
@@ -178,8 +178,7 @@ export function startApi(env: Record<string, string> = {}, dataDir = freshDataDi
     fetch: inProcessFetch,
     stop() {
       registry().delete(new URL(baseUrl).origin);
-      api.services.close();
-      return Promise.resolve();
+      return api.services.close();
     },
   }));
 }

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { openDatabase } from '../../functions/state/database.ts';
+import { loadConfig } from '../../functions/config/env.ts';
+import { openStorage } from '../../functions/state/open-storage.ts';
 import { inboxEntry, type InboxEntry } from '../../functions/contact/inbox-entry.ts';
-import { MessageStore } from '../../functions/contact/message-store.ts';
 import { ROOT } from './server.ts';
 
 const run = promisify(execFile);
@@ -63,11 +63,14 @@ export async function readInbox(dataDir: string, ...args: string[]): Promise<Inb
  * The inbox read straight from the database, in the CLI's --json shape, without starting the
  * CLI: for tests of what was stored (the CLI itself has its own tests).
  */
-export function storedInbox(dataDir: string, options: { sandbox?: boolean } = {}): InboxEntry[] {
-  const db = openDatabase(dataDir);
+export async function storedInbox(
+  dataDir: string,
+  options: { sandbox?: boolean; env?: Record<string, string> } = {},
+): Promise<InboxEntry[]> {
+  const storage = await openStorage(loadConfig({ DATA_DIR: dataDir, ...options.env }));
   try {
-    return new MessageStore(db).list({ sandbox: options.sandbox === true }).map(inboxEntry);
+    return (await storage.messages.list({ sandbox: options.sandbox === true })).map(inboxEntry);
   } finally {
-    db.close();
+    await storage.close();
   }
 }

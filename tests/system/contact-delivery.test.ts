@@ -19,10 +19,10 @@ describe('owner notification by webhook', () => {
     try {
       expect((await postContact(first.baseUrl, { ...VALID, message })).status).toBe(200);
       await waitFor(
-        () => storedInbox(first.dataDir)[0]?.delivery.state === 'failed',
+        async () => (await storedInbox(first.dataDir))[0]?.delivery.state === 'failed',
         'the message to be marked failed',
       );
-      const entry = storedInbox(first.dataDir)[0]!;
+      const entry = (await storedInbox(first.dataDir))[0]!;
       expect(entry.delivery).toMatchObject({ state: 'failed', attempts: 2, lastError: 'HTTP 500' });
       const text = await runInbox(first.dataDir);
       expect(text).toContain('webhook: FAILED after 2 attempts (HTTP 500)');
@@ -38,7 +38,7 @@ describe('owner notification by webhook', () => {
     const later = `Stored while down ${randomUUID()}`;
     expect((await postContact(down.baseUrl, { ...VALID, message: later })).status).toBe(200);
     await waitFor(
-      () => storedInbox(down.dataDir).find((e) => e.message === later)?.delivery.attempts === 1,
+      async () => (await storedInbox(down.dataDir)).find((e) => e.message === later)?.delivery.attempts === 1,
       'a first failed attempt',
     );
     await down.stop('SIGKILL');
@@ -48,7 +48,7 @@ describe('owner notification by webhook', () => {
       await hook.accepted(1);
       expect(hook.received[0]!.body.message).toBe(later);
       await waitFor(
-        () => storedInbox(restarted.dataDir).find((e) => e.message === later)?.delivery.state === 'delivered',
+        async () => (await storedInbox(restarted.dataDir)).find((e) => e.message === later)?.delivery.state === 'delivered',
         'the delivery to be recorded',
       );
       // The message that had already failed for good is not retried.
@@ -88,10 +88,10 @@ describe('owner notification when the inbox cannot be written', () => {
       lock!.close();
 
       await waitFor(
-        () => storedInbox(server!.dataDir)[0]?.delivery.state === 'delivered',
+        async () => (await storedInbox(server!.dataDir))[0]?.delivery.state === 'delivered',
         'the delivery to be recorded',
       );
-      expect(storedInbox(server.dataDir)[0]!.delivery).toEqual({ state: 'delivered', attempts: 1, lastError: null });
+      expect((await storedInbox(server.dataDir))[0]!.delivery).toEqual({ state: 'delivered', attempts: 1, lastError: null });
       // At least once, and here exactly once: the retry wrote the result; it did not post again.
       expect(hook.attempts()).toBe(1);
       expect(server.process.exitCode).toBeNull();

@@ -43,6 +43,8 @@ describe('the baked configuration', () => {
     NOTIFY_MAX_ATTEMPTS: '3',
     RATE_LIMIT_MAX_CLIENTS: '500',
     REDIS_URL: 'redis://127.0.0.1:6379',
+    DATABASE_URL: 'postgres://portfolio@127.0.0.1:5432/portfolio',
+    JOB_LEASE_SECONDS: '10',
     HEADERS_TIMEOUT_MS: '2000',
     REQUEST_TIMEOUT_MS: '40000',
     MAX_CONNECTIONS: '10',

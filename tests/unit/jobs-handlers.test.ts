@@ -6,19 +6,22 @@ import type { ApiRequest } from '../../functions/http/types.ts';
 import { createJobHandler, getJobStatusHandler } from '../../functions/jobs/job-handlers.ts';
 import { JobService } from '../../functions/jobs/job-service.ts';
 import { Catalog } from '../../functions/projects/catalog.ts';
-import { openDatabase } from '../../functions/state/database.ts';
-import { refusal } from '../support/fixtures.ts';
+import { openDatabase } from '../../functions/state/sqlite/database.ts';
+import { SqliteJobStore } from '../../functions/state/sqlite/sqlite-job-store.ts';
+import { projectSource, refusal } from '../support/fixtures.ts';
 
 const SITE = 'https://ada.example';
-const jobs = new JobService({
-  db: openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-handlers-'))),
-  catalog: new Catalog([], SITE),
+const jobs = await JobService.start({
+  store: new SqliteJobStore(openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-handlers-')))),
+  // Three projects, so a digest takes a few steps: long enough to be seen running and pending.
+  catalog: new Catalog(['alpha', 'beta', 'gamma'].map((slug) => projectSource(slug, 2024, 'web', ['Go'])), SITE),
   concurrency: 1,
   queueLimit: 10,
   queuePerClient: 10,
   runningPerClient: 1,
   resultsPerClient: 10,
   retentionSeconds: 3600,
+  leaseSeconds: 30,
 });
 afterAll(() => jobs.close());
 
@@ -85,8 +88,8 @@ describe('createJob handler', () => {
 
 describe('getJobStatus handler', () => {
   it('returns the whole view, with no-store and Retry-After while unfinished', async () => {
-    const first = jobs.create('stats', {}, production);
-    const second = jobs.create('stats', {}, production);
+    const first = await jobs.create('digest', {}, production);
+    const second = await jobs.create('digest', {}, production);
     const response = await getJobStatus(request(''), { jobId: second.jobId }, production);
     expect(response.status).toBe(200);
     expect(JSON.parse(String(response.body))).toMatchObject({
@@ -100,7 +103,7 @@ describe('getJobStatus handler', () => {
   });
 
   it('answers job_not_found for unknown ids, other modes and odd ids, echoing only well-formed ones', async () => {
-    const sandboxJob = jobs.create('stats', {}, sandbox);
+    const sandboxJob = await jobs.create('stats', {}, sandbox);
     expect((await refusal(() => getJobStatus(request(''), { jobId: sandboxJob.jobId }, production))).code).toBe(
       'job_not_found',
     );

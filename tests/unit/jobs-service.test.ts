@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { JobService, type JobServiceDependencies } from '../../functions/jobs/job-service.ts';
 import type { JobView } from '../../functions/jobs/job-store.ts';
 import { Catalog } from '../../functions/projects/catalog.ts';
-import { openDatabase, type Db } from '../../functions/state/database.ts';
+import { openDatabase, type Db } from '../../functions/state/sqlite/database.ts';
+import { SqliteJobStore } from '../../functions/state/sqlite/sqlite-job-store.ts';
 import { projectSource, refusal } from '../support/fixtures.ts';
 
 const catalog = new Catalog(
@@ -20,12 +21,12 @@ const opened: JobService[] = [];
 const LIVE = { sandbox: false, quotaKey: '192.0.2.1' };
 const SANDBOX = { sandbox: true, quotaKey: '192.0.2.1' };
 
-function service(
+async function service(
   options: Partial<JobServiceDependencies> = {},
   db: Db = openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-'))),
 ) {
-  const jobs = new JobService({
-    db,
+  const jobs = await JobService.start({
+    store: new SqliteJobStore(db),
     catalog,
     concurrency: 2,
     queueLimit: 10,
@@ -33,6 +34,7 @@ function service(
     runningPerClient: 2,
     resultsPerClient: 10,
     retentionSeconds: 3600,
+    leaseSeconds: 30,
     ...options,
   });
   opened.push(jobs);
@@ -46,7 +48,7 @@ afterEach(() => {
 /** Polls until the job leaves pending and running, as a client would. */
 async function finished(jobs: JobService, jobId: string, sandbox = false): Promise<JobView> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const job = jobs.get(jobId, sandbox);
+    const job = await jobs.get(jobId, sandbox);
     if (job === undefined) throw new Error(`job ${jobId} disappeared`);
     if (job.status === 'succeeded' || job.status === 'failed') return job;
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -56,8 +58,8 @@ async function finished(jobs: JobService, jobId: string, sandbox = false): Promi
 
 describe('JobService', () => {
   it('runs the default task to success; the result appears only then', async () => {
-    const { jobs } = service();
-    const created = jobs.create(undefined, undefined, LIVE);
+    const { jobs } = await service();
+    const created = await jobs.create(undefined, undefined, LIVE);
     expect(created.jobId).toMatch(/^job_[A-Za-z0-9_-]{22}$/);
     expect(created).toMatchObject({ task: 'export', result: null, error: null });
     expect(['pending', 'running']).toContain(created.status);
@@ -67,24 +69,24 @@ describe('JobService', () => {
   });
 
   it('runs stats and a filtered digest with their inputs', async () => {
-    const { jobs } = service();
-    const stats = await finished(jobs, jobs.create('stats', {}, LIVE).jobId);
+    const { jobs } = await service();
+    const stats = await finished(jobs, (await jobs.create('stats', {}, LIVE)).jobId);
     expect(stats.result).toMatchObject({ total: 5, byDomain: { data: 3, web: 2 } });
-    const digest = jobs.create('digest', { domain: 'Web' }, LIVE);
+    const digest = await jobs.create('digest', { domain: 'Web' }, LIVE);
     let sawProgress = false;
-    let job = jobs.get(digest.jobId, false);
+    let job = await jobs.get(digest.jobId, false);
     while (job?.status === 'pending' || job?.status === 'running') {
       expect(job.result).toBeNull();
       if (job.progress > 0 && job.progress < 1) sawProgress = true;
       await new Promise((resolve) => setTimeout(resolve, 10));
-      job = jobs.get(digest.jobId, false);
+      job = await jobs.get(digest.jobId, false);
     }
     expect(job).toMatchObject({ status: 'succeeded', result: { projects: 2 } });
     expect(sawProgress).toBe(true);
   });
 
   it('refuses a task that is not a string, an unknown task and bad input', async () => {
-    const { jobs } = service();
+    const { jobs } = await service();
     const notString = await refusal(() => jobs.create(42, undefined, LIVE));
     expect([notString.code, notString.errors]).toEqual([
       'validation_failed',
@@ -107,22 +109,22 @@ describe('JobService', () => {
   });
 
   it('refuses a job past concurrency + queueLimit with queue_full and Retry-After', async () => {
-    const { jobs } = service({ concurrency: 1, queueLimit: 1 });
-    const first = jobs.create('digest', {}, LIVE);
-    const second = jobs.create('digest', {}, LIVE);
+    const { jobs } = await service({ concurrency: 1, queueLimit: 1 });
+    const first = await jobs.create('digest', {}, LIVE);
+    const second = await jobs.create('digest', {}, LIVE);
     expect([first.status, second.status]).toEqual(['running', 'pending']);
     const full = await refusal(() => jobs.create('digest', {}, LIVE));
     expect(full.code).toBe('queue_full');
     expect(full.status).toBe(503);
     expect(full.headers['retry-after']).toMatch(/^[1-9]\d*$/);
     expect((await finished(jobs, second.jobId)).status).toBe('succeeded');
-    expect(jobs.create('stats', {}, LIVE).status).toBe('running');
+    expect((await jobs.create('stats', {}, LIVE)).status).toBe('running');
   });
 
   it('gives each client a share of the queue: past it 429 too_many_jobs, while others still get in', async () => {
-    const { jobs } = service({ concurrency: 1, queueLimit: 10, queuePerClient: 2, runningPerClient: 1 });
+    const { jobs } = await service({ concurrency: 1, queueLimit: 10, queuePerClient: 2, runningPerClient: 1 });
     const a = { sandbox: false, quotaKey: '198.51.100.1' };
-    const own = [jobs.create('digest', {}, a), jobs.create('digest', {}, a), jobs.create('digest', {}, a)];
+    const own = [await jobs.create('digest', {}, a), await jobs.create('digest', {}, a), await jobs.create('digest', {}, a)];
     expect(own.map((job) => job.status)).toEqual(['running', 'pending', 'pending']);
     const refused = await refusal(() => jobs.create('digest', {}, a));
     expect([refused.status, refused.code]).toEqual([429, 'too_many_jobs']);
@@ -130,83 +132,83 @@ describe('JobService', () => {
     expect(refused.hint).toContain('2 jobs waiting and 1 running');
     // The share counts the client across modes: its sandbox jobs wait in the same share.
     expect((await refusal(() => jobs.create('stats', {}, { ...a, sandbox: true }))).code).toBe('too_many_jobs');
-    expect(jobs.create('stats', {}, { sandbox: false, quotaKey: '198.51.100.2' }).status).toBe('pending');
+    expect((await jobs.create('stats', {}, { sandbox: false, quotaKey: '198.51.100.2' })).status).toBe('pending');
   });
 
-  it('lets no client hold every running slot while another waits', () => {
-    const { jobs } = service({ concurrency: 2, runningPerClient: 1 });
+  it('lets no client hold every running slot while another waits', async () => {
+    const { jobs } = await service({ concurrency: 2, runningPerClient: 1 });
     const a = { sandbox: false, quotaKey: 'key:a' };
-    const first = jobs.create('digest', {}, a);
-    const second = jobs.create('digest', {}, a);
-    const other = jobs.create('digest', {}, { sandbox: false, quotaKey: 'key:b' });
+    const first = await jobs.create('digest', {}, a);
+    const second = await jobs.create('digest', {}, a);
+    const other = await jobs.create('digest', {}, { sandbox: false, quotaKey: 'key:b' });
     expect([first.status, second.status, other.status]).toEqual(['running', 'pending', 'running']);
   });
 
   it('keeps live and sandbox queues apart and starts live jobs first', async () => {
-    const { jobs } = service({ concurrency: 1, queueLimit: 2, runningPerClient: 1 });
-    const flood = ['203.0.113.1', '203.0.113.2', '203.0.113.3'].map((quotaKey) =>
-      jobs.create('digest', {}, { sandbox: true, quotaKey }),
-    );
+    const { jobs } = await service({ concurrency: 1, queueLimit: 2, runningPerClient: 1 });
+    const flood = [];
+    for (const quotaKey of ['203.0.113.1', '203.0.113.2', '203.0.113.3'])
+      flood.push(await jobs.create('digest', {}, { sandbox: true, quotaKey }));
     expect(flood.map((job) => job.status)).toEqual(['running', 'pending', 'pending']);
     expect((await refusal(() => jobs.create('digest', {}, { sandbox: true, quotaKey: '203.0.113.4' }))).code).toBe(
       'queue_full',
     );
-    const live = jobs.create('stats', {}, LIVE);
+    const live = await jobs.create('stats', {}, LIVE);
     expect(live.status).toBe('pending');
     await finished(jobs, live.jobId);
     // The live job, created last, ran as soon as the first sandbox job freed the slot.
-    expect(jobs.get(flood[2]!.jobId, true)?.status).toBe('pending');
+    expect((await jobs.get(flood[2]!.jobId, true))?.status).toBe('pending');
   });
 
   it("keeps a client's newest finished jobs up to resultsPerClient and deletes older ones", async () => {
-    const { jobs } = service({ resultsPerClient: 2 });
-    const other = await finished(jobs, jobs.create('stats', {}, { sandbox: false, quotaKey: '192.0.2.99' }).jobId);
+    const { jobs } = await service({ resultsPerClient: 2 });
+    const other = await finished(jobs, (await jobs.create('stats', {}, { sandbox: false, quotaKey: '192.0.2.99' })).jobId);
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await finished(jobs, jobs.create('stats', {}, LIVE).jobId)).jobId);
-    expect(ids.map((id) => jobs.get(id, false)?.status ?? 'gone')).toEqual(['gone', 'gone', 'succeeded', 'succeeded']);
-    expect(jobs.get(other.jobId, false)?.status).toBe('succeeded');
+    for (let i = 0; i < 4; i++) ids.push((await finished(jobs, (await jobs.create('stats', {}, LIVE)).jobId)).jobId);
+    expect((await Promise.all(ids.map(async (id) => (await jobs.get(id, false))?.status ?? 'gone')))).toEqual(['gone', 'gone', 'succeeded', 'succeeded']);
+    expect((await jobs.get(other.jobId, false))?.status).toBe('succeeded');
   });
 
   it('applies a lowered cap to jobs finished before a restart', async () => {
-    const { jobs: before, db } = service({ resultsPerClient: 5 });
+    const { jobs: before, db } = await service({ resultsPerClient: 5 });
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await finished(before, before.create('stats', {}, LIVE).jobId)).jobId);
+    for (let i = 0; i < 3; i++) ids.push((await finished(before, (await before.create('stats', {}, LIVE)).jobId)).jobId);
     before.close();
-    const { jobs: after } = service({ resultsPerClient: 1 }, db);
-    expect(ids.map((id) => after.get(id, false)?.status ?? 'gone')).toEqual(['gone', 'gone', 'succeeded']);
+    const { jobs: after } = await service({ resultsPerClient: 1 }, db);
+    expect((await Promise.all(ids.map(async (id) => (await after.get(id, false))?.status ?? 'gone')))).toEqual(['gone', 'gone', 'succeeded']);
   });
 
   it('keeps sandbox and production jobs apart', async () => {
-    const { jobs } = service();
-    const sandboxJob = jobs.create('stats', {}, SANDBOX);
-    const productionJob = jobs.create('stats', {}, LIVE);
-    expect(jobs.get(sandboxJob.jobId, false)).toBeUndefined();
-    expect(jobs.get(productionJob.jobId, true)).toBeUndefined();
+    const { jobs } = await service();
+    const sandboxJob = await jobs.create('stats', {}, SANDBOX);
+    const productionJob = await jobs.create('stats', {}, LIVE);
+    expect(await jobs.get(sandboxJob.jobId, false)).toBeUndefined();
+    expect(await jobs.get(productionJob.jobId, true)).toBeUndefined();
     expect((await finished(jobs, sandboxJob.jobId, true)).status).toBe('succeeded');
-    expect(jobs.get('job_unknown', false)).toBeUndefined();
+    expect(await jobs.get('job_unknown', false)).toBeUndefined();
   });
 
-  it('treats expired jobs as gone', () => {
-    const { jobs, db } = service();
-    const job = jobs.create('stats', {}, LIVE);
+  it('treats expired jobs as gone', async () => {
+    const { jobs, db } = await service();
+    const job = await jobs.create('stats', {}, LIVE);
     db.prepare('UPDATE jobs SET expires_at = ? WHERE id = ?').run(Date.now() - 1, job.jobId);
-    expect(jobs.get(job.jobId, false)).toBeUndefined();
+    expect(await jobs.get(job.jobId, false)).toBeUndefined();
   });
 
   it('after a restart fails the job that was running and runs the ones still pending', async () => {
-    const { jobs: before, db } = service({ concurrency: 1 });
-    const running = before.create('digest', {}, LIVE);
-    const pending = before.create('export', {}, LIVE);
+    const { jobs: before, db } = await service({ concurrency: 1 });
+    const running = await before.create('digest', {}, LIVE);
+    const pending = await before.create('export', {}, LIVE);
     expect([running.status, pending.status]).toEqual(['running', 'pending']);
     before.close();
 
-    const { jobs: after } = service({ concurrency: 1 }, db);
-    const interrupted = after.get(running.jobId, false);
+    const { jobs: after } = await service({ concurrency: 1 }, db);
+    const interrupted = await after.get(running.jobId, false);
     expect(interrupted).toMatchObject({ status: 'failed', result: null, error: { code: 'interrupted' } });
     expect(interrupted?.error?.message).toContain('create it again');
     expect((await finished(after, pending.jobId)).status).toBe('succeeded');
     // The closed service's abandoned digest must not write over the new service's verdict.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(after.get(running.jobId, false)?.status).toBe('failed');
+    expect((await after.get(running.jobId, false))?.status).toBe('failed');
   });
 });

@@ -67,4 +67,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
   CREATE INDEX jobs_by_owner ON jobs (owner, status, updated_at);
   `,
+  // Running jobs are leased to a worker, as on PostgreSQL (functions/jobs/job-store.ts): the
+  // worker's writes are fenced by locked_by, and attempts counts runs for the reaper.
+  `
+  ALTER TABLE jobs ADD COLUMN locked_by TEXT;
+  ALTER TABLE jobs ADD COLUMN lease_until INTEGER;
+  ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

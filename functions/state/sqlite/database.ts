@@ -1,10 +1,22 @@
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { SchemaTooNew } from '../schema-too-new.ts';
+import { makePrivateDir, makePrivateFile } from '../private-files.ts';
 import { MIGRATIONS } from './migrations.ts';
-import { makePrivateDir, makePrivateFile } from './private-files.ts';
 
-export type Db = Database.Database;
+export type Db = BetterSqlite3.Database;
+
+/**
+ * better-sqlite3 is a native addon built for one Node.js version; it is loaded only when SQLite
+ * is the engine, so a server on PostgreSQL starts on any Node.js, whatever addon is installed.
+ */
+let driver: typeof BetterSqlite3 | undefined;
+function Database(...args: ConstructorParameters<typeof BetterSqlite3>): Db {
+  driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  return new driver(...args);
+}
 
 /**
  * Opens (creating if needed) the service's SQLite database under DATA_DIR and brings its
@@ -45,7 +57,7 @@ function openReadOnlyCopy(file: string): Db {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const db = image === null ? new Database(':memory:') : new Database(image);
+  const db = image === null ? Database(':memory:') : Database(image);
   migrate(db, file);
   db.pragma('query_only = ON');
   readOnlyCopies.add(db);
@@ -61,7 +73,7 @@ function openWritable(dataDir: string): Db {
   makePrivateDir(dataDir);
   const file = path.join(dataDir, 'portfolio.db');
   makePrivateFile(file);
-  const db = new Database(file);
+  const db = Database(file);
   db.pragma('journal_mode = WAL');
   for (const suffix of ['-wal', '-shm']) makePrivateFile(file + suffix, false);
   db.pragma('synchronous = NORMAL');
@@ -72,20 +84,6 @@ function openWritable(dataDir: string): Db {
 }
 
 /** Applies the migrations the database has not seen yet, each in its own transaction. */
-/**
- * The database was written by a newer version of the service (its schema has migrations this
- * code does not know). Running on would read and write tables this code does not understand.
- */
-export class SchemaTooNew extends Error {
-  constructor(found: number, known: number, file: string) {
-    super(
-      `${file} has schema version ${found}, newer than this version of the service knows (${known}). ` +
-        'Run the version that wrote it (or newer), or restore a backup made before the upgrade; the data was not touched.',
-    );
-    this.name = 'SchemaTooNew';
-  }
-}
-
 function migrate(db: Db, file: string): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {

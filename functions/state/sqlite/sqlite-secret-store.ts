@@ -1,16 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makePrivateDir } from './private-files.ts';
+import { makePrivateDir } from '../private-files.ts';
+import type { SecretName, SecretStore } from '../storage.ts';
 
 const SECRET_BYTES = 32;
 
 /**
- * A per-deployment secret kept in DATA_DIR, made on first start. Keeping it on disk lets
- * signed values (cursors) stay valid across restarts; a new data directory means new secrets.
- * Where it cannot be written, it is kept in memory, and its signatures end with the process.
+ * Secrets as files in DATA_DIR (`cursor.key`, `token.key`), made on first start. Keeping them on
+ * disk lets signed values stay valid across restarts; a new data directory means new secrets.
+ * Where they cannot be written, they are kept in memory, and their signatures end with the process.
  */
-export function loadOrCreateSecret(dataDir: string, name: string): Buffer {
+export class SqliteSecretStore implements SecretStore {
+  constructor(private readonly dataDir: string) {}
+
+  async loadOrCreate(name: SecretName): Promise<Buffer> {
+    return loadOrCreateSecretFile(this.dataDir, `${name}.key`);
+  }
+}
+
+function loadOrCreateSecretFile(dataDir: string, name: string): Buffer {
   const file = path.join(dataDir, name);
   try {
     const existing = readFileSync(file);

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import type { Storage } from '../storage.ts';
+import { withStorage } from '../storage-errors.ts';
+import { isReadOnly, openDatabase } from './database.ts';
+import { InFlightKeys } from './in-flight-keys.ts';
+import { SqliteIdempotencyStore } from './sqlite-idempotency-store.ts';
+import { SqliteJobStore } from './sqlite-job-store.ts';
+import { SqliteKeyStore } from './sqlite-key-store.ts';
+import { SqliteMessageStore } from './sqlite-message-store.ts';
+import { SqliteSecretStore } from './sqlite-secret-store.ts';
+
+export interface StorageOptions {
+  /** How long an Idempotency-Key's answer is kept for replays. */
+  idempotencyTtlMs: number;
+}
+
+/** The embedded engine, the default: one SQLite file (and the secret files) in DATA_DIR. */
+export function openSqliteStorage(dataDir: string, options: StorageOptions): Storage {
+  const db = openDatabase(dataDir);
+  const inFlight = new InFlightKeys();
+  const idempotency = new SqliteIdempotencyStore(db, inFlight);
+  const ping = db.prepare('SELECT 1');
+  return {
+    engine: 'sqlite',
+    location: path.join(dataDir, 'portfolio.db'),
+    readOnly: isReadOnly(db),
+    messages: new SqliteMessageStore(db, idempotency, inFlight, options.idempotencyTtlMs),
+    idempotency,
+    jobs: new SqliteJobStore(db),
+    keys: new SqliteKeyStore(db),
+    secrets: new SqliteSecretStore(dataDir),
+    async ping() {
+      withStorage(() => ping.get());
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
