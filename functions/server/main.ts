@@ -71,6 +71,13 @@ logEvent('listening', {
   port: service.port,
   siteUrl: config.siteUrl,
   builtAt: build.manifest.builtAt,
-  // Where quotas are counted: in this instance only, or shared through Redis.
+  // Where state lives and where quotas are counted: what several instances share, and what they do not.
+  storage: `${service.api.services.storage.engine} (${service.api.services.storage.location})`,
   quotas: service.api.services.quotas.engine === 'redis' ? 'shared (Redis)' : 'this instance only',
+  ...(config.databaseUrl !== null && config.redisUrl === null
+    ? {
+        warning:
+          'DATABASE_URL is set without REDIS_URL: state is shared, but every quota is counted per instance, so n instances allow n times each quota',
+      }
+    : {}),
 });

@@ -13,12 +13,13 @@ import { logError } from '../../functions/log.ts';
 import type { ProjectSource } from '../../functions/projects/catalog.ts';
 import { mediaTypeFor } from '../../functions/server/media-types.ts';
 import { answerHeaderList, lastResortAnswer } from '../../functions/server/request-listener.ts';
+import { engineEnv } from './engines.ts';
 import { freshDataDir, ROOT } from './server.ts';
 
 /**
  * The api tier: the production router, the contact form, the search page and both MCP servers,
  * wired as `functions/server/main.ts` wires them, called in process on a fresh data directory
- * with real SQLite. No port, no child process: a request is an ApiRequest built the way the MCP
+ * with real SQLite (or PostgreSQL and Redis in the api-shared project, see ./engines.ts). No port, no child process: a request is an ApiRequest built the way the MCP
  * caller builds one (functions/mcp/api-caller.ts), and the answer gets the headers the node
  * listener adds (security headers, X-Request-Id, Content-Length, Connection: close on 413).
  *
@@ -92,7 +93,14 @@ let counter = 0;
  */
 export async function startApi(env: Record<string, string> = {}, dataDir = freshDataDir()): Promise<InProcessApi> {
   const { projects, docs, searchIndex, contactTemplate, searchTemplate } = loadBuild();
-  const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
+  const config = loadConfig({
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ...(await engineEnv(dataDir)),
+    ...env,
+  });
   const api = await createApi(config, projects, searchIndex);
   const quotasReady = api.services.quotas.ready();
   // The production server's own table of endpoints, over the built pages.

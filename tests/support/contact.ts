@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../../functions/config/env.ts';
 import { openStorage } from '../../functions/state/open-storage.ts';
 import { inboxEntry, type InboxEntry } from '../../functions/contact/inbox-entry.ts';
+import { engineEnv } from './engines.ts';
 import { ROOT } from './server.ts';
 
 const run = promisify(execFile);
@@ -46,7 +47,7 @@ export async function postContact(
 export async function runInbox(dataDir: string, ...args: string[]): Promise<string> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/inbox.ts', ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, DATA_DIR: dataDir, ...(await engineEnv(dataDir)) },
   });
   return stdout;
 }
@@ -65,9 +66,9 @@ export async function readInbox(dataDir: string, ...args: string[]): Promise<Inb
  */
 export async function storedInbox(
   dataDir: string,
-  options: { sandbox?: boolean; env?: Record<string, string> } = {},
+  options: { sandbox?: boolean } = {},
 ): Promise<InboxEntry[]> {
-  const storage = await openStorage(loadConfig({ DATA_DIR: dataDir, ...options.env }));
+  const storage = await openStorage(loadConfig({ DATA_DIR: dataDir, ...(await engineEnv(dataDir)) }));
   try {
     return (await storage.messages.list({ sandbox: options.sandbox === true })).map(inboxEntry);
   } finally {

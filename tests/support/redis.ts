@@ -20,8 +20,8 @@ export interface ThrowawayRedis {
   start(): Promise<void>;
 }
 
-/** Starts redis-server daemonized; stop() shuts it down by the process id it wrote. */
-export async function startRedis(): Promise<ThrowawayRedis> {
+/** Starts redis-server daemonized (with `extraArgs`); stop() shuts it down by the process id it wrote. */
+export async function startRedis(extraArgs: readonly string[] = []): Promise<ThrowawayRedis> {
   const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-redis-'));
   const port = await freePort();
   const pidFile = path.join(dir, 'redis.pid');
@@ -43,6 +43,7 @@ export async function startRedis(): Promise<ThrowawayRedis> {
       pidFile,
       '--logfile',
       path.join(dir, 'redis.log'),
+      ...extraArgs,
     ]);
     for (let tries = 0; tries < 200; tries++) {
       const ready = await run('redis-cli', ['-p', String(port), 'ping']).then(

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { bakedMismatches } from '../../functions/config/baked-config.ts';
 import { BUILD_MANIFEST_FILE, type BuildManifest } from '../../functions/server/build-manifest.ts';
+import { engineEnv } from './engines.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The production entry as the build compiles it (`npm run serve`); tests run what production runs. */
@@ -44,10 +45,13 @@ export function freshDataDir(): string {
 }
 
 /** Starts the server with the given environment; resolves once it logs that it listens. */
-export function startServer(env: Record<string, string> = {}, dataDir = freshDataDir()): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  dataDir = freshDataDir(),
+): Promise<RunningServer> {
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
-    env: serverEnv(dataDir, env),
+    env: serverEnv(dataDir, { ...(await engineEnv(dataDir)), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logLines: Record<string, unknown>[] = [];

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { loadConfig } from '../../functions/config/env.ts';
 import { loadBuild } from '../../functions/server/build-output.ts';
 import { startServer } from '../../functions/server/start-server.ts';
+import { engineEnv } from './engines.ts';
 import { freshDataDir, ROOT } from './server.ts';
 
 /** The production service listening in this process. */
@@ -28,6 +29,7 @@ export async function startService(
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     ACCESS_LOG: 'false',
+    ...(await engineEnv(dataDir)),
     ...env,
   });
   const service = await startServer(config, loadBuild(path.join(ROOT, 'dist')));
