@@ -1,0 +1,81 @@
+/**
+ * The PostgreSQL schema, one entry per version: entry n takes the database from version n to n+1
+ * (schema_migrations records each). Entries are only ever appended; a released migration never
+ * changes. Column meanings are the SQLite schema's: times are epoch milliseconds (BIGINT).
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE messages (
+    id BIGSERIAL PRIMARY KEY,
+    sandbox BOOLEAN NOT NULL,
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    message TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    read_at BIGINT,
+    notify_state TEXT NOT NULL,
+    notify_attempts INTEGER NOT NULL DEFAULT 0,
+    notify_next_at BIGINT,
+    notify_last_error TEXT
+  );
+  CREATE INDEX messages_by_time ON messages (sandbox, created_at);
+  CREATE INDEX messages_to_notify ON messages (notify_next_at) WHERE notify_state = 'pending';
+
+  -- A key's row is its claim while in_flight (token fences the commit, locked_until ends the lease),
+  -- then its recorded answer once done.
+  CREATE TABLE idempotency (
+    scope TEXT NOT NULL,
+    sandbox BOOLEAN NOT NULL,
+    key TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')),
+    token TEXT,
+    locked_until BIGINT,
+    fingerprint TEXT,
+    status INTEGER,
+    body TEXT,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    PRIMARY KEY (scope, sandbox, key)
+  );
+  CREATE INDEX idempotency_expiry ON idempotency (expires_at);
+
+  -- seq orders jobs created in the same millisecond, as SQLite's rowid does.
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    seq BIGINT GENERATED ALWAYS AS IDENTITY,
+    sandbox BOOLEAN NOT NULL,
+    owner TEXT NOT NULL,
+    task TEXT NOT NULL,
+    input TEXT NOT NULL,
+    status TEXT NOT NULL,
+    progress DOUBLE PRECISION NOT NULL DEFAULT 0,
+    result TEXT,
+    error TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    locked_by TEXT,
+    lease_until BIGINT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  CREATE INDEX jobs_waiting ON jobs (sandbox, created_at, seq) WHERE status = 'pending';
+  CREATE INDEX jobs_running ON jobs (owner, lease_until) WHERE status = 'running';
+  CREATE INDEX jobs_by_owner ON jobs (owner, status, updated_at);
+  CREATE INDEX jobs_expiry ON jobs (expires_at);
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    label TEXT,
+    created_in_sandbox BOOLEAN NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  CREATE INDEX api_keys_expiry ON api_keys (expires_at);
+
+  CREATE TABLE app_secrets (
+    name TEXT PRIMARY KEY,
+    value BYTEA NOT NULL
+  );
+  `,
+];

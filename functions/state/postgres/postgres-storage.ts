@@ -1,0 +1,66 @@
+import type { Storage } from '../storage.ts';
+import { createPool } from './pg-driver.ts';
+import { isUnavailable, withPostgres } from './pg-errors.ts';
+import { PgIdempotencyStore } from './pg-idempotency-store.ts';
+import { PgJobStore } from './pg-job-store.ts';
+import { PgKeyStore } from './pg-key-store.ts';
+import { PgMessageStore } from './pg-message-store.ts';
+import { PgSecretStore } from './pg-secret-store.ts';
+import { runMigrations } from './run-migrations.ts';
+
+export interface PostgresStorageOptions {
+  /** How long an Idempotency-Key's recorded answer is kept, in milliseconds. */
+  idempotencyTtlMs: number;
+}
+
+/** PostgreSQL could not be reached when the storage was opened; the message names where it was looked for. */
+export class PostgresUnreachable extends Error {
+  constructor(location: string, options?: ErrorOptions) {
+    const reason = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
+    super(`PostgreSQL at ${location} cannot be reached${reason}`, options);
+    this.name = 'PostgresUnreachable';
+  }
+}
+
+/**
+ * Opens the shared storage at `url` (a postgresql:// URL; TLS and the rest as pg reads them) and
+ * brings its schema up to date. Throws PostgresUnreachable when the server does not answer,
+ * SchemaTooNew when a newer version of the service has migrated the database.
+ */
+export async function openPostgresStorage(url: string, options: PostgresStorageOptions): Promise<Storage> {
+  const location = withoutPassword(url);
+  const pool = createPool(url);
+  try {
+    await runMigrations(pool, location);
+  } catch (error) {
+    await pool.end();
+    if (isUnavailable(error)) throw new PostgresUnreachable(location, { cause: error });
+    throw error;
+  }
+  return {
+    engine: 'postgresql',
+    location,
+    readOnly: false,
+    messages: new PgMessageStore(pool, options.idempotencyTtlMs),
+    idempotency: new PgIdempotencyStore(pool),
+    jobs: new PgJobStore(pool),
+    keys: new PgKeyStore(pool),
+    secrets: new PgSecretStore(pool),
+    async ping() {
+      await withPostgres(() => pool.query('SELECT 1'));
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** The URL for logs: its password (in the user part or in a `password` parameter) left out. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '';
+    parsed.searchParams.delete('password');
+    return parsed.toString();
+  } catch {
+    return 'postgresql (a connection string that is not a URL)';
+  }
+}
