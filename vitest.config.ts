@@ -7,12 +7,31 @@ import { defineConfig } from 'vitest/config';
  * - unit: pure logic, no I/O beyond temp files;
  * - api: the router, the contact form, the search page and both MCP servers in process on a fresh
  *   DATA_DIR (tests/support/api.ts), with real SQLite;
+ * - api-shared: the stateful files of api again, on PostgreSQL and Redis (tests/support/engines.ts);
  * - system: real child processes (the server under kill -9, SIGTERM, full or read-only disks,
  *   connection limits, static files, config errors; the inbox CLI), Chromium, Prism and the MCP
  *   Inspector.
  *
- * `npx vitest run --project <name>` runs one tier.
+ * - system-shared: the stateful files of system again, on PostgreSQL and Redis, plus the
+ *   multi-instance suite.
+ *
+ * One PostgreSQL and one Redis serve the whole run (the global setups); each deployment a test
+ * starts gets a database of its own on them. `npx vitest run --project <name>` runs one tier.
  */
+
+/** The servers every stateful project may use; tests that stop a server start their own. */
+const SHARED_SERVERS = ['tests/support/postgres-global-setup.ts', 'tests/support/redis-global-setup.ts'];
+
+/** Test files of capabilities that keep state (contact, idempotency, quotas, keys, tokens, jobs, batch, inbox, notifier). */
+const STATEFUL_API = [
+  'tests/api/contact-api.test.ts',
+  'tests/api/contact-delivery.test.ts',
+  'tests/api/jobs.test.ts',
+  'tests/api/sandbox-keys.test.ts',
+  'tests/api/batch.test.ts',
+  'tests/api/mcp-product.test.ts',
+];
+const STATEFUL_SYSTEM = ['tests/system/contact-delivery.test.ts', 'tests/system/contact-process.test.ts'];
 export default defineConfig({
   test: {
     // Two workers suit a 2-core machine; each system file starts its own server.
@@ -30,6 +49,17 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
+          globalSetup: SHARED_SERVERS,
+          testTimeout: 60_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'api-shared',
+          include: STATEFUL_API,
+          globalSetup: SHARED_SERVERS,
+          env: { TEST_ENGINE: 'shared' },
           testTimeout: 60_000,
           hookTimeout: 30_000,
         },
@@ -38,6 +68,18 @@ export default defineConfig({
         test: {
           name: 'system',
           include: ['tests/system/**/*.test.ts', 'tests/browser/**/*.test.ts'],
+          exclude: ['tests/system/multi-instance*.test.ts'],
+          globalSetup: SHARED_SERVERS,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'system-shared',
+          include: [...STATEFUL_SYSTEM, 'tests/system/multi-instance*.test.ts'],
+          globalSetup: SHARED_SERVERS,
+          env: { TEST_ENGINE: 'shared' },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, storedInbox, VALID } from '../support/contact.ts';
 import { errorSchema } from '../support/schemas.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
+import { queryState } from '../support/raw-state.ts';
 
 let server: InProcessApi;
 
@@ -97,10 +97,9 @@ describe('test keys', () => {
     const lifetime = Date.parse(body.expiresAt!) - Date.parse(body.createdAt!);
     expect(lifetime).toBe(30 * 24 * 3600 * 1000);
 
-    const db = new Database(path.join(server.dataDir, 'portfolio.db'), { readonly: true });
-    const rows = db.prepare('SELECT * FROM api_keys').all() as Record<string, unknown>[];
-    db.close();
-    const text = JSON.stringify(rows) + readFileSync(path.join(server.dataDir, 'portfolio.db')).toString('latin1');
+    const rows = await queryState(server.dataDir, 'SELECT * FROM api_keys');
+    const file = path.join(server.dataDir, 'portfolio.db');
+    const text = JSON.stringify(rows) + (existsSync(file) ? readFileSync(file).toString('latin1') : '');
     expect(text).not.toContain(body.key);
     expect(rows.some((row) => row.id === body.keyId && typeof row.hash === 'string')).toBe(true);
   });
@@ -115,15 +114,8 @@ describe('test keys', () => {
   });
 
   it('refuses the posts a foreign page could send without a preflight, creating nothing', async () => {
-    const count = () => {
-      const db = new Database(path.join(server.dataDir, 'portfolio.db'), { readonly: true });
-      try {
-        return (db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
-      } finally {
-        db.close();
-      }
-    };
-    const before = count();
+    const count = async () => (await queryState(server.dataDir, 'SELECT COUNT(*) AS n FROM api_keys'))[0]!.n;
+    const before = await count();
     // Fetch standard: a POST without a body, or with text/plain or a form type, is a CORS simple request.
     for (const headers of [
       {},
@@ -142,7 +134,7 @@ describe('test keys', () => {
         ]);
       }
     }
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it('selects sandbox and the test tier with Bearer or X-API-Key', async () => {
@@ -212,12 +204,10 @@ describe('test keys', () => {
         await again.stop();
       }
       // Age the key past its expiry, and two messages past the default 7-day sandbox retention, in the database.
-      const db = new Database(path.join(short.dataDir, 'portfolio.db'));
-      db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(Date.now() - 1, created.keyId);
+      await queryState(short.dataDir, 'UPDATE api_keys SET expires_at = ? WHERE id = ?', Date.now() - 1, created.keyId);
       const eightDaysAgo = Date.now() - 8 * 86_400_000;
       for (const message of [oldSandbox, oldLive])
-        db.prepare('UPDATE messages SET created_at = ? WHERE message = ?').run(eightDaysAgo, message);
-      db.close();
+        await queryState(short.dataDir, 'UPDATE messages SET created_at = ? WHERE message = ?', eightDaysAgo, message);
       const later = await startApi({}, short.dataDir);
       try {
         const expired = await fetch(`${later.baseUrl}/api/v1/sandbox/ping`, { headers: { 'x-api-key': created.key! } });
