@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NotifyState, Submission } from '../../functions/contact/message-store.ts';
 import type { JobError, JobStore, RunShares } from '../../functions/jobs/job-store.ts';
-import { SchemaTooNew } from '../../functions/state/database.ts';
+import { SchemaTooNew } from '../../functions/state/schema-too-new.ts';
 import type { KeyRef, RecordedAnswer } from '../../functions/state/idempotency-store.ts';
 import { MIGRATIONS } from '../../functions/state/postgres/migrations.ts';
 import { openPostgresStorage, PostgresUnreachable } from '../../functions/state/postgres/postgres-storage.ts';

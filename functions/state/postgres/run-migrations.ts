@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { SchemaTooNew } from '../database.ts';
+import { SchemaTooNew } from '../schema-too-new.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 /**
