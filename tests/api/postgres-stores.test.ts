@@ -5,7 +5,7 @@ import type { JobError, JobStore, RunShares } from '../../functions/jobs/job-sto
 import { SchemaTooNew } from '../../functions/state/schema-too-new.ts';
 import type { KeyRef, RecordedAnswer } from '../../functions/state/idempotency-store.ts';
 import { MIGRATIONS } from '../../functions/state/postgres/migrations.ts';
-import { openPostgresStorage } from '../../functions/state/postgres/postgres-storage.ts';
+import { openPostgresStorage, PostgresUnreachable } from '../../functions/state/postgres/postgres-storage.ts';
 import { StorageUnavailable } from '../../functions/state/storage-errors.ts';
 import type { Storage } from '../../functions/state/storage.ts';
 import { HAS_POSTGRES, startPostgres, type ThrowawayPostgres } from '../support/postgres.ts';
@@ -70,8 +70,11 @@ describe.skipIf(!HAS_POSTGRES)('PostgreSQL stores', () => {
 
   it('applies each migration once when three instances start together, and refuses a newer schema', async () => {
     const url = await server.createDatabase();
-    const storages = await Promise.all([open(url), open(url), open(url)]);
+    // The server trusts every local connection, so a password in the URL is accepted and ignored.
+    const withPassword = url.replace('postgres@', 'postgres:hunter2@');
+    const storages = await Promise.all([open(url), open(withPassword), open(url)]);
     expect(storages.map((storage) => [storage.engine, storage.readOnly])).toEqual(Array(3).fill(['postgresql', false]));
+    expect(storages[1]?.location).toBe(url);
     const versions = await sql<{ version: number }>(url, 'SELECT version FROM schema_migrations ORDER BY version');
     expect(versions.map((row) => row.version)).toEqual(MIGRATIONS.map((_, index) => index + 1));
 
@@ -362,6 +365,9 @@ describe.skipIf(!HAS_POSTGRES)('PostgreSQL stores', () => {
       await expect(a.idempotency.claim(ref('outage'), 1000, T)).rejects.toBeInstanceOf(StorageUnavailable);
       await expect(a.jobs.claimNext('w', { concurrency: 1, runningPerClient: 1 }, 1000, T)).rejects.toBeInstanceOf(
         StorageUnavailable,
+      );
+      await expect(openPostgresStorage(server.url, { idempotencyTtlMs: TTL })).rejects.toBeInstanceOf(
+        PostgresUnreachable,
       );
     } finally {
       await server.start();

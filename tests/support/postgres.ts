@@ -87,7 +87,7 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
 }
 
 /** CREATE DATABASE with a name of its own on the server at `adminUrl`; returns the new database's URL. */
-export async function createDatabase(adminUrl: string): Promise<string> {
+async function createDatabase(adminUrl: string): Promise<string> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

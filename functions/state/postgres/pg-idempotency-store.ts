@@ -33,8 +33,9 @@ export class PgIdempotencyStore implements IdempotencyStore {
 
   claim(ref: KeyRef, leaseMs: number, now = Date.now()): Promise<Claim> {
     return withPostgres(async () => {
-      // The holder may give the key back between our two statements; then it is free to take.
-      for (;;) {
+      // The holder may give the key back between our two statements; then it is free to take. A
+      // key that keeps changing hands that fast is, for this request, held by someone else.
+      for (let attempt = 0; attempt < 3; attempt++) {
         const token = randomBytes(18).toString('base64url');
         const claimed = await this.pool.query(CLAIM, [ref.scope, ref.sandbox, ref.key, token, now, leaseMs]);
         if (claimed.rowCount === 1) return { kind: 'claimed', token };
@@ -45,6 +46,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
         const { fingerprint, status, body } = holder;
         return { kind: 'recorded', answer: { fingerprint, status, body } };
       }
+      return { kind: 'in_flight' };
     });
   }
 

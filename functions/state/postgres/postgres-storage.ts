@@ -54,7 +54,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
 }
 
 /** The URL for logs: its password (in the user part or in a `password` parameter) left out. */
-export function withoutPassword(url: string): string {
+function withoutPassword(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password !== '') parsed.password = '';
