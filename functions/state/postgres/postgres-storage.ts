@@ -37,6 +37,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     if (isUnavailable(error)) throw new PostgresUnreachable(location, { cause: error });
     throw error;
   }
+  let closing: Promise<void> | undefined;
   return {
     engine: 'postgresql',
     location,
@@ -49,7 +50,8 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     async ping() {
       await withPostgres(() => pool.query('SELECT 1'));
     },
-    close: () => pool.end(),
+    // Idempotent, as SQLite's close is: a service stopped twice must not throw the second time.
+    close: () => (closing ??= pool.end()),
   };
 }
 
