@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import { flushLog, flushLogOnExit, logEvent } from '../log.ts';
+import { PostgresUnreachable } from '../state/postgres/postgres-storage.ts';
 import { SchemaTooNew } from '../state/schema-too-new.ts';
 import { assertBuildMatches, BuildMismatch } from './build-manifest.ts';
 import { BuildMissing, loadBuild } from './build-output.ts';
@@ -62,8 +63,12 @@ process.once('SIGINT', () => shutdown('SIGINT', 0));
 try {
   service = await startServer(config, build);
 } catch (error) {
-  if (!(error instanceof SchemaTooNew)) throw error;
-  process.stderr.write(`${error.message}\n`);
+  if (!(error instanceof SchemaTooNew || error instanceof PostgresUnreachable)) throw error;
+  const hint =
+    error instanceof PostgresUnreachable
+      ? ' (waited 30 s). Check DATABASE_URL and that PostgreSQL runs and accepts connections from here.'
+      : '';
+  process.stderr.write(`${error.message}${hint}\n`);
   process.exit(1);
 }
 logEvent('listening', {

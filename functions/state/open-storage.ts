@@ -1,15 +1,34 @@
 import type { Config } from '../config/env.ts';
+import { logEvent } from '../log.ts';
+import { openPostgresStorage, PostgresUnreachable } from './postgres/postgres-storage.ts';
 import { openSqliteStorage } from './sqlite/sqlite-storage.ts';
 import type { Storage } from './storage.ts';
 
 /**
+ * How long a starting instance waits for PostgreSQL before it gives up: long enough for a
+ * database restarting alongside it (a host reboot, a compose stack coming up), short enough that
+ * a wrong DATABASE_URL fails the start visibly.
+ */
+const POSTGRES_START_WAIT_MS = 30_000;
+
+/**
  * The engine the configuration selects: PostgreSQL when DATABASE_URL is set (every instance
  * sharing it is one service), else SQLite in DATA_DIR. Each engine loads its driver only when
- * chosen, so the other's need not even load on this Node.js.
+ * chosen (pg-driver.ts, sqlite/database.ts), so the other's need not even load on this Node.js.
+ * A PostgreSQL that does not answer yet is waited for, up to `startWaitMs`.
  */
-export async function openStorage(config: Config): Promise<Storage> {
+export async function openStorage(config: Config, startWaitMs = POSTGRES_START_WAIT_MS): Promise<Storage> {
   const options = { idempotencyTtlMs: config.idempotencyTtlSeconds * 1000 };
   if (config.databaseUrl === null) return openSqliteStorage(config.dataDir, options);
-  const { openPostgresStorage } = await import('./postgres/postgres-storage.ts');
-  return openPostgresStorage(config.databaseUrl, options);
+  const deadline = Date.now() + startWaitMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openPostgresStorage(config.databaseUrl, options);
+    } catch (error) {
+      if (!(error instanceof PostgresUnreachable) || Date.now() >= deadline) throw error;
+      const retryInMs = Math.min(2_000, 100 * 2 ** attempt);
+      logEvent('PostgreSQL is not reachable yet; retrying', { error: error.message, attempt, retryInMs });
+      await new Promise((resolve) => setTimeout(resolve, retryInMs));
+    }
+  }
 }
