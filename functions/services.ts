@@ -86,12 +86,7 @@ export async function createServices(
       claimLeaseMs: config.connections.requestTimeoutMs + CLAIM_LEASE_MARGIN_MS,
       onStored: () => notifier?.wake(),
     }),
-    keys: new KeyService(
-      storage.keys,
-      new AccessTokens(tokenKey),
-      config.testKeyTtlSeconds,
-      config.tokenTtlSeconds,
-    ),
+    keys: new KeyService(storage.keys, new AccessTokens(tokenKey), config.testKeyTtlSeconds, config.tokenTtlSeconds),
     jobs,
     search: loadSearchIndex(searchIndex, projects),
     async close() {

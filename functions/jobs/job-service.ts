@@ -203,7 +203,8 @@ export class JobService {
     }
     if (this.closed || controller.signal.aborted) return;
     const written = await this.store.finish(job.id, this.worker, outcome, this.deps.resultsPerClient, Date.now());
-    if (!written) logEvent('job result dropped: its lease had passed and another instance took it over', { jobId: job.id });
+    if (!written)
+      logEvent('job result dropped: its lease had passed and another instance took it over', { jobId: job.id });
   }
 
   /** The heartbeat: keeps the lease, or stops the run when it was lost (this instance stalled past it). */

@@ -52,9 +52,7 @@ export interface QueueShares {
 }
 
 /** Why enqueue refused a job, and how many were waiting in the queue that was full. */
-export type EnqueueOutcome =
-  | { queued: true }
-  | { queued: false; full: 'client' | 'queue'; waiting: number };
+export type EnqueueOutcome = { queued: true } | { queued: false; full: 'client' | 'queue'; waiting: number };
 
 /** How many jobs may run: in the whole service, and per client. */
 export interface RunShares {

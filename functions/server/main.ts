@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import { flushLog, flushLogOnExit, logEvent } from '../log.ts';
 import { PostgresUnreachable } from '../state/postgres/postgres-storage.ts';
+import { POSTGRES_START_WAIT_MS } from '../state/open-storage.ts';
 import { SchemaTooNew } from '../state/schema-too-new.ts';
 import { assertBuildMatches, BuildMismatch } from './build-manifest.ts';
 import { BuildMissing, loadBuild } from './build-output.ts';
@@ -66,7 +67,7 @@ try {
   if (!(error instanceof SchemaTooNew || error instanceof PostgresUnreachable)) throw error;
   const hint =
     error instanceof PostgresUnreachable
-      ? ' (waited 30 s). Check DATABASE_URL and that PostgreSQL runs and accepts connections from here.'
+      ? ` (waited ${POSTGRES_START_WAIT_MS / 1000} s). Check DATABASE_URL and that PostgreSQL runs and accepts connections from here.`
       : '';
   process.stderr.write(`${error.message}${hint}\n`);
   process.exit(1);

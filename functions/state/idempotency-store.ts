@@ -17,9 +17,7 @@ export interface KeyRef {
  * request holds it right now, on this instance or another (`in_flight`, answered 409).
  */
 export type Claim =
-  | { kind: 'claimed'; token: string }
-  | { kind: 'recorded'; answer: RecordedAnswer }
-  | { kind: 'in_flight' };
+  { kind: 'claimed'; token: string } | { kind: 'recorded'; answer: RecordedAnswer } | { kind: 'in_flight' };
 
 /**
  * Idempotency records (draft-ietf-httpapi-idempotency-key-header), durable, so they survive

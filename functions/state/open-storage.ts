@@ -9,7 +9,7 @@ import type { Storage } from './storage.ts';
  * database restarting alongside it (a host reboot, a compose stack coming up), short enough that
  * a wrong DATABASE_URL fails the start visibly.
  */
-const POSTGRES_START_WAIT_MS = 30_000;
+export const POSTGRES_START_WAIT_MS = 30_000;
 
 /**
  * The engine the configuration selects: PostgreSQL when DATABASE_URL is set (every instance

@@ -26,7 +26,11 @@ describe('owner notification by webhook', () => {
         async () => (await storedInbox(server.dataDir))[0]?.delivery.state === 'delivered',
         'the delivery to be recorded',
       );
-      expect((await storedInbox(server.dataDir))[0]!.delivery).toEqual({ state: 'delivered', attempts: 3, lastError: null });
+      expect((await storedInbox(server.dataDir))[0]!.delivery).toEqual({
+        state: 'delivered',
+        attempts: 3,
+        lastError: null,
+      });
 
       expect(
         (await postContact(server.baseUrl, { ...VALID, message: 'A sandbox message here' }, { query: '?sandbox=true' }))

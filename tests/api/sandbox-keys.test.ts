@@ -176,7 +176,9 @@ describe('test keys', () => {
     expect(posted.headers.get('x-sandbox')).toBe('true');
     expect(posted.headers.get('ratelimit-limit')).toBe('50');
     expect((await storedInbox(server.dataDir)).some((entry) => entry.message === message)).toBe(false);
-    expect((await storedInbox(server.dataDir, { sandbox: true })).some((entry) => entry.message === message)).toBe(true);
+    expect((await storedInbox(server.dataDir, { sandbox: true })).some((entry) => entry.message === message)).toBe(
+      true,
+    );
   });
 
   it('survives a restart and expires; sandbox messages older than SANDBOX_RETENTION_SECONDS are purged, live ones kept', async () => {
@@ -213,7 +215,9 @@ describe('test keys', () => {
         const expired = await fetch(`${later.baseUrl}/api/v1/sandbox/ping`, { headers: { 'x-api-key': created.key! } });
         expect(expired.status).toBe(200);
         expect(expired.headers.get('x-api-key-status')).toBe('invalid');
-        expect((await storedInbox(later.dataDir, { sandbox: true })).map((entry) => entry.message)).toEqual([freshSandbox]);
+        expect((await storedInbox(later.dataDir, { sandbox: true })).map((entry) => entry.message)).toEqual([
+          freshSandbox,
+        ]);
         expect((await storedInbox(later.dataDir)).map((entry) => entry.message)).toEqual([oldLive]);
       } finally {
         await later.stop();

@@ -64,10 +64,7 @@ export async function readInbox(dataDir: string, ...args: string[]): Promise<Inb
  * The inbox read straight from the database, in the CLI's --json shape, without starting the
  * CLI: for tests of what was stored (the CLI itself has its own tests).
  */
-export async function storedInbox(
-  dataDir: string,
-  options: { sandbox?: boolean } = {},
-): Promise<InboxEntry[]> {
+export async function storedInbox(dataDir: string, options: { sandbox?: boolean } = {}): Promise<InboxEntry[]> {
   const storage = await openStorage(loadConfig({ DATA_DIR: dataDir, ...(await engineEnv(dataDir)) }));
   try {
     return (await storage.messages.list({ sandbox: options.sandbox === true })).map(inboxEntry);

@@ -8,7 +8,11 @@ import { engineEnv } from './engines.ts';
  * for what a test must see or change under the service (a key stored only as a hash, a record
  * aged past its expiry). Placeholders are written `?`; both schemas share table and column names.
  */
-export async function queryState(dataDir: string, sql: string, ...params: unknown[]): Promise<Record<string, unknown>[]> {
+export async function queryState(
+  dataDir: string,
+  sql: string,
+  ...params: unknown[]
+): Promise<Record<string, unknown>[]> {
   const { DATABASE_URL: url } = await engineEnv(dataDir);
   if (url === undefined) {
     const db = new Database(path.join(dataDir, 'portfolio.db'));

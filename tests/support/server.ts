@@ -45,10 +45,7 @@ export function freshDataDir(): string {
 }
 
 /** Starts the server with the given environment; resolves once it logs that it listens. */
-export async function startServer(
-  env: Record<string, string> = {},
-  dataDir = freshDataDir(),
-): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, dataDir = freshDataDir()): Promise<RunningServer> {
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
     env: serverEnv(dataDir, { ...(await engineEnv(dataDir)), ...env }),

@@ -48,7 +48,8 @@ describe('owner notification by webhook', () => {
       await hook.accepted(1);
       expect(hook.received[0]!.body.message).toBe(later);
       await waitFor(
-        async () => (await storedInbox(restarted.dataDir)).find((e) => e.message === later)?.delivery.state === 'delivered',
+        async () =>
+          (await storedInbox(restarted.dataDir)).find((e) => e.message === later)?.delivery.state === 'delivered',
         'the delivery to be recorded',
       );
       // The message that had already failed for good is not retried.
@@ -91,7 +92,11 @@ describe('owner notification when the inbox cannot be written', () => {
         async () => (await storedInbox(server!.dataDir))[0]?.delivery.state === 'delivered',
         'the delivery to be recorded',
       );
-      expect((await storedInbox(server.dataDir))[0]!.delivery).toEqual({ state: 'delivered', attempts: 1, lastError: null });
+      expect((await storedInbox(server.dataDir))[0]!.delivery).toEqual({
+        state: 'delivered',
+        attempts: 1,
+        lastError: null,
+      });
       // At least once, and here exactly once: the retry wrote the result; it did not post again.
       expect(hook.attempts()).toBe(1);
       expect(server.process.exitCode).toBeNull();

@@ -124,7 +124,11 @@ describe('JobService', () => {
   it('gives each client a share of the queue: past it 429 too_many_jobs, while others still get in', async () => {
     const { jobs } = await service({ concurrency: 1, queueLimit: 10, queuePerClient: 2, runningPerClient: 1 });
     const a = { sandbox: false, quotaKey: '198.51.100.1' };
-    const own = [await jobs.create('digest', {}, a), await jobs.create('digest', {}, a), await jobs.create('digest', {}, a)];
+    const own = [
+      await jobs.create('digest', {}, a),
+      await jobs.create('digest', {}, a),
+      await jobs.create('digest', {}, a),
+    ];
     expect(own.map((job) => job.status)).toEqual(['running', 'pending', 'pending']);
     const refused = await refusal(() => jobs.create('digest', {}, a));
     expect([refused.status, refused.code]).toEqual([429, 'too_many_jobs']);
@@ -162,20 +166,33 @@ describe('JobService', () => {
 
   it("keeps a client's newest finished jobs up to resultsPerClient and deletes older ones", async () => {
     const { jobs } = await service({ resultsPerClient: 2 });
-    const other = await finished(jobs, (await jobs.create('stats', {}, { sandbox: false, quotaKey: '192.0.2.99' })).jobId);
+    const other = await finished(
+      jobs,
+      (await jobs.create('stats', {}, { sandbox: false, quotaKey: '192.0.2.99' })).jobId,
+    );
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await finished(jobs, (await jobs.create('stats', {}, LIVE)).jobId)).jobId);
-    expect((await Promise.all(ids.map(async (id) => (await jobs.get(id, false))?.status ?? 'gone')))).toEqual(['gone', 'gone', 'succeeded', 'succeeded']);
+    expect(await Promise.all(ids.map(async (id) => (await jobs.get(id, false))?.status ?? 'gone'))).toEqual([
+      'gone',
+      'gone',
+      'succeeded',
+      'succeeded',
+    ]);
     expect((await jobs.get(other.jobId, false))?.status).toBe('succeeded');
   });
 
   it('applies a lowered cap to jobs finished before a restart', async () => {
     const { jobs: before, db } = await service({ resultsPerClient: 5 });
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await finished(before, (await before.create('stats', {}, LIVE)).jobId)).jobId);
+    for (let i = 0; i < 3; i++)
+      ids.push((await finished(before, (await before.create('stats', {}, LIVE)).jobId)).jobId);
     before.close();
     const { jobs: after } = await service({ resultsPerClient: 1 }, db);
-    expect((await Promise.all(ids.map(async (id) => (await after.get(id, false))?.status ?? 'gone')))).toEqual(['gone', 'gone', 'succeeded']);
+    expect(await Promise.all(ids.map(async (id) => (await after.get(id, false))?.status ?? 'gone'))).toEqual([
+      'gone',
+      'gone',
+      'succeeded',
+    ]);
   });
 
   it('keeps sandbox and production jobs apart', async () => {

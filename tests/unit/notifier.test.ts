@@ -56,7 +56,11 @@ describe('Notifier', () => {
       expect(recorded).toHaveBeenCalledTimes(2);
       expect(next).toHaveBeenCalled();
       expect(receiver.posts()).toBe(1);
-      expect((await messages.list({ sandbox: false }))[0]).toMatchObject({ id, notifyState: 'delivered', notifyAttempts: 1 });
+      expect((await messages.list({ sandbox: false }))[0]).toMatchObject({
+        id,
+        notifyState: 'delivered',
+        notifyAttempts: 1,
+      });
     } finally {
       await notifier.stop();
       receiver.close();

@@ -133,8 +133,7 @@ export class SqliteJobStore implements JobStore {
       this.db.transaction(() => {
         if ((this.statements.running.get() as { n: number }).n >= shares.concurrency) return undefined;
         const row = this.statements.claimNext.get(worker, now + leaseMs, now, now, shares.runningPerClient) as
-          | { id: string; task: string; input: string; owner: string; attempts: number }
-          | undefined;
+          { id: string; task: string; input: string; owner: string; attempts: number } | undefined;
         return row === undefined
           ? undefined
           : {
@@ -156,7 +155,13 @@ export class SqliteJobStore implements JobStore {
     withStorage(() => this.statements.progress.run(progress, now, id, worker));
   }
 
-  async finish(id: string, worker: string, outcome: JobOutcome, resultsPerClient: number, now: number): Promise<boolean> {
+  async finish(
+    id: string,
+    worker: string,
+    outcome: JobOutcome,
+    resultsPerClient: number,
+    now: number,
+  ): Promise<boolean> {
     return withStorage(() =>
       this.db.transaction(() => {
         const written =
