@@ -7,7 +7,9 @@ const UNAVAILABLE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PROTOCOL|
  */
 export class StorageUnavailable extends Error {
   constructor(options?: ErrorOptions) {
-    super('The storage cannot be used right now.', options);
+    // The cause's words ("database is locked", "connect ECONNREFUSED") are what the owner needs in the log.
+    const cause = options?.cause instanceof Error ? `: ${options.cause.message}` : '.';
+    super(`The storage cannot be used right now${cause}`, options);
     this.name = 'StorageUnavailable';
   }
 }
