@@ -20,7 +20,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'other-node');
 
 /** The pinned version of a major line (22 or 24). */
-export function pinnedVersion(major) {
+function pinnedVersion(major) {
   const version = NODE_VERSIONS[String(major)];
   if (version === undefined)
     throw new Error(`No Node.js ${major} is pinned; pinned: ${Object.keys(NODE_VERSIONS).join(', ')}`);
@@ -69,7 +69,9 @@ export function fetchNode(major) {
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const majors = process.argv.slice(2);
   if (majors.length === 0) {
-    process.stderr.write(`usage: node scripts/fetch-node.mjs <major>... (pinned: ${Object.keys(NODE_VERSIONS).join(', ')})\n`);
+    process.stderr.write(
+      `usage: node scripts/fetch-node.mjs <major>... (pinned: ${Object.keys(NODE_VERSIONS).join(', ')})\n`,
+    );
     process.exit(2);
   }
   for (const major of majors) process.stdout.write(`${fetchNode(major)}\n`);
