@@ -44,9 +44,16 @@ export function freshDataDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'portfolio-test-'));
 }
 
-/** Starts the server with the given environment; resolves once it logs that it listens. */
-export async function startServer(env: Record<string, string> = {}, dataDir = freshDataDir()): Promise<RunningServer> {
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+/**
+ * Starts the server with the given environment; resolves once it logs that it listens.
+ * `nodeBinary` runs it on another Node.js than this one (scripts/fetch-node.mjs).
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  dataDir = freshDataDir(),
+  nodeBinary = process.execPath,
+): Promise<RunningServer> {
+  const child = spawn(nodeBinary, [SERVER_ENTRY], {
     cwd: ROOT,
     env: serverEnv(dataDir, { ...(await engineEnv(dataDir)), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
