@@ -1,3 +1,4 @@
+import { JOB_MAX_ATTEMPTS } from '../jobs/job-store.ts';
 import { loadSite } from './site.ts';
 
 /**
@@ -102,8 +103,7 @@ export const ENV_VARIABLES = {
   },
   JOB_LEASE_SECONDS: {
     default: '30',
-    meaning:
-      'How long a running job stays claimed by its instance without a heartbeat (sent every third of it). A job whose instance died is run again by another after this, at most 3 runs in all, then failed as interrupted.',
+    meaning: `How long a running job stays claimed by its instance without a heartbeat (sent every third of it). A job whose instance died is run again by another after this, at most ${JOB_MAX_ATTEMPTS} runs in all, then failed as interrupted.`,
   },
   JOB_RETENTION_SECONDS: {
     baked: true,

@@ -6,7 +6,14 @@ import { ApiError } from '../http/api-error.ts';
 import { logError, logEvent } from '../log.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { parseJobRequest } from './job-request.ts';
-import type { ClaimedJob, JobError, JobOutcome, JobStore, JobView } from './job-store.ts';
+import {
+  JOB_MAX_ATTEMPTS,
+  type ClaimedJob,
+  type JobError,
+  type JobOutcome,
+  type JobStore,
+  type JobView,
+} from './job-store.ts';
 import { ProgressThrottle } from './progress-throttle.ts';
 import { isTaskName, TASKS } from './tasks.ts';
 
@@ -25,8 +32,6 @@ export interface JobOwner {
 
 /** How often expired jobs are purged (and the queue is checked, in case a start was missed). */
 const MAINTENANCE_INTERVAL_MS = 60_000;
-/** Runs of one job at most: a job whose instance died is run again by another, then failed as interrupted. */
-export const JOB_MAX_ATTEMPTS = 3;
 
 /** What a job ends as when every instance that ran it died before finishing it. */
 const INTERRUPTED: JobError = {

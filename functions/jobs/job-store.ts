@@ -29,8 +29,11 @@ export interface JobView {
   updatedAt: string;
 }
 
+/** Runs of one job at most: a job whose instance died is run again by another, then failed as interrupted. */
+export const JOB_MAX_ATTEMPTS = 3;
+
 /** What the runner needs to start a job. */
-export interface QueuedJob {
+interface QueuedJob {
   id: string;
   task: string;
   /** The validated input, as stored. */

@@ -4,6 +4,7 @@ import { flushLog, flushLogOnExit, logEvent } from '../log.ts';
 import { PostgresUnreachable } from '../state/postgres/postgres-storage.ts';
 import { POSTGRES_START_WAIT_MS } from '../state/open-storage.ts';
 import { SchemaTooNew } from '../state/schema-too-new.ts';
+import { SqliteDriverUnavailable } from '../state/sqlite/database.ts';
 import { assertBuildMatches, BuildMismatch } from './build-manifest.ts';
 import { BuildMissing, loadBuild } from './build-output.ts';
 import { installCrashPolicy } from './crash-policy.ts';
@@ -64,12 +65,13 @@ process.once('SIGINT', () => shutdown('SIGINT', 0));
 try {
   service = await startServer(config, build);
 } catch (error) {
-  if (!(error instanceof SchemaTooNew || error instanceof PostgresUnreachable)) throw error;
+  const refusals = [SchemaTooNew, PostgresUnreachable, SqliteDriverUnavailable];
+  if (!refusals.some((refusal) => error instanceof refusal)) throw error;
   const hint =
     error instanceof PostgresUnreachable
       ? ` (waited ${POSTGRES_START_WAIT_MS / 1000} s). Check DATABASE_URL and that PostgreSQL runs and accepts connections from here.`
       : '';
-  process.stderr.write(`${error.message}${hint}\n`);
+  process.stderr.write(`${(error as Error).message}${hint}\n`);
   process.exit(1);
 }
 logEvent('listening', {

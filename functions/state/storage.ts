@@ -16,7 +16,7 @@ export interface SecretStore {
 }
 
 /** Which engine holds the durable state: embedded SQLite (the default), or a shared PostgreSQL. */
-export type StorageEngine = 'sqlite' | 'postgresql';
+type StorageEngine = 'sqlite' | 'postgresql';
 
 /**
  * All durable state behind one object: the domain sees only these interfaces, and each engine

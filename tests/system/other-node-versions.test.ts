@@ -130,3 +130,19 @@ describe.each(MAJORS)('the production server on Node %i', (major) => {
     expect(server.stderr()).toBe('');
   });
 });
+
+describe('the embedded engine on another Node', () => {
+  it('refuses to start with a message that says what to do, instead of a stack trace', async () => {
+    const major = MAJORS[0]!;
+    const refused = await startServer(ENV, undefined, nodeBinaryPath(major)).then(
+      () => null,
+      (error: unknown) => String(error),
+    );
+    expect(refused).toContain('exited with 1');
+    expect(refused).toContain(
+      `SQLite (better-sqlite3) cannot load in Node.js v${NODE_VERSIONS[major as keyof typeof NODE_VERSIONS]}`,
+    );
+    expect(refused).toContain('npm rebuild better-sqlite3');
+    expect(refused).not.toMatch(/\n\s+at /);
+  });
+});

@@ -14,8 +14,26 @@ export type Db = BetterSqlite3.Database;
  */
 let driver: typeof BetterSqlite3 | undefined;
 function Database(...args: ConstructorParameters<typeof BetterSqlite3>): Db {
-  driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-  return new driver(...args);
+  try {
+    driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    return new driver(...args);
+  } catch (error) {
+    // The addon (loaded on the first open) was built for another Node.js than this one.
+    if ((error as { code?: string }).code === 'ERR_DLOPEN_FAILED') throw new SqliteDriverUnavailable({ cause: error });
+    throw error;
+  }
+}
+
+/** better-sqlite3 cannot load in this Node.js: it was installed (compiled) under another version. */
+export class SqliteDriverUnavailable extends Error {
+  constructor(options: ErrorOptions) {
+    super(
+      `SQLite (better-sqlite3) cannot load in Node.js ${process.version}: it was built for another Node.js version. ` +
+        'Run `npm rebuild better-sqlite3` with this Node.js, or set DATABASE_URL to use PostgreSQL.',
+      options,
+    );
+    this.name = 'SqliteDriverUnavailable';
+  }
 }
 
 /**
