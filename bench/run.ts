@@ -5,6 +5,7 @@ import path from 'node:path';
 import { measureColdStart, type ColdStart } from './cold-start.ts';
 import { profileTarget } from './profile.ts';
 import { RAISED_QUOTAS_ENV, SERVER_ENTRY, startNode, WORK_DIR, type Started } from './processes.ts';
+import { HAS_POSTGRES, startPostgres } from '../tests/support/postgres.ts';
 import { HAS_REDIS, startRedis } from '../tests/support/redis.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
 
@@ -123,19 +124,22 @@ try {
     process.stderr.write(`${rows.at(-1)}\n`);
   };
   for (const scenario of scenarios) await measure(server.port, scenario);
-  // The shared engine: reads whose quota is counted in a real Redis, one round trip each.
-  if (HAS_REDIS) {
-    const redis = await startRedis();
-    const shared = await startNode('server-redis', [SERVER_ENTRY], {
+  // The shared engine, as several instances run it: quotas in a real Redis (one round trip per
+  // charged request) and durable state in a real PostgreSQL (fsync on).
+  if (HAS_REDIS && HAS_POSTGRES) {
+    const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+    const shared = await startNode('server-shared', [SERVER_ENTRY], {
       ...SERVER_ENV,
       REDIS_URL: redis.url,
-      DATA_DIR: path.join(WORK_DIR, 'data-redis'),
+      DATABASE_URL: await postgres.createDatabase(),
+      DATA_DIR: path.join(WORK_DIR, 'data-shared'),
     });
     try {
-      await measure(shared.port, scenarios[0]!, `${scenarios[0]!.name} (quotas in Redis)`);
+      for (const scenario of scenarios.filter((scenario) => scenario.shared))
+        await measure(shared.port, scenario, `${scenario.name} (PostgreSQL and Redis)`);
     } finally {
       shared.child.kill('SIGTERM');
-      await redis.stop();
+      await Promise.all([redis.stop(), postgres.destroy()]);
     }
   }
 } finally {

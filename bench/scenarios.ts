@@ -11,6 +11,8 @@ export interface Scenario {
   /** The body sent once to capture the response the baseline replays. */
   sampleBody?: string;
   requests?: () => CannonRequest[];
+  /** Also measured on the shared engine (PostgreSQL and Redis): what touches a quota or durable state. */
+  shared?: boolean;
 }
 
 const CONTACT_BODY = JSON.stringify({
@@ -33,12 +35,13 @@ export const MCP_HEADERS = {
 };
 
 export const scenarios: Scenario[] = [
-  { name: 'GET /api/v1/projects', method: 'GET', path: '/api/v1/projects' },
+  { name: 'GET /api/v1/projects', method: 'GET', path: '/api/v1/projects', shared: true },
   { name: 'GET /api/v1/projects/{slug}', method: 'GET', path: '/api/v1/projects/leakhound' },
   { name: 'GET /portfolio.json (static document)', method: 'GET', path: '/portfolio.json' },
   {
-    // Every request a new Idempotency-Key: each one is a durable SQLite write.
+    // Every request a new Idempotency-Key: each one is a durable write (SQLite, or PostgreSQL).
     name: 'POST /api/v1/contact (distinct keys)',
+    shared: true,
     method: 'POST',
     path: '/api/v1/contact',
     headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
