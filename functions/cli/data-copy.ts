@@ -64,26 +64,27 @@ async function main(): Promise<void> {
 interface Line {
   name: string;
   copied: number;
-  present: string;
+  present: number;
+  /** Of the rows present, how many PostgreSQL holds otherwise, and what was done about it. */
+  note: string | null;
 }
 
 function lines({ tables, secrets }: CopyReport, replaceSecrets: boolean): Line[] {
   const rows = tables.map((plan) => ({
     name: plan.copy.table,
     copied: plan.missing.length,
-    present: `${plan.present}${plan.movedOn > 0 ? ` (${plan.movedOn} changed since in PostgreSQL, its state kept)` : ''}`,
+    present: plan.present,
+    note: plan.movedOn > 0 ? `${plan.movedOn} of them changed since in PostgreSQL: its state kept` : null,
   }));
   const differing = secrets.differing.size;
-  const replaced = replaceSecrets ? differing : 0;
-  const kept = differing > 0 && !replaceSecrets ? ` (${differing} different in PostgreSQL, its own kept)` : '';
-  return [
-    ...rows,
-    {
-      name: 'secrets',
-      copied: secrets.missing.size + replaced,
-      present: `${secrets.present.length + differing - replaced}${kept}`,
-    },
-  ];
+  const secretLine = replaceSecrets
+    ? { copied: secrets.missing.size + differing, present: secrets.present.length, note: null }
+    : {
+        copied: secrets.missing.size,
+        present: secrets.present.length + differing,
+        note: differing > 0 ? `${differing} of them different: PostgreSQL's kept` : null,
+      };
+  return [...rows, { name: 'secrets', ...secretLine }];
 }
 
 /** Per table: copied (or to copy, on a dry run) and already present. */
@@ -95,7 +96,10 @@ function summary(file: string, report: CopyReport, options: { dryRun: boolean; r
       ? `Nothing to copy: ${report.location} already holds everything in ${file}.`
       : `Copied ${file} to ${report.location}:`;
   const verb = options.dryRun ? 'to copy' : 'copied';
-  const body = table.map((line) => `  ${line.name.padEnd(12)} ${line.copied} ${verb}, ${line.present} already present`);
+  const body = table.map(
+    ({ name, copied, present, note }) =>
+      `  ${name.padEnd(12)} ${copied} ${verb}, ${present} already present${note === null ? '' : ` (${note})`}`,
+  );
   return [head, ...body, '  jobs         not copied (short-lived)', ''].join('\n');
 }
 
