@@ -26,7 +26,7 @@ export interface CopyReport {
 }
 
 /** PostgreSQL holds other rows under keys the copy would use: it has been used by other instances. */
-export class CopyConflict extends Error {
+class CopyConflict extends Error {
   constructor(plans: readonly TablePlan[]) {
     const clashes = plans.flatMap((plan) =>
       plan.conflicts.map((row) => `${plan.copy.table} ${describeKey(plan.copy, row)}`),
@@ -45,8 +45,9 @@ export class CopyConflict extends Error {
  * The copy is one transaction: every table is compared first, and a conflict anywhere stops it
  * before the first row is written. The tables are locked against writes for its length, so an
  * instance already running on PostgreSQL cannot take an id between the comparison and the insert.
+ * A large inbox may take longer than the pool's statement timeout; waiting for the lock may not.
  */
-const WRITE_BEGIN = `BEGIN; SET LOCAL statement_timeout = 0;
+const WRITE_BEGIN = `BEGIN; SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = '10s';
   LOCK TABLE messages, api_keys, idempotency, app_secrets IN SHARE ROW EXCLUSIVE MODE`;
 
 /** Copies `source` into the PostgreSQL at `url`, whose schema is brought up to date first. */

@@ -1,5 +1,5 @@
 /** A value as both engines hold it once SQLite's 0/1 booleans are read as booleans. */
-export type Value = string | number | boolean | null;
+type Value = string | number | boolean | null;
 export type Row = Record<string, Value>;
 
 /** A column and its PostgreSQL type, which jsonb_to_recordset needs to read rows sent as JSON. */
