@@ -57,7 +57,8 @@ async function main(): Promise<void> {
   process.stdout.write(
     summary(source.file, report, { dryRun: options['dry-run'], replaceSecrets: options['replace-secrets'] }),
   );
-  for (const warning of secretWarnings(report, options['replace-secrets'])) process.stderr.write(`${warning}\n`);
+  const warnings = secretWarnings(report, options['replace-secrets'], options['dry-run']);
+  for (const warning of warnings) process.stderr.write(`${warning}\n`);
 }
 
 /** One line of the summary: a table, how many rows were (or would be) copied, and how many were there. */
@@ -104,14 +105,14 @@ function summary(file: string, report: CopyReport, options: { dryRun: boolean; r
 }
 
 /** What the owner must know about secrets: one DATA_DIR never made, or one PostgreSQL holds already. */
-function secretWarnings({ secrets }: CopyReport, replaceSecrets: boolean): string[] {
+function secretWarnings({ secrets }: CopyReport, replaceSecrets: boolean, dryRun: boolean): string[] {
   const known = new Set([...secrets.missing.keys(), ...secrets.present, ...secrets.differing.keys()]);
   const never = SECRET_NAMES.filter((name) => !known.has(name));
   return [
     ...never.map((name) => `Note: DATA_DIR has no ${name} secret (the instance never made one); PostgreSQL's is used.`),
     ...[...secrets.differing.keys()].map((name) =>
       replaceSecrets
-        ? `Replaced PostgreSQL's ${name} secret with the SQLite instance's: restart the instances already running on ` +
+        ? `${dryRun ? 'Would replace' : 'Replaced'} PostgreSQL's ${name} secret with the SQLite instance's: restart the instances already running on ` +
           'PostgreSQL, and what they signed with the old one stops verifying.'
         : `Warning: PostgreSQL already has another ${name} secret, and keeps it: ${name === 'cursor' ? 'cursors' : 'tokens'} ` +
           "issued by the SQLite instance stop verifying. Run with --replace-secrets to use the SQLite instance's instead.",
