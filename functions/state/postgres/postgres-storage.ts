@@ -56,7 +56,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
 }
 
 /** The URL for logs: its password (in the user part or in a `password` parameter) left out. */
-function withoutPassword(url: string): string {
+export function withoutPassword(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password !== '') parsed.password = '';

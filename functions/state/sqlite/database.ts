@@ -47,8 +47,13 @@ export function openDatabase(dataDir: string): Db {
     return openWritable(dataDir);
   } catch (error) {
     if (!READ_ONLY_FAILURES.has((error as { code?: string }).code ?? '')) throw error;
-    return openReadOnlyCopy(path.join(dataDir, 'portfolio.db'));
+    return openReadOnlyCopy(databaseFile(dataDir));
   }
+}
+
+/** The database file in DATA_DIR. */
+export function databaseFile(dataDir: string): string {
+  return path.join(dataDir, 'portfolio.db');
 }
 
 /** How opening fails on a read-only (or not ours to write) DATA_DIR. */
@@ -89,7 +94,7 @@ function openReadOnlyCopy(file: string): Db {
  */
 function openWritable(dataDir: string): Db {
   makePrivateDir(dataDir);
-  const file = path.join(dataDir, 'portfolio.db');
+  const file = databaseFile(dataDir);
   makePrivateFile(file);
   const db = Database(file);
   db.pragma('journal_mode = WAL');

@@ -15,18 +15,27 @@ export class SqliteSecretStore implements SecretStore {
   constructor(private readonly dataDir: string) {}
 
   async loadOrCreate(name: SecretName): Promise<Buffer> {
-    return loadOrCreateSecretFile(this.dataDir, `${name}.key`);
+    return readSecretFile(this.dataDir, name) ?? createSecretFile(this.dataDir, name);
   }
 }
 
-function loadOrCreateSecretFile(dataDir: string, name: string): Buffer {
-  const file = path.join(dataDir, name);
+/** The secret kept in DATA_DIR, if there is one (a file of another length is not one, and is replaced). */
+export function readSecretFile(dataDir: string, name: SecretName): Buffer | undefined {
   try {
-    const existing = readFileSync(file);
+    const existing = readFileSync(secretFile(dataDir, name));
     if (existing.length === SECRET_BYTES) return existing;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+  return undefined;
+}
+
+function secretFile(dataDir: string, name: SecretName): string {
+  return path.join(dataDir, `${name}.key`);
+}
+
+function createSecretFile(dataDir: string, name: SecretName): Buffer {
+  const file = secretFile(dataDir, name);
   const secret = randomBytes(SECRET_BYTES);
   try {
     makePrivateDir(dataDir);

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { databaseFile, openDatabase } from '../../state/sqlite/database.ts';
+import { readSecretFile } from '../../state/sqlite/sqlite-secret-store.ts';
+import type { SecretName } from '../../state/storage.ts';
+import { fromSqlite, TABLES, type Row, type TableCopy } from './tables.ts';
+
+/** The secrets a deployment signs with, in the order they are reported. */
+export const SECRET_NAMES: readonly SecretName[] = ['cursor', 'token'];
+
+/** What a SQLite deployment holds that is worth copying, read at one moment. */
+export interface SqliteSource {
+  file: string;
+  rows: ReadonlyMap<TableCopy, Row[]>;
+  /** The secrets found in DATA_DIR; one never made (the instance never signed with it) is absent. */
+  secrets: ReadonlyMap<SecretName, Buffer>;
+}
+
+/**
+ * Reads the deployment in `dataDir`. A directory without a database is an error rather than an
+ * empty copy: it is most likely the wrong directory. The database is opened as the service opens
+ * it, so an older schema is brought up to date and a newer one is refused (SchemaTooNew).
+ */
+export function readSqliteSource(dataDir: string, now: number): SqliteSource {
+  const file = databaseFile(dataDir);
+  if (!existsSync(file)) {
+    throw new Error(
+      `DATA_DIR ${dataDir} holds no database (${file} does not exist): there is nothing to copy. ` +
+        'Pass --data-dir (or set DATA_DIR) to the directory the SQLite instance used.',
+    );
+  }
+  const db = openDatabase(dataDir);
+  try {
+    const rows = new Map(
+      TABLES.map((copy) => {
+        const found = db.prepare(copy.source).all({ now }) as Record<string, unknown>[];
+        return [copy, found.map((row) => fromSqlite(copy, row))] as const;
+      }),
+    );
+    const secrets = new Map<SecretName, Buffer>();
+    for (const name of SECRET_NAMES) {
+      const secret = readSecretFile(dataDir, name);
+      if (secret !== undefined) secrets.set(name, secret);
+    }
+    return { file, rows, secrets };
+  } finally {
+    db.close();
+  }
+}
