@@ -44,8 +44,15 @@ export function freshDataDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'portfolio-test-'));
 }
 
-/** Starts the server with the given environment; resolves once it logs that it listens. */
-export async function startServer(env: Record<string, string> = {}, dataDir = freshDataDir()): Promise<RunningServer> {
+/**
+ * Starts the server with the given environment; resolves once it logs that it listens.
+ * `onLog` sees every stdout line as it comes, those before 'listening' included (a start that waits).
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  dataDir = freshDataDir(),
+  onLog: (entry: Record<string, unknown>) => void = () => undefined,
+): Promise<RunningServer> {
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
     env: serverEnv(dataDir, { ...(await engineEnv(dataDir)), ...env }),
@@ -70,6 +77,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir = fr
         entry = { raw: line };
       }
       logLines.push(entry);
+      onLog(entry);
       if (entry.message === 'listening') {
         clearTimeout(timer);
         resolve({
