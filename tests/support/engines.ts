@@ -34,6 +34,16 @@ export function engineEnv(dataDir: string): Promise<Record<string, string>> {
   return env;
 }
 
+/**
+ * Says that the deployment in `dataDir` keeps its state on the given servers (DATABASE_URL,
+ * REDIS_URL) instead of fresh databases on the run's own: for a test that starts its own
+ * PostgreSQL and Redis (to stop them) and several instances that share them. Every helper that
+ * takes a data directory (startServer, runInbox, storedInbox, queryState) then uses these.
+ */
+export function bindEngineEnv(dataDir: string, env: { DATABASE_URL: string; REDIS_URL: string }): void {
+  sharedStateOf.set(dataDir, Promise.resolve({ ...env }));
+}
+
 /** A logical database of the run's Redis that no other test uses (numbered by a counter in database 0). */
 export async function freshRedisUrl(): Promise<string> {
   const url = inject('redisUrl');

@@ -44,14 +44,20 @@ export function freshDataDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'portfolio-test-'));
 }
 
+interface StartOptions {
+  nodeBinary?: string;
+  onLog?: (entry: Record<string, unknown>) => void;
+}
+
 /**
  * Starts the server with the given environment; resolves once it logs that it listens.
- * `nodeBinary` runs it on another Node.js than this one (scripts/fetch-node.mjs).
+ * `options.nodeBinary` runs it on another Node.js than this one (scripts/fetch-node.mjs);
+ * `options.onLog` sees every stdout line as it comes, those before 'listening' included (a start that waits).
  */
 export async function startServer(
   env: Record<string, string> = {},
   dataDir = freshDataDir(),
-  nodeBinary = process.execPath,
+  { nodeBinary = process.execPath, onLog = () => undefined }: StartOptions = {},
 ): Promise<RunningServer> {
   const child = spawn(nodeBinary, [SERVER_ENTRY], {
     cwd: ROOT,
@@ -77,6 +83,7 @@ export async function startServer(
         entry = { raw: line };
       }
       logLines.push(entry);
+      onLog(entry);
       if (entry.message === 'listening') {
         clearTimeout(timer);
         resolve({

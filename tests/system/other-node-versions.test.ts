@@ -37,7 +37,9 @@ describe.each(MAJORS)('the production server on Node %i', (major) => {
 
   beforeAll(async () => {
     const [database, redis] = await Promise.all([freshDatabaseUrl(), freshRedisUrl()]);
-    server = await startServer({ ...ENV, DATABASE_URL: database, REDIS_URL: redis }, undefined, nodeBinaryPath(major));
+    server = await startServer({ ...ENV, DATABASE_URL: database, REDIS_URL: redis }, undefined, {
+      nodeBinary: nodeBinaryPath(major),
+    });
   });
   afterAll(async () => {
     if (!stopped) await server?.stop();
@@ -134,7 +136,7 @@ describe.each(MAJORS)('the production server on Node %i', (major) => {
 describe('the embedded engine on another Node', () => {
   it('refuses to start with a message that says what to do, instead of a stack trace', async () => {
     const major = MAJORS[0]!;
-    const refused = await startServer(ENV, undefined, nodeBinaryPath(major)).then(
+    const refused = await startServer(ENV, undefined, { nodeBinary: nodeBinaryPath(major) }).then(
       () => null,
       (error: unknown) => String(error),
     );
