@@ -1,11 +1,11 @@
 import { build } from 'esbuild';
 
 /**
- * Part of `npm run build`: compiles the production entry and the inbox CLI into single ES modules
+ * Part of `npm run build`: compiles the production entry and the owner's CLIs (inbox, data-copy) into single ES modules
  * under dist/server, so production runs `node dist/server/portfolio.mjs` with no TypeScript
  * compiler at run time and loads one file instead of hundreds. better-sqlite3 stays external: it
- * is a native addon, loaded from node_modules; so do the Redis drivers, which are loaded only when
- * REDIS_URL selects them (functions/limits/redis-limiter.ts).
+ * is a native addon, loaded from node_modules only when SQLite is the engine; so do the Redis and
+ * PostgreSQL drivers, loaded only when REDIS_URL or DATABASE_URL selects them.
  */
 const BANNER = [
   // Bundled CommonJS dependencies call require(); an ES module has none of its own.
@@ -14,7 +14,11 @@ const BANNER = [
 ].join('\n');
 
 await build({
-  entryPoints: { portfolio: 'functions/server/main.ts', inbox: 'functions/cli/inbox.ts' },
+  entryPoints: {
+    portfolio: 'functions/server/main.ts',
+    inbox: 'functions/cli/inbox.ts',
+    'data-copy': 'functions/cli/data-copy.ts',
+  },
   outdir: 'dist/server',
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -27,4 +31,4 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-process.stdout.write('bundle: dist/server/portfolio.mjs, dist/server/inbox.mjs\n');
+process.stdout.write('bundle: dist/server/portfolio.mjs, dist/server/inbox.mjs, dist/server/data-copy.mjs\n');
