@@ -143,7 +143,7 @@ export const ERROR_CODES = {
     status: 503,
     title: 'Storage unavailable',
     meaning:
-      'The service cannot write right now (for example a full disk); nothing was stored. Retry after Retry-After.',
+      'The service cannot write right now (for example a full disk, or its database restarting); nothing was stored. Retry after Retry-After.',
     headers: RETRY_LATER,
   },
 } as const satisfies Record<string, ErrorCodeSpec>;
