@@ -13,7 +13,7 @@ import { createdSchema, createJob, pollUntilFinished } from '../support/jobs.ts'
 import { HAS_POSTGRES, startPostgres, type ThrowawayPostgres } from '../support/postgres.ts';
 import { queryState } from '../support/raw-state.ts';
 import { HAS_REDIS, startRedis, type ThrowawayRedis } from '../support/redis.ts';
-import { startExpectingFailure, type RunningServer } from '../support/server.ts';
+import { startExpectingFailure, startServer, type RunningServer } from '../support/server.ts';
 import { receiver, waitFor, type Receiver } from '../support/webhook.ts';
 
 /**
@@ -77,7 +77,17 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)('several instances behave as one se
       const listening = instance.logLines.find((line) => line.message === 'listening');
       expect(listening?.storage).toMatch(/^postgresql \(postgresql:\/\/postgres@127\.0\.0\.1:\d+\/test_\w+\)$/);
       expect(listening?.quotas).toBe('shared (Redis)');
+      expect(listening?.warning).toBeUndefined();
     }
+  });
+
+  it('warns in its start-up line when state is shared but quotas are not (DATABASE_URL without REDIS_URL)', async () => {
+    const lone = await startServer({ ...env(), DATABASE_URL: shared.DATABASE_URL, REDIS_URL: '' });
+    started.push(lone);
+    const listening = lone.logLines.find((line) => line.message === 'listening');
+    expect(listening?.storage).toMatch(/^postgresql /);
+    expect(listening?.quotas).toBe('this instance only');
+    expect(listening?.warning).toContain('without REDIS_URL');
   });
 
   it('honours on B a cursor, a test key and an OAuth token made on A', async () => {
