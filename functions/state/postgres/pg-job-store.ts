@@ -4,7 +4,6 @@ import type {
   EnqueueOutcome,
   JobError,
   JobOutcome,
-  JobStatus,
   JobStore,
   JobView,
   NewJob,
@@ -13,6 +12,7 @@ import type {
 } from '../../jobs/job-store.ts';
 import { withPostgres } from './pg-errors.ts';
 import { inTransaction } from './pg-transaction.ts';
+import { toJobView, type JobRow } from '../job-row.ts';
 
 /**
  * Advisory locks (transaction-scoped) that make a check and the write it allows one step across
@@ -61,17 +61,6 @@ const HELD = "id = $1 AND locked_by = $2 AND status = 'running'";
 
 const VIEW_COLUMNS = 'id, task, status, progress, result, error, created_at, updated_at';
 
-interface JobRow {
-  id: string;
-  task: string;
-  status: JobStatus;
-  progress: number;
-  result: string | null;
-  error: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
 /** The job queue in PostgreSQL, shared by every instance: workers lease jobs and renew the leases. */
 export class PgJobStore implements JobStore {
   constructor(private readonly pool: Pool) {}
@@ -113,7 +102,7 @@ export class PgJobStore implements JobStore {
         `SELECT ${VIEW_COLUMNS} FROM jobs WHERE id = ANY($1::text[]) AND sandbox = $2 AND expires_at > $3`,
         [ids, sandbox, now],
       );
-      return new Map(rows.map((row) => [row.id, toView(row)]));
+      return new Map(rows.map((row) => [row.id, toJobView(row)]));
     });
   }
 
@@ -221,17 +210,4 @@ export class PgJobStore implements JobStore {
       return (expired.rowCount ?? 0) + (trimmed.rowCount ?? 0);
     });
   }
-}
-
-function toView(row: JobRow): JobView {
-  return {
-    jobId: row.id,
-    task: row.task,
-    status: row.status,
-    progress: row.progress,
-    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
-    error: row.error === null ? null : (JSON.parse(row.error) as JobError),
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-  };
 }

@@ -3,7 +3,6 @@ import type {
   EnqueueOutcome,
   JobError,
   JobOutcome,
-  JobStatus,
   JobStore,
   JobView,
   NewJob,
@@ -12,20 +11,10 @@ import type {
 } from '../../jobs/job-store.ts';
 import { withStorage } from '../storage-errors.ts';
 import type { Db } from './database.ts';
+import { toJobView, type JobRow } from '../job-row.ts';
 
 /** A finished job is one whose result (or error) is stored: what the per-client cap counts. */
 const FINISHED = "status IN ('succeeded', 'failed')";
-
-interface JobRow {
-  id: string;
-  task: string;
-  status: JobStatus;
-  progress: number;
-  result: string | null;
-  error: string | null;
-  created_at: number;
-  updated_at: number;
-}
 
 /** The job queue in SQLite (migrations 2 to 4). One process owns DATA_DIR, so it is the only worker. */
 export class SqliteJobStore implements JobStore {
@@ -111,7 +100,7 @@ export class SqliteJobStore implements JobStore {
 
   async find(id: string, sandbox: boolean, now: number): Promise<JobView | undefined> {
     const row = withStorage(() => this.statements.find.get(id, Number(sandbox), now) as JobRow | undefined);
-    return row === undefined ? undefined : toView(row);
+    return row === undefined ? undefined : toJobView(row);
   }
 
   /** One read transaction: every job as of one instant. */
@@ -121,7 +110,7 @@ export class SqliteJobStore implements JobStore {
         const found = new Map<string, JobView>();
         for (const id of ids) {
           const row = this.statements.find.get(id, Number(sandbox), now) as JobRow | undefined;
-          if (row !== undefined) found.set(id, toView(row));
+          if (row !== undefined) found.set(id, toJobView(row));
         }
         return found;
       })(),
@@ -195,17 +184,4 @@ export class SqliteJobStore implements JobStore {
       () => this.statements.purge.run(now).changes + this.statements.trimFinished.run(resultsPerClient).changes,
     );
   }
-}
-
-function toView(row: JobRow): JobView {
-  return {
-    jobId: row.id,
-    task: row.task,
-    status: row.status,
-    progress: row.progress,
-    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
-    error: row.error === null ? null : (JSON.parse(row.error) as JobError),
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-  };
 }
