@@ -8,7 +8,7 @@ export const API_BASE_PATH = '/api/v1';
  * resource identifier's path, so the document for `<origin>/api/v1` is at `<prefix>/api/v1` and
  * the one at the bare prefix describes the origin itself.
  */
-export const PROTECTED_RESOURCE_PREFIX = '/.well-known/oauth-protected-resource';
+const PROTECTED_RESOURCE_PREFIX = '/.well-known/oauth-protected-resource';
 
 /** Where the metadata of the resource at `resourcePath` (`''` for the origin) is published. */
 export function protectedResourceMetadataPath(resourcePath: '' | typeof API_BASE_PATH): string {
@@ -21,7 +21,7 @@ export function protectedResourceMetadataPath(resourcePath: '' | typeof API_BASE
  * made from a documentation page, here the guide for agents.
  */
 export const AGENT_SKILLS = [{ name: 'portfolio-api', docPath: AGENT_GUIDE_PATH }] as const;
-export const AGENT_SKILLS_INDEX_PATH = '/.well-known/agent-skills/index.json';
+const AGENT_SKILLS_INDEX_PATH = '/.well-known/agent-skills/index.json';
 
 export function agentSkillPath(name: string): string {
   return `/.well-known/agent-skills/${name}/SKILL.md`;

@@ -134,7 +134,10 @@ describe('Agent Skills Discovery v0.2.0', () => {
     for (const entry of skills) {
       // "Skill entry fields": name, type, description, url, digest (version is optional; we publish none).
       expect(Object.keys(entry).sort()).toEqual(['description', 'digest', 'name', 'type', 'url']);
-      const { name, type, description, url, digest } = entry as Record<string, string>;
+      const { name, type, description, url, digest } = entry as Record<
+        'name' | 'type' | 'description' | 'url' | 'digest',
+        string
+      >;
       expect(name.length).toBeLessThanOrEqual(64);
       expect(name).toMatch(NAME);
       expect(type).toBe('skill-md');
