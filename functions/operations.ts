@@ -168,6 +168,16 @@ export const OPERATIONS = {
       'storage_unavailable',
     ],
   },
+  getApiIndex: {
+    method: 'GET',
+    path: '/api/v1',
+    summary: 'List the API and its documents',
+    description:
+      "The API's entry point (the api-catalog's anchor): links to its OpenAPI descriptions, documentation, catalog, OAuth metadata and health, and every current operation by method and path.",
+    tag: 'Service',
+    quota: 'read',
+    errors: ['rate_limited'],
+  },
   getHealth: {
     method: 'GET',
     path: '/api/health',

@@ -1,3 +1,4 @@
+import { apiIndexHandler } from './api-index.ts';
 import { batchHandler } from './batch/batch-handler.ts';
 import { contactHandler } from './contact/contact-handler.ts';
 import { deprecatedAliases, deprecationHeaders, type CurrentId, type DeprecatedAlias } from './deprecation.ts';
@@ -40,6 +41,7 @@ export function apiRoutes(services: Services): Route<QuotaName>[] {
     // Key creation counts per client IP whatever the tier (limits/quotas.ts).
     createKey: createKeyHandler(services.keys, quotas.limiter('anonymous', OPERATIONS.createKey.handlerQuota)),
     issueToken: tokenHandler(services.keys),
+    getApiIndex: apiIndexHandler(config.siteUrl),
     getHealth: healthHandler(services.storage, catalog.records.length),
   };
   const aliases = new Map(deprecatedAliases().map((alias) => [alias.operationId as OperationId, alias]));

@@ -6,6 +6,7 @@ import { ERROR_CODES } from '../http/error-codes.ts';
 import { SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
 import { JOB_ERROR_CODES } from '../jobs/job-store.ts';
 import { TASKS, DEFAULT_TASK } from '../jobs/tasks.ts';
+import { API_BASE_PATH } from '../discovery-documents.ts';
 import { TEST_KEY_PREFIX } from '../keys/key-format.ts';
 import { OAUTH_ERRORS } from '../keys/schema.ts';
 import { QUOTA_NAMES, quotaTable } from '../limits/quotas.ts';
@@ -71,7 +72,7 @@ export function docFacts(config: Config): Record<string, string> {
   const operationIds = Object.keys(OPERATIONS) as OperationId[];
   const facts: Record<string, string> = {
     siteUrl: config.siteUrl,
-    apiBase: `${config.siteUrl}/api/v1`,
+    apiBase: `${config.siteUrl}${API_BASE_PATH}`,
     'operations.table': table(
       ['Operation', 'Method and path', 'What it does'],
       // The anchor lets search results and llms.txt link to one operation.

@@ -42,9 +42,12 @@ type QuotaCharger<Quota extends string> = (
  */
 export const API_VERSIONS = ['v1'] as const;
 
-/** RFC 8288 links every API response carries to the catalog (RFC 9727) and the description. */
+/**
+ * RFC 8288 links every API response carries to the catalog (RFC 9727) and the description; the
+ * type hint is the media type /openapi.json is served with.
+ */
 export const DISCOVERY_LINKS =
-  '</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc"; type="application/vnd.oai.openapi+json"';
+  '</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc"; type="application/json"';
 
 /**
  * Request headers that change an API answer (the tier, sandbox mode and the headers that say so),

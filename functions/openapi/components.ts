@@ -13,7 +13,7 @@ import {
 } from '../keys/schema.ts';
 import { paginationSchema, projectListSchema, projectSchema } from '../projects/schema.ts';
 import { searchResponseSchema } from '../search/schema.ts';
-import { healthSchema, sandboxPingSchema } from '../service-schemas.ts';
+import { apiIndexSchema, healthSchema, sandboxPingSchema } from '../service-schemas.ts';
 import { batchFailureSchema, errorSchema, fieldProblemSchema, problemSchema } from './error-schemas.ts';
 import { openApiZod } from './zod.ts';
 
@@ -66,6 +66,7 @@ export function nameComponents(): void {
   annotate(batchResultSchema, 'BatchResult');
   annotate(batchResponseSchema, 'BatchResponse', { description: 'One result per operation, in request order.' });
   annotate(sandboxPingSchema, 'SandboxPing');
+  annotate(apiIndexSchema, 'ApiIndex', { description: 'Where everything about the API is, as absolute URLs.' });
   annotate(createKeySchema, 'KeyRequest', { description: 'Optional; a label helps you tell your keys apart.' });
   annotate(issuedKeySchema, 'IssuedKey');
   annotate(tokenRequestSchema, 'TokenRequest');

@@ -17,7 +17,7 @@ import {
 import { oauthErrorStatus } from '../keys/token-handler.ts';
 import { listProjectsQuery, projectListSchema, projectSchema, slugParameter } from '../projects/schema.ts';
 import { searchQuery, searchResponseSchema } from '../search/schema.ts';
-import { healthSchema, sandboxPingSchema } from '../service-schemas.ts';
+import { apiIndexSchema, healthSchema, sandboxPingSchema } from '../service-schemas.ts';
 import { batchRequestComponent } from './components.ts';
 import type { ErrorVariant } from './error-responses.ts';
 import type { ParameterName, ResponseHeaderName } from './headers.ts';
@@ -129,6 +129,13 @@ export function operationDocs(config: Config): Record<DocumentedId, OperationDoc
       request: { body: json(createKeySchema, false) },
       success: { 201: { description: 'The new key; store it now, it is not shown again.', schema: issuedKeySchema } },
       notes: `A key lives ${config.testKeyTtlSeconds} seconds.`,
+    },
+    getApiIndex: {
+      parameters: ['IfNoneMatch'],
+      success: {
+        200: { description: 'The index of the API.', schema: apiIndexSchema, headers: ['ETag'] },
+        304: notModified,
+      },
     },
     getHealth: {
       success: { 200: { description: 'The service can serve reads and reach its database.', schema: healthSchema } },

@@ -34,7 +34,7 @@ export const API_CATALOG_MEDIA_TYPE = 'application/linkset+json; profile="https:
 /** Documents at well-known paths have no extension; their types are fixed by their RFCs. */
 const MEDIA_TYPES_BY_PATH: Record<string, string> = {
   '/.well-known/api-catalog': API_CATALOG_MEDIA_TYPE,
-  '/.well-known/oauth-protected-resource': 'application/json; charset=utf-8',
+  '/.well-known/oauth-protected-resource/api/v1': 'application/json; charset=utf-8',
   '/.well-known/oauth-authorization-server': 'application/json; charset=utf-8',
   // The server cards' second home, beside their endpoints (functions/mcp/server-card.ts).
   '/mcp/server-card': 'application/json; charset=utf-8',

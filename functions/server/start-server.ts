@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createApi, type Api } from '../app.ts';
 import type { Config } from '../config/env.ts';
+import { DISCOVERY_DOCUMENTS } from '../discovery-documents.ts';
 import { serviceEndpoints } from '../endpoints.ts';
 import { DISCOVERY_LINKS } from '../http/router.ts';
 import { securityHeaders } from '../http/security-headers.ts';
@@ -47,11 +48,12 @@ export async function startServer(config: Config, build: Build): Promise<Running
   // The home page and the catalog point agents at the catalog and the description (RFC 8288 links);
   // HEAD on the catalog answers with its own Link (RFC 9727 section 2).
   const discoveryLinks = { link: DISCOVERY_LINKS };
-  // Server cards are read by MCP clients in any origin.
+  // Server cards are read by MCP clients in any origin, discovery documents by agents and tools in any origin.
   const openToAll = { 'access-control-allow-origin': '*' };
   const statics = new StaticFiles(build.clientDir, securityHeaders(config.siteUrl), {
+    ...Object.fromEntries(DISCOVERY_DOCUMENTS.map((path) => [path, openToAll])),
     '/': discoveryLinks,
-    '/.well-known/api-catalog': discoveryLinks,
+    '/.well-known/api-catalog': { ...discoveryLinks, ...openToAll },
     ...Object.fromEntries(SERVER_CARD_PATHS.map((path) => [path, openToAll])),
   });
   const endpoints = serviceEndpoints(api, build.docs, (path) => {

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { BUILT_ELSEWHERE } from '../discovery-documents.ts';
 import { strongEtag } from '../http/etag.ts';
 import { mediaTypeFor } from './media-types.ts';
 
@@ -32,7 +33,8 @@ const VARIANT_SUFFIXES: readonly string[] = Object.values(COMPRESSED_VARIANTS);
  * a request for a page or document costs a map lookup and a write. Compression happened at
  * build; start only reads the `.br`/`.gz` files beside each file (a file without them is sent
  * as it is), which keeps start under a second.
- * `pages/x.html` is served at the clean URL `/pages/x`; other files at their own path.
+ * `pages/x.html` is served at the clean URL `/pages/x`; a document the build could not write at
+ * its URL (BUILT_ELSEWHERE) at that URL only; other files at their own path.
  */
 export class StaticFiles {
   readonly files = new Map<string, StaticFile>();
@@ -57,7 +59,7 @@ export class StaticFiles {
     const negotiated = new Set([...this.twins.keys(), ...this.twins.values()]);
     let notFound: StaticFile | undefined;
     for (const urlPath of urlPaths) {
-      const clean = urlPath === '/404.html' ? urlPath : cleanUrl(urlPath);
+      const clean = BUILT_ELSEWHERE[urlPath] ?? (urlPath === '/404.html' ? urlPath : cleanUrl(urlPath));
       const headers = { ...commonHeaders, ...extraHeaders[clean] };
       const file = loadFile(path.join(root, urlPath), urlPath, headers, negotiated.has(clean));
       if (urlPath === '/404.html') notFound = file;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApi, type Api } from '../../functions/app.ts';
 import { loadConfig } from '../../functions/config/env.ts';
+import { BUILT_ELSEWHERE } from '../../functions/discovery-documents.ts';
 import type { DocPage } from '../../functions/docs/doc-page.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { ENDPOINT_PATHS, isPageEndpoint, isRouterPath, serviceEndpoints } from '../../functions/endpoints.ts';
@@ -30,6 +31,9 @@ export async function serveInDev(
   origin: string,
 ): Promise<void> {
   const { path } = splitTarget(req.url ?? '/');
+  // A document the build writes under another name is rendered by Astro under that name too.
+  const builtAs = Object.entries(BUILT_ELSEWHERE).find(([, url]) => url === path)?.[0];
+  if (builtAs !== undefined) req.url = builtAs;
   if (req.headers[TEMPLATE_REQUEST_HEADER] !== undefined || (!isRouterPath(path) && !ENDPOINT_PATHS.has(path))) {
     next();
     return;

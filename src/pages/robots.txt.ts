@@ -15,22 +15,30 @@ const AI_CRAWLERS = [
 ];
 
 /**
+ * The one policy every group carries. A crawler obeys only the group that names it most
+ * specifically (RFC 9309 section 2.2.1), so the named AI crawlers would otherwise lose the `*`
+ * group's rules and its Content-Signal (the use terms, contentsignals.org).
+ */
+const POLICY = [
+  'Content-Signal: search=yes, ai-input=yes, ai-train=no',
+  'Allow: /',
+  'Disallow: /api/v1/contact',
+  'Disallow: /contact/thanks',
+];
+
+/**
  * /robots.txt: everything public may be read and cited, by people, search engines and AI
- * agents alike; the API write endpoints are not pages. Content-Signal states the use terms.
+ * agents alike; the API write endpoints are not pages.
  */
 export const GET: APIRoute = () => {
   const lines = [
     '# The portfolio is public: read it, search it, cite it.',
     'User-agent: *',
-    'Content-Signal: search=yes, ai-input=yes, ai-train=no',
-    'Allow: /',
-    'Disallow: /api/v1/contact',
-    'Disallow: /contact/thanks',
+    ...POLICY,
     '',
-    '# AI crawlers and agents: the same policy, stated explicitly.',
+    '# AI crawlers and agents: the same policy, stated for them, since a named group replaces the * group.',
     ...AI_CRAWLERS.map((agent) => `User-agent: ${agent}`),
-    'Allow: /',
-    'Disallow: /api/v1/contact',
+    ...POLICY,
     '',
     `Sitemap: ${absolute('/sitemap.xml')}`,
     '',

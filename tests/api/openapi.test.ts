@@ -104,10 +104,16 @@ describe('live answers match the description', () => {
     expect((await call('getProjectUnversioned', '/api/projects/no-such-project')).status).toBe(404);
   });
 
-  it('search and health', async () => {
+  it('search, health and the API index', async () => {
     expect((await call('search', '/api/search?q=rust')).status).toBe(200);
     expect((await call('search', '/api/search')).status).toBe(400);
     expect((await call('getHealth', '/api/health')).body.status).toBe('ok');
+    const index = await call('getApiIndex', '/api/v1');
+    expect((index.body.links as Record<string, string>).openapi).toMatch(/\/openapi\.json$/);
+    expect(
+      (await call('getApiIndex', '/api/v1', { headers: { 'if-none-match': index.headers.get('etag')! } })).status,
+    ).toBe(304);
+    expect((await call('getApiIndex', '/api/v1?verbose=1')).body.code).toBe('unknown_parameter');
   });
 
   it('contact: stored, replayed, refused', async () => {

@@ -1,24 +1,24 @@
-import { createHash } from 'node:crypto';
 import type { APIRoute } from 'astro';
-import { AGENT_GUIDE_PATH } from '../../../../functions/docs/doc-page.ts';
-import { docPages } from '../../../lib/docs.ts';
+import { publishedSkills, skillDigest } from '../../../lib/agent-skills.ts';
 import { absolute, textResponse } from '../../../lib/site-documents.ts';
 
-/** Skills an agent can load, each a Markdown document with the sha256 of its exact bytes. */
+/** The schema URI that identifies an Agent Skills Discovery v0.2.0 index ("Versioning"). */
+const INDEX_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
+
+/**
+ * /.well-known/agent-skills/index.json, Agent Skills Discovery v0.2.0: `$schema` and `skills`,
+ * each skill a single SKILL.md (`type: "skill-md"`) with the digest of its exact bytes.
+ */
 export const GET: APIRoute = async () => {
-  // The same guide the docs MCP server's integration prompt embeds.
-  const guide = (await docPages()).find((page) => page.path === AGENT_GUIDE_PATH);
-  if (guide === undefined) throw new Error('content/docs/agents.md is missing');
   const index = {
-    skills: [
-      {
-        name: 'portfolio-api',
-        description: guide.description,
-        url: absolute(`${guide.path}.md`),
-        type: 'text/markdown',
-        sha256: createHash('sha256').update(guide.markdown).digest('hex'),
-      },
-    ],
+    $schema: INDEX_SCHEMA,
+    skills: (await publishedSkills()).map((skill) => ({
+      name: skill.name,
+      type: 'skill-md',
+      description: skill.description,
+      url: absolute(skill.path),
+      digest: skillDigest(skill.markdown),
+    })),
   };
   return textResponse(`${JSON.stringify(index, null, 2)}\n`, 'application/json; charset=utf-8');
 };

@@ -1,0 +1,57 @@
+import { AGENT_GUIDE_PATH } from './docs/doc-page.ts';
+
+/** The API's base path: the anchor of its api-catalog entry and its RFC 9728 resource identifier's path. */
+export const API_BASE_PATH = '/api/v1';
+
+/**
+ * RFC 9728 section 3.1: a resource's metadata lives at this well-known prefix followed by the
+ * resource identifier's path, so the document for `<origin>/api/v1` is at `<prefix>/api/v1` and
+ * the one at the bare prefix describes the origin itself.
+ */
+const PROTECTED_RESOURCE_PREFIX = '/.well-known/oauth-protected-resource';
+
+/** Where the metadata of the resource at `resourcePath` (`''` for the origin) is published. */
+export function protectedResourceMetadataPath(resourcePath: '' | typeof API_BASE_PATH): string {
+  return `${PROTECTED_RESOURCE_PREFIX}${resourcePath}`;
+}
+
+/**
+ * Agent Skills Discovery v0.2.0: each skill is a SKILL.md under the index's folder; its name
+ * follows the Agent Skills name rules (1-64 of a-z, 0-9 and single inner hyphens). A skill is
+ * made from a documentation page, here the guide for agents.
+ */
+export const AGENT_SKILLS = [{ name: 'portfolio-api', docPath: AGENT_GUIDE_PATH }] as const;
+const AGENT_SKILLS_INDEX_PATH = '/.well-known/agent-skills/index.json';
+
+export function agentSkillPath(name: string): string {
+  return `/.well-known/agent-skills/${name}/SKILL.md`;
+}
+
+/**
+ * Public documents that agents and browser-based tools read from any origin, so each is served
+ * with `Access-Control-Allow-Origin: *` (functions/server/start-server.ts). The MCP server cards
+ * get theirs beside their endpoints (SERVER_CARD_PATHS).
+ */
+export const DISCOVERY_DOCUMENTS: readonly string[] = [
+  '/.well-known/api-catalog',
+  protectedResourceMetadataPath(''),
+  protectedResourceMetadataPath(API_BASE_PATH),
+  '/.well-known/oauth-authorization-server',
+  AGENT_SKILLS_INDEX_PATH,
+  ...AGENT_SKILLS.map((skill) => agentSkillPath(skill.name)),
+  '/.well-known/security.txt',
+  '/llms.txt',
+  '/llms-full.txt',
+  '/openapi.json',
+  '/openapi.yaml',
+];
+
+/**
+ * Documents the build cannot write at their URL because that URL is also a folder of another
+ * document: `/.well-known/oauth-protected-resource` (the origin's metadata) holds `api/v1` (the
+ * API's). The build writes such a document as the file on the left; it is served only at its
+ * URL, on the right.
+ */
+export const BUILT_ELSEWHERE: Readonly<Record<string, string>> = {
+  [`${PROTECTED_RESOURCE_PREFIX}/index.json`]: PROTECTED_RESOURCE_PREFIX,
+};
