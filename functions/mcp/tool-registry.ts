@@ -42,13 +42,21 @@ export interface ToolDefinition<Context extends ToolContext = ToolContext> {
   run(args: Record<string, unknown>, context: Context): Promise<ApiOutcome>;
 }
 
+/**
+ * The JSON Schema of a tool's arguments, made from its zod schema by the SDK's own converter; the
+ * pages' WebMCP tools publish the same (src/lib/webmcp-tools.ts).
+ */
+export function inputJsonSchema(input: AnyZodObject): Tool['inputSchema'] {
+  return toJsonSchemaCompat(input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'];
+}
+
 /** The tools/list entry of a tool: JSON Schemas made from its zod schemas by the SDK's own converter. */
 function describeTool(tool: ToolDefinition<never>): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: toJsonSchemaCompat(tool.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
+    inputSchema: inputJsonSchema(tool.input),
     outputSchema: toJsonSchemaCompat(tool.output, {
       strictUnions: true,
       pipeStrategy: 'output',

@@ -1,0 +1,37 @@
+import { contactSchema } from '../../functions/contact/schema.ts';
+import { inputJsonSchema } from '../../functions/mcp/tool-registry.ts';
+import { OPERATIONS } from '../../functions/operations.ts';
+import { searchQuery } from '../../functions/search/schema.ts';
+
+/**
+ * A WebMCP tool of a page as the build describes it: what the page registers with the browser
+ * (name, description, input schema, annotations) and the API path its script calls. The input
+ * schema is made here, at build, from the zod schema the API validates with, by the converter the
+ * MCP servers use; the page ships it as JSON, so the browser gets the schema without zod.
+ */
+export interface PageTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint: boolean };
+  api: string;
+}
+
+/** The search tool of /search: GET searchQuery, the operation the page's own search calls. */
+export const SEARCH_PORTFOLIO: PageTool = {
+  name: 'search_portfolio',
+  description:
+    "Search this portfolio's projects, documentation pages, API operations and MCP tools; prefixes and small typos match. Returns {query, total, results} with each result's type, title, url and snippet. Narrow with type (e.g. project), cap with limit.",
+  inputSchema: inputJsonSchema(searchQuery),
+  annotations: { readOnlyHint: true },
+  api: OPERATIONS.search.path,
+};
+
+/** The message tool of /contact: POST createContact, as the page's form does. */
+export const SEND_MESSAGE: PageTool = {
+  name: 'send_message',
+  description:
+    "Send the portfolio's owner a message (name, email, message), as the form on this page does; the owner replies by email. Retrying the same call is safe: the message is stored once. An invalid field comes back as validation_failed with errors naming each field; rate_limited says when to try again.",
+  inputSchema: inputJsonSchema(contactSchema),
+  api: OPERATIONS.createContact.path,
+};

@@ -1,0 +1,263 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactSchema } from '../../functions/contact/schema.ts';
+import { inputJsonSchema } from '../../functions/mcp/tool-registry.ts';
+import { searchQuery } from '../../functions/search/schema.ts';
+import { SEARCH_QUERY_MAX_LENGTH } from '../../functions/search/search-types.ts';
+import { launchChromium, watchedPage } from '../support/browser.ts';
+import { storedInbox } from '../support/contact.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ READ_RATE_LIMIT: '10000/60' }), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * Where the test's stand-in for the browser's API lives: on navigator (Chrome's early preview),
+ * on document (the WebMCP draft now), nowhere (every other browser), or on navigator but refusing
+ * every tool by throwing or by rejecting its promise.
+ */
+type Stub = 'navigator' | 'document' | 'none' | 'throws' | 'rejects';
+
+interface ToolResult {
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** Opens a page with the stub installed before any of the page's scripts run. */
+async function openWith(stub: Stub, path: string, base = server): Promise<{ page: Page; problems: string[] }> {
+  const { page, problems } = await watchedPage(browser, true);
+  await page.addInitScript((where: Stub) => {
+    const registered: unknown[] = [];
+    Object.assign(window, { registeredTools: registered });
+    for (const prototype of [Navigator.prototype, Document.prototype])
+      Reflect.deleteProperty(prototype, 'modelContext');
+    if (where === 'none') return;
+    const modelContext = {
+      registerTool(tool: unknown) {
+        if (where === 'throws') throw new TypeError('This browser refuses the tool.');
+        if (where === 'rejects') return Promise.reject(new TypeError('This browser refuses the tool.'));
+        registered.push(tool);
+        return undefined;
+      },
+    };
+    const holder = where === 'document' ? Document.prototype : Navigator.prototype;
+    Object.defineProperty(holder, 'modelContext', { configurable: true, get: () => modelContext });
+  }, stub);
+  await page.goto(`${base.baseUrl}${path}`);
+  return { page, problems };
+}
+
+/** The tools the page registered, as the browser received them (execute as its type). */
+function registered(page: Page): Promise<Record<string, unknown>[]> {
+  return page.evaluate(() =>
+    (window as unknown as { registeredTools: Record<string, unknown>[] }).registeredTools.map(
+      ({ execute, ...tool }) => ({ ...tool, execute: typeof execute }),
+    ),
+  );
+}
+
+/** Calls a registered tool the way the browser calls it for an agent. */
+function callTool(page: Page, name: string, input: Record<string, unknown>): Promise<ToolResult> {
+  return page.evaluate(
+    async ({ name, input }) => {
+      const tools = (window as unknown as { registeredTools: { name: string; execute: (input: unknown) => unknown }[] })
+        .registeredTools;
+      return (await tools.find((tool) => tool.name === name)!.execute(input)) as ToolResult;
+    },
+    { name, input },
+  );
+}
+
+async function openWithTool(path: string, name: string, base = server): Promise<{ page: Page; problems: string[] }> {
+  const opened = await openWith('navigator', path, base);
+  await expect.poll(async () => (await registered(opened.page)).map((tool) => tool.name)).toEqual([name]);
+  return opened;
+}
+
+/** An API answer without its request id, which differs from call to call. */
+function withoutRequestId(body: Record<string, unknown> | undefined): Record<string, unknown> {
+  const { requestId, ...rest } = body ?? {};
+  expect(requestId).toEqual(expect.any(String));
+  return rest;
+}
+
+async function messagesSaying(base: RunningServer, text: string): Promise<number> {
+  return (await storedInbox(base.dataDir)).filter((entry) => entry.message === text).length;
+}
+
+describe('WebMCP tools registered with navigator.modelContext', () => {
+  it('registers search_portfolio on /search and send_message on /contact, their input schemas made from the API schemas', async () => {
+    const { page: search, problems: searchProblems } = await openWithTool('/search', 'search_portfolio');
+    const [searchTool] = await registered(search);
+    expect(searchTool).toEqual({
+      name: 'search_portfolio',
+      description: expect.stringMatching(/^Search this portfolio's projects/),
+      inputSchema: inputJsonSchema(searchQuery),
+      annotations: { readOnlyHint: true },
+      execute: 'function',
+    });
+    expect(searchTool!.inputSchema).toMatchObject({
+      required: ['q'],
+      additionalProperties: false,
+      properties: { q: { type: 'string', minLength: 1, maxLength: SEARCH_QUERY_MAX_LENGTH } },
+    });
+
+    const { page: contact, problems: contactProblems } = await openWithTool('/contact', 'send_message');
+    const [contactTool] = await registered(contact);
+    expect(contactTool).toEqual({
+      name: 'send_message',
+      description: expect.stringMatching(/^Send the portfolio's owner a message/),
+      inputSchema: inputJsonSchema(contactSchema),
+      execute: 'function',
+    });
+    expect(contactTool!.inputSchema).toMatchObject({
+      required: ['name', 'email', 'message'],
+      additionalProperties: false,
+    });
+    expect([...searchProblems, ...contactProblems]).toEqual([]);
+  });
+
+  it('search_portfolio answers what GET /api/search answers for the same query, errors included', async () => {
+    const { page, problems } = await openWithTool('/search', 'search_portfolio');
+    const result = await callTool(page, 'search_portfolio', { q: 'leakhound', type: 'project', limit: 5 });
+    const direct = (await (await fetch(`${server.baseUrl}/api/search?q=leakhound&type=project&limit=5`)).json()) as {
+      results: { title: string }[];
+    };
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toEqual(direct);
+    expect(direct.results.map((found) => found.title)).toEqual(['Leakhound']);
+    expect(result.content).toEqual([{ type: 'text', text: '1 result for “leakhound”.' }]);
+
+    const refused = await callTool(page, 'search_portfolio', { q: 'leakhound', limit: 500 });
+    const directRefusal = await (await fetch(`${server.baseUrl}/api/search?q=leakhound&limit=500`)).json();
+    expect(refused.isError).toBe(true);
+    expect(withoutRequestId(refused.structuredContent)).toEqual(withoutRequestId(directRefusal));
+    expect(refused.structuredContent?.code).toBe('invalid_parameter');
+    expect(refused.content[0]!.text).toMatch(/^invalid_parameter: Query parameter "limit"/);
+    expect(problems.filter((problem) => !problem.includes('status of 400'))).toEqual([]);
+  });
+
+  it('send_message stores a valid message once, however often the same call is retried', async () => {
+    const { page, problems } = await openWithTool('/contact', 'send_message');
+    const keys: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/contact')) keys.push(request.headers()['idempotency-key'] ?? '');
+    });
+    // The first attempt reaches the server, which stores the message, but its answer is lost.
+    let attempts = 0;
+    await page.route('**/api/v1/contact', async (route) => {
+      attempts++;
+      if (attempts > 1) return route.continue();
+      await route.fetch();
+      return route.abort('failed');
+    });
+    const message = `Sent by an agent through WebMCP ${Date.now()}`;
+    const input = { name: 'Agent Visitor', email: 'agent@example.com', message };
+
+    const lost = await callTool(page, 'send_message', input);
+    expect(lost.isError).toBe(true);
+    expect(lost.content[0]!.text).toMatch(/^Could not reach the server\. Call send_message again/);
+    expect(await messagesSaying(server, message)).toBe(1);
+
+    // The same call again, its fields in another order: the same message, so the same key.
+    const retried = await callTool(page, 'send_message', { message, email: input.email, name: input.name });
+    expect(retried).toEqual({
+      content: [{ type: 'text', text: 'This message was already sent by an earlier call; it was stored once.' }],
+      structuredContent: { success: true },
+    });
+    expect((await callTool(page, 'send_message', input)).structuredContent).toEqual({ success: true });
+    expect(await messagesSaying(server, message)).toBe(1);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+
+    const another = `${message}, and a second message`;
+    const sent = await callTool(page, 'send_message', { ...input, message: another });
+    expect(sent.content).toEqual([{ type: 'text', text: 'Message sent. The owner replies by email.' }]);
+    expect(keys[3]).not.toBe(keys[0]);
+    expect(await messagesSaying(server, another)).toBe(1);
+    expect(problems.filter((problem) => !problem.includes('net::ERR_FAILED'))).toEqual([]);
+  });
+
+  it('send_message with an invalid message names each field in the API error shape and stores nothing', async () => {
+    const { page, problems } = await openWithTool('/contact', 'send_message');
+    const before = (await storedInbox(server.dataDir)).length;
+    const result = await callTool(page, 'send_message', { name: ' ', email: 'not-an-email', message: 'Too short' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      code: 'validation_failed',
+      message: 'The submission has 3 problems.',
+      requestId: expect.any(String),
+    });
+    const errors = result.structuredContent!.errors as { field: string; problem: string }[];
+    expect(errors.map((error) => error.field).sort()).toEqual(['email', 'message', 'name']);
+    expect(result.content[0]!.text).toContain('email must be a valid email address.');
+    expect(result.content[0]!.text).toContain('message must be at least 10 characters.');
+    expect((await storedInbox(server.dataDir)).length).toBe(before);
+    expect(problems.filter((problem) => !problem.includes('status of 400'))).toEqual([]);
+  });
+
+  it('send_message counts against the contact quota the server enforces', async () => {
+    const limited = await startServer({ CONTACT_RATE_LIMIT: '2/600' });
+    try {
+      const { page, problems } = await openWithTool('/contact', 'send_message', limited);
+      const input = (n: number) => ({
+        name: 'Quota Visitor',
+        email: 'quota@example.com',
+        message: `Message number ${n}`,
+      });
+      for (const n of [1, 2]) expect((await callTool(page, 'send_message', input(n))).isError).toBeUndefined();
+      const refused = await callTool(page, 'send_message', input(3));
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent?.code).toBe('rate_limited');
+      expect(refused.content[0]!.text).toMatch(/^rate_limited: .* Try again in \d+ seconds\.$/);
+      expect((await storedInbox(limited.dataDir)).map((entry) => entry.message)).toEqual(
+        expect.arrayContaining([input(1).message, input(2).message]),
+      );
+      expect(await messagesSaying(limited, input(3).message)).toBe(0);
+      expect(problems.filter((problem) => !problem.includes('status of 429'))).toEqual([]);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe('WebMCP tools elsewhere', () => {
+  it('registers with document.modelContext, where the WebMCP draft now puts it', async () => {
+    const { page, problems } = await openWith('document', '/search');
+    await expect.poll(async () => (await registered(page)).map((tool) => tool.name)).toEqual(['search_portfolio']);
+    expect((await callTool(page, 'search_portfolio', { q: 'leakhound' })).structuredContent?.total).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it.each(['/search', '/contact'])(
+    'leaves %s as it was where the browser has no modelContext or refuses the tools',
+    async (path) => {
+      for (const stub of ['none', 'throws', 'rejects'] as const) {
+        const { page, problems } = await openWith(stub, path);
+        await page.waitForLoadState('networkidle');
+        expect(await page.evaluate(() => 'modelContext' in navigator || 'modelContext' in document)).toBe(
+          stub !== 'none',
+        );
+        expect(await registered(page)).toEqual([]);
+        // The page's own script still ran: it took over the form.
+        if (path === '/contact')
+          expect(await page.evaluate(() => document.querySelector('form')?.noValidate)).toBe(true);
+        else {
+          await page.getByLabel('Search for').fill('leakhou');
+          await expect.poll(() => page.locator('#search-results li h2 a').allTextContents()).toEqual(['Leakhound']);
+        }
+        expect(problems, `${path} with ${stub}`).toEqual([]);
+      }
+    },
+  );
+});
