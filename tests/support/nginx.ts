@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -93,7 +93,7 @@ export async function startNginx(servicePort: number): Promise<RunningNginx> {
   const stop = () => {
     // SIGQUIT: a graceful stop of the master and its workers.
     if (nginx.exitCode === null && nginx.signalCode === null) nginx.kill('SIGQUIT');
-    return exited;
+    return exited.then(() => rmSync(dir, { recursive: true, force: true }));
   };
   try {
     await waitForPort(ports.https, () => (nginx.exitCode === null ? null : `nginx exited: ${stderr}${errorLog(dir)}`));
