@@ -73,6 +73,12 @@ export function logEvent(message: string, fields: Record<string, unknown> = {}):
   flushLog();
 }
 
+/** Something the operator should change; the service goes on serving meanwhile. */
+export function logWarning(message: string, fields: Record<string, unknown> = {}): void {
+  writeLogLine({ time: new Date().toISOString(), level: 'warning', message, ...fields });
+  flushLog();
+}
+
 /**
  * Writes what is still buffered when the process exits, whatever makes it exit. The server's
  * entry point installs it: a module that only writes logs (the CLI, a test) leaves the process's

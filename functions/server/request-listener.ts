@@ -8,7 +8,7 @@ import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { answeredId, requestIdsFor, type RequestIds } from '../http/request-id.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
-import { logError, writeAccessLine } from '../log.ts';
+import { logError, logWarning, writeAccessLine } from '../log.ts';
 import { splitTarget, toApiRequest } from './node-request.ts';
 import { prefersMarkdown, variantFor, type StaticFiles } from './static-files.ts';
 
@@ -97,11 +97,18 @@ export function createRequestListener({ api, statics, endpoints, commonHeaders }
   }
 
   const routeApi = (request: ApiRequest) => api.router.handle(request);
+  // Only with TRUST_PROXY=0, and only until the first X-Forwarded-For: then a boolean per request.
+  let proxyWarningDue = config.trustProxy === 0;
 
   return (req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
     const started = performance.now();
     const ids = requestIdsFor(req.headers['x-request-id']);
-    const clientIp = clientIpOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy);
+    const forwardedFor = req.headers['x-forwarded-for'];
+    const clientIp = clientIpOf(req.socket.remoteAddress, forwardedFor, config.trustProxy);
+    if (proxyWarningDue && forwardedFor !== undefined) {
+      proxyWarningDue = false;
+      warnUntrustedProxy(clientIp);
+    }
     const method = req.method ?? 'GET';
     const { path, search } = splitTarget(req.url ?? '/');
 
@@ -136,6 +143,21 @@ export function createRequestListener({ api, statics, endpoints, commonHeaders }
     }
     logAccess(ids, clientIp, method, path, res.statusCode, started);
   };
+}
+
+/**
+ * The TRUST_PROXY trap, said once per server: behind a proxy left untrusted, every visitor
+ * arrives from the proxy's address and shares one quota (the contact form then tells everyone
+ * to wait). Without a proxy in front, a client sent the header itself and ignoring it is right.
+ */
+function warnUntrustedProxy(peer: string): void {
+  logWarning(
+    'A request came with X-Forwarded-For while TRUST_PROXY=0, so the header is ignored and every client behind ' +
+      'that proxy shares its address and one quota. Set TRUST_PROXY to the number of proxies in front of the ' +
+      'service: 1 behind nginx (or Cloudflare alone), 2 behind Cloudflare and nginx. With no proxy in front, ' +
+      'leave it at 0.',
+    { variable: 'TRUST_PROXY', peer },
+  );
 }
 
 /**

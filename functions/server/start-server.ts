@@ -13,7 +13,7 @@ import { createRequestListener } from './request-listener.ts';
 import { StaticFiles } from './static-files.ts';
 
 /** How long `close()` waits for in-flight requests before it closes what is left. */
-const DRAIN_TIMEOUT_MS = 10_000;
+export const DRAIN_TIMEOUT_MS = 10_000;
 
 /** A listening service. */
 export interface RunningService {

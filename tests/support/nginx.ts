@@ -1,0 +1,160 @@
+import { execFile, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './free-port.ts';
+import { ROOT } from './server.ts';
+
+const run = promisify(execFile);
+const NGINX = '/usr/sbin/nginx';
+const OPENSSL = '/usr/bin/openssl';
+/** Debian's nginx (installed by .ci/run) and openssl, for a certificate of the test's own. */
+export const HAS_NGINX = existsSync(NGINX) && existsSync(OPENSSL);
+const SITE = path.join(ROOT, 'deploy/nginx/portfolio.conf');
+
+/** A running nginx with the deploy site in front of a service. */
+export interface RunningNginx {
+  /** The site's port 80 server (the redirect), e.g. `http://127.0.0.1:34567`. */
+  httpUrl: string;
+  /** The site's TLS server. */
+  httpsUrl: string;
+  /** The self-signed certificate the TLS server presents, to trust in the test's clients. */
+  ca: string;
+  stop(): Promise<void>;
+}
+
+/** Replaces `pattern` in the site's text, insisting that it is there, so the file and this stay in step. */
+function substitute(text: string, pattern: RegExp, replacement: string): string {
+  if (!pattern.test(text)) throw new Error(`deploy/nginx/portfolio.conf no longer matches ${pattern}`);
+  return text.replace(pattern, replacement);
+}
+
+/**
+ * deploy/nginx/portfolio.conf as it is, with only what belongs to the machine swapped: loopback
+ * ports for 80 and 443 (the IPv6 listeners dropped), the service's port, a certificate made for
+ * the test, and the asset cache in the test's directory.
+ */
+function siteFor(dir: string, ports: { http: number; https: number; service: number }): string {
+  let site = readFileSync(SITE, 'utf8');
+  site = substitute(site, /^\s*listen \[::\]:\d+.*$/gm, '');
+  site = substitute(site, /^(\s*)listen 80;/m, `$1listen 127.0.0.1:${ports.http};`);
+  site = substitute(site, /^(\s*)listen 443 /m, `$1listen 127.0.0.1:${ports.https} `);
+  site = substitute(site, /server 127\.0\.0\.1:4321;/, `server 127.0.0.1:${ports.service};`);
+  site = substitute(site, /ssl_certificate \S+;/, `ssl_certificate ${dir}/cert.pem;`);
+  site = substitute(site, /ssl_certificate_key \S+;/, `ssl_certificate_key ${dir}/key.pem;`);
+  return substitute(site, /proxy_cache_path \S+/, `proxy_cache_path ${dir}/assets-cache`);
+}
+
+/** The main configuration Debian's nginx.conf would be, reduced to the site and paths of the test's own. */
+function mainConfig(dir: string, site: string): string {
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+    (kind) => `${kind}_temp_path ${dir}/${kind}_temp;`,
+  );
+  return [
+    'worker_processes 1;',
+    `error_log ${dir}/error.log warn;`,
+    'events { worker_connections 256; }',
+    'http {',
+    `access_log ${dir}/access.log;`,
+    ...temp,
+    site,
+    '}',
+  ].join('\n');
+}
+
+/**
+ * Starts nginx (the master as this process's child, `daemon off`) with the deploy site in front
+ * of the service listening on `servicePort`; `stop()` ends it by its pid.
+ */
+export async function startNginx(servicePort: number): Promise<RunningNginx> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-nginx-'));
+  // Workers run as nginx's unprivileged user when started as root; they read and write in here.
+  chmodSync(dir, 0o755);
+  await run(OPENSSL, [
+    ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'],
+    ...['-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
+    ...['-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`],
+  ]);
+  const ports = { http: await freePort(), https: await freePort(), service: servicePort };
+  const conf = path.join(dir, 'nginx.conf');
+  writeFileSync(conf, mainConfig(dir, siteFor(dir, ports)));
+
+  const nginx = spawn(
+    NGINX,
+    ['-e', `${dir}/error.log`, '-p', dir, '-c', conf, '-g', `daemon off; pid ${dir}/nginx.pid;`],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  nginx.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => nginx.once('exit', () => resolve()));
+  const stop = () => {
+    // SIGQUIT: a graceful stop of the master and its workers.
+    if (nginx.exitCode === null && nginx.signalCode === null) nginx.kill('SIGQUIT');
+    return exited.then(() => rmSync(dir, { recursive: true, force: true }));
+  };
+  try {
+    await waitForPort(ports.https, () => (nginx.exitCode === null ? null : `nginx exited: ${stderr}${errorLog(dir)}`));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    httpUrl: `http://127.0.0.1:${ports.http}`,
+    httpsUrl: `https://127.0.0.1:${ports.https}`,
+    ca: readFileSync(`${dir}/cert.pem`, 'utf8'),
+    stop,
+  };
+}
+
+function errorLog(dir: string): string {
+  return existsSync(`${dir}/error.log`) ? readFileSync(`${dir}/error.log`, 'utf8') : '';
+}
+
+/** Resolves once something accepts connections on the port; `failed` names a reason to give up. */
+async function waitForPort(port: number, failed: () => string | null): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const reason = failed();
+    if (reason !== null) throw new Error(reason);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      }).once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listens on port ${port}`);
+}
+
+/**
+ * A `fetch` over HTTPS that trusts `ca` and connects from `localAddress` (any 127.0.0.0/8 address
+ * reaches loopback), so that a test can be several clients. Enough of fetch for these tests and
+ * the MCP SDK's transport: a string body, the whole answer buffered.
+ */
+export function clientFetch(ca: string, localAddress = '127.0.0.1') {
+  return (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
+    new Promise((resolve, reject) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const headers = Object.fromEntries(new Headers(init.headers).entries());
+      const outgoing = request(url, { method: init.method ?? 'GET', headers, ca, localAddress }, (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', reject);
+        incoming.on('end', () => {
+          const status = incoming.statusCode ?? 0;
+          const answerHeaders = new Headers();
+          for (let i = 0; i < incoming.rawHeaders.length; i += 2)
+            answerHeaders.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
+          const body = [204, 304].includes(status) || init.method === 'HEAD' ? null : Buffer.concat(chunks);
+          resolve(new Response(body, { status, headers: answerHeaders }));
+        });
+      });
+      outgoing.on('error', reject);
+      init.signal?.addEventListener('abort', () => outgoing.destroy(new Error('aborted')));
+      outgoing.end(typeof init.body === 'string' ? init.body : undefined);
+    });
+}

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { connect as connectHttp2 } from 'node:http2';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VALID } from '../support/contact.ts';
+import { callTool, structured } from '../support/mcp.ts';
+import { clientFetch, HAS_NGINX, startNginx, type RunningNginx } from '../support/nginx.ts';
+import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+
+/**
+ * deploy/nginx/portfolio.conf, run by Debian's nginx in front of the production server with
+ * TRUST_PROXY=1, as the Deploy section sets them up on one machine (only ports and the certificate
+ * differ: tests/support/nginx.ts). Each client of the test connects from an address of its own
+ * in 127.0.0.0/8, as visitors do, and every request counts against a quota of 3 per address.
+ */
+describe.skipIf(!HAS_NGINX)('nginx in front of the service', () => {
+  let server: RunningServer;
+  let nginx: RunningNginx;
+  let site: string;
+  const visitor = (address: string) => clientFetch(nginx.ca, address);
+
+  beforeAll(async () => {
+    server = await startServer({ TRUST_PROXY: '1', READ_RATE_LIMIT: '3/60' });
+    nginx = await startNginx(Number(new URL(server.baseUrl).port));
+    site = nginx.httpsUrl;
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+    await server?.stop();
+  });
+
+  it('redirects plain HTTP to HTTPS, path and query kept, except ACME challenges', async () => {
+    const answer = await fetch(`${nginx.httpUrl}/projects?page=2`, { redirect: 'manual' });
+    expect(answer.status).toBe(301);
+    expect(answer.headers.get('location')).toBe('https://127.0.0.1/projects?page=2');
+    const challenge = await fetch(`${nginx.httpUrl}/.well-known/acme-challenge/token`, { redirect: 'manual' });
+    expect(challenge.status).toBe(404);
+  });
+
+  it('serves pages over HTTP/2 with the service’s own caching and security headers', async () => {
+    const session = connectHttp2(site, { ca: nginx.ca });
+    try {
+      const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        const stream = session.request({ ':path': '/' });
+        stream.on('response', (answer) => {
+          stream.resume();
+          stream.on('end', () => resolve(answer));
+        });
+        stream.on('error', reject);
+      });
+      expect(session.alpnProtocol).toBe('h2');
+      expect(headers[':status']).toBe(200);
+      expect(headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+      expect(headers['x-content-type-options']).toBe('nosniff');
+    } finally {
+      session.close();
+    }
+  });
+
+  it('passes documents on with their short cache, and keeps hashed assets for a year in nginx too', async () => {
+    const get = visitor('127.0.0.2');
+    const document = await get(`${site}/llms.txt`);
+    expect(document.status).toBe(200);
+    expect(document.headers.get('cache-control')).toBe('public, max-age=300, stale-while-revalidate=3600');
+    expect(document.headers.get('x-cache-status')).toBeNull();
+
+    const asset = readdirSync(path.join(ROOT, 'dist/client/_astro')).find((file) => file.endsWith('.css'));
+    const first = await get(`${site}/_astro/${asset}`);
+    const second = await get(`${site}/_astro/${asset}`);
+    for (const answer of [first, second]) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+    expect(first.headers.get('x-cache-status')).toBe('MISS');
+    expect(second.headers.get('x-cache-status')).toBe('HIT');
+    expect(await second.text()).toBe(await first.text());
+  });
+
+  it('counts each visitor by the address nginx saw, whatever X-Forwarded-For the visitor sends', async () => {
+    const visit = (address: string, spoofed: string) =>
+      visitor(address)(`${site}/api/health`, { headers: { 'x-forwarded-for': spoofed } });
+    const statuses: number[] = [];
+    for (const spoofed of ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4'])
+      statuses.push((await visit('127.0.0.3', spoofed)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // Another visitor behind the same nginx has a quota of its own.
+    const other = await visit('127.0.0.4', '198.51.100.1');
+    expect(other.status).toBe(200);
+
+    const requestId = other.headers.get('x-request-id');
+    await expect.poll(() => server.logLines.find((line) => line.requestId === requestId)?.clientIp).toBe('127.0.0.4');
+  });
+
+  it('takes a contact message, and answers an oversize body with 413 at either limit', async () => {
+    const post = (body: string) =>
+      visitor('127.0.0.5')(`${site}/api/v1/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body,
+      });
+    const taken = await post(JSON.stringify(VALID));
+    expect(taken.status, await taken.clone().text()).toBe(200);
+    expect(taken.headers.get('cache-control')).toBe('no-store');
+
+    // Over the contact limit (16 KiB) but within nginx's: the service's own answer, in its Error shape.
+    const overContact = await post(JSON.stringify({ ...VALID, message: 'x'.repeat(20_000) }));
+    expect(overContact.status).toBe(413);
+    expect(await overContact.json()).toMatchObject({ code: 'payload_too_large' });
+    // Over the largest body the service reads (64 KiB): nginx refuses it before it reaches the service.
+    const overAll = await post(JSON.stringify({ ...VALID, message: 'x'.repeat(70_000) }));
+    expect(overAll.status).toBe(413);
+    expect(overAll.headers.get('x-request-id')).toBeNull();
+  });
+
+  it('carries an MCP session: initialize and a tool call', async () => {
+    const client = new Client({ name: 'portfolio-tests', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${site}/mcp`), { fetch: visitor('127.0.0.6') }));
+    try {
+      const listed = structured(await callTool(client, 'list_projects', { limit: 2 }));
+      expect(listed.data).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+});
