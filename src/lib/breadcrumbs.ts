@@ -18,7 +18,10 @@ export function listingTrail(heading: string): Crumb[] {
 }
 
 /** A nested doc (`developers/cli`) sits under the doc of its folder, when there is one. */
-export function docTrail(doc: { slug: string; title: string }, docs: readonly { slug: string; title: string }[]): Crumb[] {
+export function docTrail(
+  doc: { slug: string; title: string },
+  docs: readonly { slug: string; title: string }[],
+): Crumb[] {
   const parentSlug = doc.slug.includes('/') ? doc.slug.slice(0, doc.slug.lastIndexOf('/')) : undefined;
   const parent = docs.find((candidate) => candidate.slug === parentSlug);
   return parent === undefined ? [] : [{ name: parent.title, path: `/${parent.slug}` }, { name: doc.title }];

@@ -71,7 +71,9 @@ function charsPerLine(fontSize: number, weight: keyof typeof GLYPH_WIDTH): numbe
 }
 
 function textLines(lines: string[], y: number, lineHeight: number, attributes: string): string {
-  const spans = lines.map((line, index) => `<tspan x="${MARGIN}" dy="${index === 0 ? 0 : lineHeight}">${escapeSvgText(line)}</tspan>`);
+  const spans = lines.map(
+    (line, index) => `<tspan x="${MARGIN}" dy="${index === 0 ? 0 : lineHeight}">${escapeSvgText(line)}</tspan>`,
+  );
   return `<text x="${MARGIN}" y="${y}" ${attributes}>${spans.join('')}</text>`;
 }
 
@@ -103,5 +105,7 @@ export function ogImageSvg(card: OgCard): string {
  * costs ten times the time to quantize; nobody loads these images with the page.
  */
 export function renderOgImage(card: OgCard): Promise<Buffer> {
-  return sharp(Buffer.from(ogImageSvg(card))).png().toBuffer();
+  return sharp(Buffer.from(ogImageSvg(card)))
+    .png()
+    .toBuffer();
 }
