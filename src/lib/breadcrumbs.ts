@@ -1,5 +1,5 @@
 import type { Project } from '../../functions/projects/schema.ts';
-import { domainLabel } from './catalog.ts';
+import { domainLabel } from '../../functions/projects/project-markdown.ts';
 import type { Crumb } from './structured-data.ts';
 
 /**

@@ -62,7 +62,7 @@ interface BreadcrumbListNode {
 export type JsonLdNode = PersonNode | WebSiteNode | SoftwareSourceCodeNode | BreadcrumbListNode;
 
 /** Stable node identifiers, so a project's author points at the one Person of the home page. */
-export function nodeIds(origin: string): { person: string; website: string } {
+function nodeIds(origin: string): { person: string; website: string } {
   return { person: `${origin}/#person`, website: `${origin}/#website` };
 }
 
