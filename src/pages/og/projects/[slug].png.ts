@@ -1,0 +1,18 @@
+import type { APIRoute, GetStaticPaths } from 'astro';
+import { loadSite } from '../../../../functions/config/site.ts';
+import { buildCatalog } from '../../../lib/catalog.ts';
+import { projectCard } from '../../../lib/og-cards.ts';
+import { renderOgImage } from '../../../lib/og-image.ts';
+
+/** Each project's Open Graph image at /og/projects/<slug>.png, rendered once at build. */
+export const getStaticPaths = (async () => {
+  const catalog = await buildCatalog();
+  return catalog.records.map(({ project }) => ({ params: { slug: project.slug } }));
+}) satisfies GetStaticPaths;
+
+export const GET: APIRoute = async ({ params }) => {
+  const record = (await buildCatalog()).get(params.slug ?? '');
+  if (record === undefined) throw new Error(`No project ${params.slug}`);
+  const png = await renderOgImage(projectCard(record.project, loadSite()));
+  return new Response(new Uint8Array(png), { headers: { 'Content-Type': 'image/png' } });
+};
