@@ -4,7 +4,7 @@ import type { Config } from '../config/env.ts';
 import { serviceEndpoints } from '../endpoints.ts';
 import { DISCOVERY_LINKS } from '../http/router.ts';
 import { securityHeaders } from '../http/security-headers.ts';
-import { SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
+import { DISCOVERY_CORS_HEADERS, MCP_CATALOG_PATH, SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
 import type { Build } from './build-output.ts';
 import { logError } from '../log.ts';
 import { limitConnections, serverTimeouts } from './connection-limits.ts';
@@ -47,12 +47,12 @@ export async function startServer(config: Config, build: Build): Promise<Running
   // The home page and the catalog point agents at the catalog and the description (RFC 8288 links);
   // HEAD on the catalog answers with its own Link (RFC 9727 section 2).
   const discoveryLinks = { link: DISCOVERY_LINKS };
-  // Server cards are read by MCP clients in any origin.
-  const openToAll = { 'access-control-allow-origin': '*' };
+  // Server cards and the MCP Catalog are read by MCP clients in any origin (SEP-2127, "CORS Requirements").
+  const discovery = [...SERVER_CARD_PATHS, MCP_CATALOG_PATH];
   const statics = new StaticFiles(build.clientDir, securityHeaders(config.siteUrl), {
     '/': discoveryLinks,
     '/.well-known/api-catalog': discoveryLinks,
-    ...Object.fromEntries(SERVER_CARD_PATHS.map((path) => [path, openToAll])),
+    ...Object.fromEntries(discovery.map((path) => [path, DISCOVERY_CORS_HEADERS])),
   });
   const endpoints = serviceEndpoints(api, build.docs, (path) => {
     const template = statics.get(path)?.identity.body.toString('utf8');

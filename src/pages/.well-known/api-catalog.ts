@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { MCP_SERVERS } from '../../../functions/mcp/server-identity.ts';
+import { MCP_CATALOG_PATH, MCP_SERVERS } from '../../../functions/mcp/server-identity.ts';
 import { API_CATALOG_MEDIA_TYPE } from '../../../functions/server/media-types.ts';
 import { absolute, textResponse } from '../../lib/site-documents.ts';
 
@@ -33,6 +33,8 @@ export const GET: APIRoute = () => {
         'service-desc': [{ href: absolute(server.cardPath), type: 'application/json' }],
         'service-doc': [{ href: absolute('/developers#mcp-servers'), type: 'text/html' }],
         ...sharedRelations,
+        // The MCP Catalog is metadata about the MCP servers as a set (RFC 8631 service-meta).
+        'service-meta': [...sharedRelations['service-meta'], { href: absolute(MCP_CATALOG_PATH), type: 'application/json' }],
       })),
     ],
   };
