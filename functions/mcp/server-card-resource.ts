@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DISCOVERY_MEDIA_TYPE } from './server-identity.ts';
 
 /** SEP-2127 (draft), "Endpoints" > "MCP Resource": the URI every server's card is read at. */
-export const SERVER_CARD_URI = 'mcp://server-card.json';
+const SERVER_CARD_URI = 'mcp://server-card.json';
 
 /** The served card's bytes (functions/mcp/server-card.ts serverCardJson), made once per process. */
 export type CardReader = () => Promise<string>;

@@ -15,7 +15,7 @@ const PUBLISHED_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-1
  * that are published revisions. The SDK also accepts 2024-10-07, a pre-release date that was
  * never published, so the card does not offer it.
  */
-export const CARD_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS.filter((version) =>
+const CARD_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS.filter((version) =>
   PUBLISHED_PROTOCOL_VERSIONS.includes(version),
 );
 
@@ -25,11 +25,7 @@ export const CARD_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERS
  * resources/list answer them over HTTP, so the card cannot drift from the server. Besides the
  * card schema's members it carries serverInfo, transport and instructions for older readers.
  */
-export async function serverCard(
-  id: McpServerId,
-  server: McpServer,
-  siteUrl: string,
-): Promise<Record<string, unknown>> {
+async function serverCard(id: McpServerId, server: McpServer, siteUrl: string): Promise<Record<string, unknown>> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'server-card-builder', version: '1.0.0' });
   await server.connect(serverSide);

@@ -34,7 +34,10 @@ export const GET: APIRoute = () => {
         'service-doc': [{ href: absolute('/developers#mcp-servers'), type: 'text/html' }],
         ...sharedRelations,
         // The MCP Catalog is metadata about the MCP servers as a set (RFC 8631 service-meta).
-        'service-meta': [...sharedRelations['service-meta'], { href: absolute(MCP_CATALOG_PATH), type: 'application/json' }],
+        'service-meta': [
+          ...sharedRelations['service-meta'],
+          { href: absolute(MCP_CATALOG_PATH), type: 'application/json' },
+        ],
       })),
     ],
   };
