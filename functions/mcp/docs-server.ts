@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AGENT_GUIDE_PATH, type DocPage } from '../docs/doc-page.ts';
 import { DOCS_TOOLS, type DocsContext } from './docs-tools.ts';
+import { registerServerCardResource, type CardReader } from './server-card-resource.ts';
 import { newMcpServer } from './server-identity.ts';
 import { registerTools } from './tool-registry.ts';
 
@@ -19,12 +20,14 @@ const INSTRUCTIONS = [
 
 /**
  * The documentation server of /mcp/docs, built fresh for each request: the tools of
- * DOCS_TOOLS, each documentation page as a Markdown resource at its `.md` URL, and a prompt.
+ * DOCS_TOOLS, its own server card (mcp://server-card.json, read through `readCard`), each
+ * documentation page as a Markdown resource at its `.md` URL, and a prompt.
  */
-export function buildDocsServer(context: DocsContext): McpServer {
+export function buildDocsServer(context: DocsContext, readCard: CardReader): McpServer {
   const { docs, siteUrl } = context;
   const server = newMcpServer('docs', siteUrl, INSTRUCTIONS);
   registerTools(server, DOCS_TOOLS, context);
+  registerServerCardResource(server, readCard);
 
   for (const doc of docs) {
     const uri = `${siteUrl}${doc.path}.md`;

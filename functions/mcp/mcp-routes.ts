@@ -2,10 +2,9 @@ import type { Api } from '../app.ts';
 import type { DocPage } from '../docs/doc-page.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import { apiCaller } from './api-caller.ts';
-import { buildDocsServer } from './docs-server.ts';
 import { mcpEndpoint } from './mcp-endpoint.ts';
+import { mcpServers } from './mcp-servers.ts';
 import { originPolicy } from './origins.ts';
-import { buildProductServer } from './product-server.ts';
 import { MCP_SERVERS } from './server-identity.ts';
 
 /** Both MCP servers by path, each answering with the API (and so its rules) behind its tools. */
@@ -16,6 +15,7 @@ export function mcpRoutes(
   const { config, catalog } = api.services;
   const siteUrl = config.siteUrl;
   const isAllowedOrigin = originPolicy(siteUrl, config.mcpAllowedOrigins);
+  const servers = mcpServers({ catalog, docs, siteUrl });
   const contextOf = (caller: Parameters<typeof apiCaller>[1]) => ({
     api: apiCaller(api.router, caller),
     requestId: caller.requestId,
@@ -29,7 +29,7 @@ export function mcpRoutes(
         siteUrl,
         isAllowedOrigin,
         chargeRequests,
-        buildServer: (caller) => buildProductServer({ catalog, siteUrl }, contextOf(caller)),
+        buildServer: (caller) => servers.build('product', contextOf(caller)),
       }),
     ],
     [
@@ -38,7 +38,7 @@ export function mcpRoutes(
         siteUrl,
         isAllowedOrigin,
         chargeRequests,
-        buildServer: (caller) => buildDocsServer({ ...contextOf(caller), docs, siteUrl }),
+        buildServer: (caller) => servers.build('docs', contextOf(caller)),
       }),
     ],
   ]);

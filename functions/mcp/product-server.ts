@@ -3,6 +3,7 @@ import type { Catalog } from '../projects/catalog.ts';
 import { projectAsMarkdown } from '../projects/project-markdown.ts';
 import { resourceNotFound } from './resource-not-found.ts';
 import { PRODUCT_TOOLS } from './product-tools.ts';
+import { registerServerCardResource, type CardReader } from './server-card-resource.ts';
 import { newMcpServer } from './server-identity.ts';
 import { registerTools, type ToolContext } from './tool-registry.ts';
 
@@ -25,12 +26,18 @@ export interface ProductServerParts {
 
 /**
  * The product server of /mcp, built fresh for each request (the transport is stateless): the
- * tools of PRODUCT_TOOLS, and every project as a Markdown resource behind one URI template,
- * the URL of the project's Markdown page.
+ * tools of PRODUCT_TOOLS, its own server card (mcp://server-card.json, read through `readCard`),
+ * and every project as a Markdown resource behind one URI template, the URL of the project's
+ * Markdown page.
  */
-export function buildProductServer({ catalog, siteUrl }: ProductServerParts, context: ToolContext): McpServer {
+export function buildProductServer(
+  { catalog, siteUrl }: ProductServerParts,
+  context: ToolContext,
+  readCard: CardReader,
+): McpServer {
   const server = newMcpServer('product', siteUrl, INSTRUCTIONS);
   registerTools(server, PRODUCT_TOOLS, context);
+  registerServerCardResource(server, readCard);
 
   const template = new ResourceTemplate(`${siteUrl}/projects/{slug}.md`, {
     list: () => ({

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DISCOVERY_MEDIA_TYPE, MCP_CATALOG_PATH, SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
 
 /**
  * Media types by file extension, our own table: the served type must not depend on a
@@ -36,9 +37,8 @@ const MEDIA_TYPES_BY_PATH: Record<string, string> = {
   '/.well-known/api-catalog': API_CATALOG_MEDIA_TYPE,
   '/.well-known/oauth-protected-resource/api/v1': 'application/json; charset=utf-8',
   '/.well-known/oauth-authorization-server': 'application/json; charset=utf-8',
-  // The server cards' second home, beside their endpoints (functions/mcp/server-card.ts).
-  '/mcp/server-card': 'application/json; charset=utf-8',
-  '/mcp/docs/server-card': 'application/json; charset=utf-8',
+  // The MCP server cards (some have no extension) and the MCP Catalog (functions/mcp/server-identity.ts).
+  ...Object.fromEntries([...SERVER_CARD_PATHS, MCP_CATALOG_PATH].map((urlPath) => [urlPath, DISCOVERY_MEDIA_TYPE])),
 };
 
 export function mediaTypeFor(urlPath: string): string {

@@ -131,8 +131,12 @@ export function createRequestListener({ api, statics, endpoints, commonHeaders }
     const file = (prefersMarkdown(accept) ? statics.markdownTwin(path) : undefined) ?? statics.get(path);
     if (file === undefined) {
       notFoundOrRedirect(res, statics, path, search, method, { ...common, 'x-request-id': requestId });
+    } else if (method === 'OPTIONS' && file.preflightHeaderList !== undefined) {
+      res.writeHead(204, [...file.preflightHeaderList, 'x-request-id', requestId]);
+      res.end();
     } else if (method !== 'GET' && method !== 'HEAD') {
-      writeApiResponse(res, methodNotAllowed('GET, HEAD'), commonList, method, requestId);
+      const allowed = file.preflightHeaderList === undefined ? 'GET, HEAD' : 'GET, HEAD, OPTIONS';
+      writeApiResponse(res, methodNotAllowed(allowed), commonList, method, requestId);
     } else if (ifNoneMatchHits(headerValue(req, 'if-none-match'), file.etag)) {
       res.writeHead(304, [...file.notModifiedHeaderList, 'x-request-id', requestId]);
       res.end();

@@ -5,7 +5,7 @@ import { DISCOVERY_DOCUMENTS } from '../discovery-documents.ts';
 import { serviceEndpoints } from '../endpoints.ts';
 import { DISCOVERY_LINKS } from '../http/router.ts';
 import { securityHeaders } from '../http/security-headers.ts';
-import { SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
+import { DISCOVERY_CORS_HEADERS, MCP_CATALOG_PATH, SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
 import type { Build } from './build-output.ts';
 import { logError } from '../log.ts';
 import { limitConnections, serverTimeouts } from './connection-limits.ts';
@@ -48,13 +48,15 @@ export async function startServer(config: Config, build: Build): Promise<Running
   // The home page and the catalog point agents at the catalog and the description (RFC 8288 links);
   // HEAD on the catalog answers with its own Link (RFC 9727 section 2).
   const discoveryLinks = { link: DISCOVERY_LINKS };
-  // Server cards are read by MCP clients in any origin, discovery documents by agents and tools in any origin.
+  // Discovery documents are read by agents and tools in any origin; server cards and the MCP
+  // Catalog by MCP clients, with the CORS headers SEP-2127 asks for ("CORS Requirements").
   const openToAll = { 'access-control-allow-origin': '*' };
+  const mcpDiscovery = [...SERVER_CARD_PATHS, MCP_CATALOG_PATH];
   const statics = new StaticFiles(build.clientDir, securityHeaders(config.siteUrl), {
     ...Object.fromEntries(DISCOVERY_DOCUMENTS.map((path) => [path, openToAll])),
     '/': discoveryLinks,
     '/.well-known/api-catalog': { ...discoveryLinks, ...openToAll },
-    ...Object.fromEntries(SERVER_CARD_PATHS.map((path) => [path, openToAll])),
+    ...Object.fromEntries(mcpDiscovery.map((path) => [path, DISCOVERY_CORS_HEADERS])),
   });
   const endpoints = serviceEndpoints(api, build.docs, (path) => {
     const template = statics.get(path)?.identity.body.toString('utf8');

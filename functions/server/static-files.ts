@@ -19,6 +19,12 @@ export interface StaticFile {
   identity: StaticVariant;
   gzip?: StaticVariant;
   br?: StaticVariant;
+  /**
+   * The answer to a CORS preflight (OPTIONS), for files served with Access-Control-Allow-Methods:
+   * those headers only mean something to a browser in a preflight's answer (Fetch standard,
+   * "CORS-preflight fetch"), which must be a 2xx.
+   */
+  preflightHeaderList?: readonly string[];
 }
 
 /**
@@ -121,7 +127,7 @@ function loadFile(
   const etag = strongEtag(body);
   const br = readVariant(file, COMPRESSED_VARIANTS.br, body.length);
   const gzip = readVariant(file, COMPRESSED_VARIANTS.gzip, body.length);
-  const base = {
+  const base: Record<string, string> = {
     ...commonHeaders,
     'content-type': mediaTypeFor(urlPath),
     'cache-control': cacheControlFor(urlPath),
@@ -144,7 +150,14 @@ function loadFile(
   };
   if (gzip !== undefined) result.gzip = variant(gzip, 'gzip');
   if (br !== undefined) result.br = variant(br, 'br');
+  if (base['access-control-allow-methods'] !== undefined) result.preflightHeaderList = preflightHeaders(base);
   return result;
+}
+
+/** The headers of a 204 preflight answer: everything but the representation's own (type, validators, caching). */
+function preflightHeaders(headers: Record<string, string>): readonly string[] {
+  const { 'content-type': _type, etag: _etag, 'cache-control': _cache, vary: _vary, ...rest } = headers;
+  return Object.entries(rest).flat();
 }
 
 /** A precompressed variant written at build, if there is one and it is smaller than the file. */

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
-import { MCP_SERVERS } from '../../functions/mcp/server-identity.ts';
+import { MCP_CATALOG_PATH, MCP_SERVERS } from '../../functions/mcp/server-identity.ts';
 import { OPERATIONS } from '../../functions/operations.ts';
 import { buildCatalog } from '../lib/catalog.ts';
 import { loadDocs } from '../lib/docs.ts';
@@ -31,6 +31,7 @@ export const GET: APIRoute = async () => {
     ),
     '',
     '## MCP',
+    link('MCP Catalog', MCP_CATALOG_PATH, 'both MCP servers, their endpoints and where their cards are'),
     ...Object.values(MCP_SERVERS).map((server) =>
       link(
         `${server.title} (MCP server card)`,

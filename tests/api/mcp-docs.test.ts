@@ -65,8 +65,11 @@ describe('/mcp/docs', () => {
     );
   });
 
-  it('serves every page as a text/markdown resource', async () => {
-    const { resources } = await client.listResources();
+  it('serves every page as a text/markdown resource, besides its server card', async () => {
+    const { resources: all } = await client.listResources();
+    // The card (mcp://server-card.json) is checked against the served card in tests/system/mcp-cards-inspector.test.ts.
+    expect(all.map((resource) => resource.uri)).toContain('mcp://server-card.json');
+    const resources = all.filter((resource) => resource.uri !== 'mcp://server-card.json');
     expect(resources.map((resource) => resource.uri).sort()).toEqual(docs.map((doc) => doc.markdownUrl).sort());
     const auth = resources.find((resource) => resource.uri.endsWith('/auth.md'))!;
     const read = await client.readResource({ uri: auth.uri });

@@ -233,7 +233,10 @@ describe('/mcp: jobs and sandbox', () => {
 
 describe('/mcp: project resources', () => {
   it('lists every project as Markdown and reads one like its .md page', async () => {
-    const { resources } = await client.listResources();
+    const { resources: all } = await client.listResources();
+    // The card (mcp://server-card.json) is checked against the served card in tests/system/mcp-cards-inspector.test.ts.
+    expect(all.map((resource) => resource.uri)).toContain('mcp://server-card.json');
+    const resources = all.filter((resource) => resource.uri !== 'mcp://server-card.json');
     expect(resources.map((resource) => resource.name).sort()).toEqual([...SLUGS].sort());
     expect(resources.every((resource) => resource.mimeType === 'text/markdown')).toBe(true);
     const { resourceTemplates } = await client.listResourceTemplates();

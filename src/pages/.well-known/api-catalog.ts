@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { API_BASE_PATH, protectedResourceMetadataPath } from '../../../functions/discovery-documents.ts';
-import { MCP_SERVERS } from '../../../functions/mcp/server-identity.ts';
+import { MCP_CATALOG_PATH, MCP_SERVERS } from '../../../functions/mcp/server-identity.ts';
 import { API_CATALOG_MEDIA_TYPE } from '../../../functions/server/media-types.ts';
 import { absolute, textResponse } from '../../lib/site-documents.ts';
 
@@ -35,7 +35,8 @@ export const GET: APIRoute = () => {
         anchor: absolute(server.path),
         'service-desc': [{ href: absolute(server.cardPath), type: 'application/json' }],
         'service-doc': [{ href: absolute('/developers#mcp-servers'), type: 'text/html' }],
-        'service-meta': serviceMeta(''),
+        // The MCP Catalog is metadata about the MCP servers as a set (RFC 8631 service-meta).
+        'service-meta': [...serviceMeta(''), { href: absolute(MCP_CATALOG_PATH), type: 'application/json' }],
         status,
       })),
     ],

@@ -1,0 +1,50 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { DocPage } from '../docs/doc-page.ts';
+import type { Catalog } from '../projects/catalog.ts';
+import { buildDocsServer } from './docs-server.ts';
+import { buildProductServer } from './product-server.ts';
+import { serverCardJson } from './server-card.ts';
+import type { McpServerId } from './server-identity.ts';
+import type { ToolContext } from './tool-registry.ts';
+
+/** What both servers are made from: the same at build (from content/) and at run time (from the build). */
+export interface McpServerSources {
+  catalog: Catalog;
+  docs: readonly DocPage[];
+  siteUrl: string;
+}
+
+/** Listing a server calls no tool, so a card needs no API behind it. */
+const LISTING_ONLY: ToolContext = {
+  api: () => Promise.reject(new Error('No tool runs while a server card is built')),
+  requestId: 'server-card',
+};
+
+/**
+ * Builds either server, and its card: the card is made by listing a server built here, so the
+ * file the build writes and the resource mcp://server-card.json a running server returns are the
+ * same bytes, from the same code. Each card is made once per process, on first read.
+ */
+export function mcpServers({ catalog, docs, siteUrl }: McpServerSources) {
+  const cards = new Map<McpServerId, Promise<string>>();
+
+  function card(id: McpServerId): Promise<string> {
+    let made = cards.get(id);
+    if (made === undefined) {
+      made = serverCardJson(id, build(id, LISTING_ONLY), siteUrl);
+      // A failure is not remembered: the next read tries again.
+      made.catch(() => cards.delete(id));
+      cards.set(id, made);
+    }
+    return made;
+  }
+
+  function build(id: McpServerId, context: ToolContext): McpServer {
+    const readCard = () => card(id);
+    return id === 'product'
+      ? buildProductServer({ catalog, siteUrl }, context, readCard)
+      : buildDocsServer({ ...context, docs, siteUrl }, readCard);
+  }
+
+  return { build, card };
+}
