@@ -53,7 +53,7 @@ export async function startServer(config: Config, build: Build): Promise<Running
     '/': discoveryLinks,
     '/.well-known/api-catalog': discoveryLinks,
     ...Object.fromEntries(SERVER_CARD_PATHS.map((path) => [path, openToAll])),
-  });
+  }, config.siteUrl);
   const endpoints = serviceEndpoints(api, build.docs, (path) => {
     const template = statics.get(path)?.identity.body.toString('utf8');
     if (template === undefined) throw new Error(`The build has no ${path} page`);
