@@ -26,7 +26,7 @@ export async function domainListing(domain: string): Promise<ListingPage> {
   return {
     path: `/domains/${domain}`,
     title: `${label} projects`,
-    description: `${projects.length} ${label.toLowerCase()} projects.`,
+    description: `${count(projects)} ${label.toLowerCase()} ${projectWord(projects)}.`,
     heading: label,
     projects,
     catalog,
@@ -39,12 +39,15 @@ export async function stackListing(name: string): Promise<ListingPage> {
   return {
     path: `/stack/${stackSlug(name)}`,
     title: `Projects built with ${name}`,
-    description: `${projects.length} projects built with ${name}.`,
+    description: `${count(projects)} ${projectWord(projects)} built with ${name}.`,
     heading: `Built with ${name}`,
     projects,
     catalog,
   };
 }
+
+const count = (projects: readonly Project[]) => projects.length;
+const projectWord = (projects: readonly Project[]) => (projects.length === 1 ? 'project' : 'projects');
 
 /** A listing page as Markdown: its heading, its projects, and the other listings to browse. */
 export function listingAsMarkdown(page: ListingPage): string {

@@ -29,7 +29,9 @@ export const GET: APIRoute = async () => {
     page('Home', '/', `${site.name}: every project, by domain and by technology`),
     ...catalog
       .facets('domain')
-      .map(({ value, count }) => page(`${domainLabel(value)} projects`, `/domains/${value}`, `${count} projects`)),
+      .map(({ value, count }) =>
+        page(`${domainLabel(value)} projects`, `/domains/${value}`, `${count} ${count === 1 ? 'project' : 'projects'}`),
+      ),
     page('Search', '/search', 'search projects, docs, operations and tools; /search.md?q=terms answers in Markdown'),
     page('Contact', '/contact', 'how to send a message'),
     '',
