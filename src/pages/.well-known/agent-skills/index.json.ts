@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { APIRoute } from 'astro';
 import { AGENT_GUIDE_PATH } from '../../../../functions/docs/doc-page.ts';
-import { docPages } from '../../../lib/docs.ts';
+import { docPages, docTwinAt } from '../../../lib/docs.ts';
 import { absolute, textResponse } from '../../../lib/site-documents.ts';
 
 /** Skills an agent can load, each a Markdown document with the sha256 of its exact bytes. */
@@ -16,7 +16,10 @@ export const GET: APIRoute = async () => {
         description: guide.description,
         url: absolute(`${guide.path}.md`),
         type: 'text/markdown',
-        sha256: createHash('sha256').update(guide.markdown).digest('hex'),
+        // The bytes /agents.md serves (its twin), not the bare guide the MCP prompt embeds.
+        sha256: createHash('sha256')
+          .update(await docTwinAt(guide.path))
+          .digest('hex'),
       },
     ],
   };
