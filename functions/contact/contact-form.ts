@@ -46,7 +46,11 @@ export function contactFormHandler(service: ContactService, page: ContactPage, q
     if (twinUrl && !read) return methodNotAllowed('GET, HEAD');
     if (read && (twinUrl || prefersMarkdown(headerValue(request, 'accept')))) {
       const vary: Record<string, string> = twinUrl ? {} : { vary: 'Accept' };
-      return { status: 200, headers: { 'content-type': MARKDOWN, 'cache-control': 'no-store', ...vary }, body: markdown };
+      return {
+        status: 200,
+        headers: { 'content-type': MARKDOWN, 'cache-control': 'no-store', ...vary },
+        body: markdown,
+      };
     }
     if (read) return html(200, { token: randomUUID() });
     if (request.method !== 'POST') return methodNotAllowed('GET, HEAD, POST');

@@ -41,7 +41,11 @@ export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter:
     try {
       const quotaHeaders = await charge(limiter, clientKeyOf(request.clientIp), 1, 'searches');
       const { total, hits } = index.search(query, { type, limit: SEARCH_PAGE_LIMIT });
-      return { status: 200, state: { query, type, status: resultSummary(query, total, hits.length), hits }, headers: quotaHeaders };
+      return {
+        status: 200,
+        state: { query, type, status: resultSummary(query, total, hits.length), hits },
+        headers: quotaHeaders,
+      };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const status = `${error.message} ${error.hint ?? ''}`.trim();
@@ -57,9 +61,17 @@ export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter:
     const vary: HeaderMap = twinUrl ? {} : { vary: 'Accept' };
     const common = { 'cache-control': 'no-store', ...vary, ...headers };
     if (twinUrl || prefersMarkdown(headerValue(request, 'accept'))) {
-      return { status, headers: { 'content-type': MARKDOWN, ...common }, body: withLlmsTxtPointer(searchAsMarkdown(state, siteUrl), siteUrl) };
+      return {
+        status,
+        headers: { 'content-type': MARKDOWN, ...common },
+        body: withLlmsTxtPointer(searchAsMarkdown(state, siteUrl), siteUrl),
+      };
     }
     const twin = `${siteUrl}/search.md${searchTwinQuery(state)}`;
-    return { status, headers: { 'content-type': HTML, link: markdownAlternateLink(twin), ...common }, body: page.render(state) };
+    return {
+      status,
+      headers: { 'content-type': HTML, link: markdownAlternateLink(twin), ...common },
+      body: page.render(state),
+    };
   };
 }

@@ -49,11 +49,16 @@ export async function startServer(config: Config, build: Build): Promise<Running
   const discoveryLinks = { link: DISCOVERY_LINKS };
   // Server cards are read by MCP clients in any origin.
   const openToAll = { 'access-control-allow-origin': '*' };
-  const statics = new StaticFiles(build.clientDir, securityHeaders(config.siteUrl), {
-    '/': discoveryLinks,
-    '/.well-known/api-catalog': discoveryLinks,
-    ...Object.fromEntries(SERVER_CARD_PATHS.map((path) => [path, openToAll])),
-  }, config.siteUrl);
+  const statics = new StaticFiles(
+    build.clientDir,
+    securityHeaders(config.siteUrl),
+    {
+      '/': discoveryLinks,
+      '/.well-known/api-catalog': discoveryLinks,
+      ...Object.fromEntries(SERVER_CARD_PATHS.map((path) => [path, openToAll])),
+    },
+    config.siteUrl,
+  );
   const endpoints = serviceEndpoints(api, build.docs, (path) => {
     const template = statics.get(path)?.identity.body.toString('utf8');
     if (template === undefined) throw new Error(`The build has no ${path} page`);

@@ -79,9 +79,12 @@ describe('walking the sitemap and llms.txt', () => {
       if (head === undefined) continue;
       const twin = await get(head);
       if (twin.response.status !== 200 || twin.response.headers.get('content-type') !== MARKDOWN)
-        failures.push(`${page}: twin ${head} answers ${twin.response.status} ${twin.response.headers.get('content-type')}`);
+        failures.push(
+          `${page}: twin ${head} answers ${twin.response.status} ${twin.response.headers.get('content-type')}`,
+        );
       // Near the top: the blockquote right after the title.
-      if (!twin.body.split('\n').slice(0, 4).includes(`> ${POINTER}`)) failures.push(`${head}: no pointer near the top`);
+      if (!twin.body.split('\n').slice(0, 4).includes(`> ${POINTER}`))
+        failures.push(`${head}: no pointer near the top`);
       const relative = markdownLinks(twin.body).filter((url) => !/^[a-z][a-z0-9+.-]*:/i.test(url));
       if (relative.length > 0) failures.push(`${head}: relative links ${relative.join(', ')}`);
       const negotiated = await get(page, { accept: 'text/markdown' });
