@@ -23,9 +23,13 @@ export function isRouterPath(path: string): boolean {
 const PAGE_ENDPOINTS = ['/contact', '/search'] as const;
 export type PagePath = (typeof PAGE_ENDPOINTS)[number];
 
+/** The pages' Markdown twins, written per request by the same endpoints. */
+const TWIN_ENDPOINTS = ['/contact.md', '/search.md'] as const;
+
 /** Every path of the table below, known without building it. */
 export const ENDPOINT_PATHS: ReadonlySet<string> = new Set([
   ...PAGE_ENDPOINTS,
+  ...TWIN_ENDPOINTS,
   ...Object.values(MCP_SERVERS).map((server) => server.path),
 ]);
 
@@ -36,7 +40,7 @@ export function isPageEndpoint(path: string): path is PagePath {
 
 /**
  * Every path the service answers per request besides the router: the contact form, the search
- * page and the two MCP servers. The production server (functions/server/start-server.ts) and
+ * page (each with its Markdown twin) and the two MCP servers. The production server (functions/server/start-server.ts) and
  * `astro dev` (src/middleware.ts) both mount this one table, so the owner edits against the
  * real service. `pageTemplate` gives the built HTML of a page endpoint.
  */
@@ -45,13 +49,19 @@ export function serviceEndpoints(
   docs: readonly DocPage[],
   pageTemplate: (path: PagePath) => string,
 ): Map<string, Endpoint> {
-  const { contact, quotas, search } = api.services;
+  const { contact, quotas, search, config } = api.services;
+  const contactPage = contactFormHandler(contact, new ContactPage(pageTemplate('/contact')), quotas, config.siteUrl);
+  const searchPage = searchPageHandler(
+    search,
+    new SearchPage(pageTemplate('/search')),
+    quotas.limiter('anonymous', 'read'),
+    config.siteUrl,
+  );
   return new Map<string, Endpoint>([
-    ['/contact', contactFormHandler(contact, new ContactPage(pageTemplate('/contact')), quotas)],
-    [
-      '/search',
-      searchPageHandler(search, new SearchPage(pageTemplate('/search')), quotas.limiter('anonymous', 'read')),
-    ],
+    ['/contact', contactPage],
+    ['/contact.md', contactPage],
+    ['/search', searchPage],
+    ['/search.md', searchPage],
     ...mcpRoutes(api, docs),
   ]);
 }

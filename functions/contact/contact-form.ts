@@ -4,9 +4,13 @@ import { clientKeyOf } from '../http/client-ip.ts';
 import { isFormContentType } from '../http/json-body.ts';
 import { asApiError } from '../http/known-errors.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
-import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import { prefersMarkdown } from '../http/prefers-markdown.ts';
+import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
 import { charge } from '../limits/charge.ts';
 import type { QuotaBook } from '../limits/quotas.ts';
+import { withLlmsTxtPointer } from '../pages/llms-txt-pointer.ts';
+import { MARKDOWN, markdownAlternateLink, markdownTwinPath } from '../pages/markdown-twin.ts';
+import { contactAsMarkdown } from './contact-markdown.ts';
 import type { ContactService } from './contact-service.ts';
 import { CONTACT_FIELDS, type ContactField, type ContactPage, type ContactPageState } from './contact-page.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
@@ -21,19 +25,34 @@ const THANKS = '/contact/thanks';
  * redirects to the thank-you page (post/redirect/get) or renders the form again with the
  * visitor's values and each problem next to its field. Every post counts one request against
  * the request quota, as an API call does; an accepted message also counts against the message quota.
+ * Its Markdown twin (/contact.md, or GET /contact with Accept: text/markdown) tells an agent how to
+ * send the same message through the API.
  */
-export function contactFormHandler(service: ContactService, page: ContactPage, quotas: QuotaBook) {
+export function contactFormHandler(service: ContactService, page: ContactPage, quotas: QuotaBook, siteUrl: string) {
   const requests = quotas.limiter('anonymous', 'read');
   const messages = quotas.limiter('anonymous', 'contact');
+  const markdown = withLlmsTxtPointer(contactAsMarkdown(siteUrl), siteUrl);
+  const twinLink = markdownAlternateLink(`${siteUrl}${markdownTwinPath('/contact')}`);
 
   const html = (status: number, state: ContactPageState, headers: Record<string, string> = {}): ApiResponse => ({
     status,
-    headers: { 'content-type': HTML, 'cache-control': 'no-store', ...headers },
+    headers: { 'content-type': HTML, 'cache-control': 'no-store', link: twinLink, vary: 'Accept', ...headers },
     body: page.render(state),
   });
 
   return async (request: ApiRequest): Promise<ApiResponse> => {
-    if (request.method === 'GET' || request.method === 'HEAD') return html(200, { token: randomUUID() });
+    const twinUrl = request.path.endsWith('.md');
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    if (twinUrl && !read) return methodNotAllowed('GET, HEAD');
+    if (read && (twinUrl || prefersMarkdown(headerValue(request, 'accept')))) {
+      const vary: Record<string, string> = twinUrl ? {} : { vary: 'Accept' };
+      return {
+        status: 200,
+        headers: { 'content-type': MARKDOWN, 'cache-control': 'no-store', ...vary },
+        body: markdown,
+      };
+    }
+    if (read) return html(200, { token: randomUUID() });
     if (request.method !== 'POST') return methodNotAllowed('GET, HEAD, POST');
 
     let values: Record<ContactField, string> = { name: '', email: '', message: '' };

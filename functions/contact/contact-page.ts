@@ -2,6 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { FieldProblem } from '../http/api-error.ts';
 import { escapeHtml } from '../http/html.ts';
 
+/** What the contact page says about itself: the HTML page (src/pages/contact.astro) and its Markdown twin. */
+export const CONTACT_PAGE = {
+  title: 'Contact',
+  description: 'Send me a message; I read every one.',
+  intro: 'Questions about a project, or work you would like to do together? Send a message and I will reply by email.',
+} as const;
+
 export const CONTACT_FIELDS = ['name', 'email', 'message'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 

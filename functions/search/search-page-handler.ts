@@ -1,50 +1,77 @@
 import { ApiError } from '../http/api-error.ts';
 import { clientKeyOf } from '../http/client-ip.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
-import type { ApiRequest, ApiResponse, HeaderMap } from '../http/types.ts';
+import { prefersMarkdown } from '../http/prefers-markdown.ts';
+import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { charge } from '../limits/charge.ts';
 import type { QuotaLimiter } from '../limits/rate-limiter.ts';
+import { MARKDOWN, markdownAlternateLink } from '../pages/markdown-twin.ts';
+import { withLlmsTxtPointer } from '../pages/llms-txt-pointer.ts';
 import type { SearchIndex } from './search-index.ts';
-import type { SearchPage, SearchPageState } from './search-page.ts';
+import { searchAsMarkdown } from './search-markdown.ts';
+import { searchTwinQuery, type SearchPage, type SearchPageState } from './search-page.ts';
 import { isSearchType, resultSummary, SEARCH_PAGE_LIMIT, SEARCH_QUERY_MAX_LENGTH } from './search-types.ts';
 
 const HTML = 'text/html; charset=utf-8';
 
-/**
- * /search for browsers without JavaScript: the form submits here with GET, and the server fills
- * the prerendered page with the results. It is lenient where the API is strict (an unknown type
- * searches everything, other parameters are ignored), since a person reads the answer, and it
- * counts each search against the same read quota as the API.
- */
-export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter: QuotaLimiter) {
-  const html = (status: number, state: SearchPageState, headers: HeaderMap = {}): ApiResponse => ({
-    status,
-    headers: { 'content-type': HTML, 'cache-control': 'no-store', ...headers },
-    body: page.render(state),
-  });
+/** A search's outcome, rendered as HTML or Markdown: one computation for both. */
+interface SearchOutcome {
+  status: number;
+  state: SearchPageState;
+  headers: HeaderMap;
+}
 
-  return async (request: ApiRequest): Promise<ApiResponse> => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET, HEAD');
+/**
+ * /search for browsers without JavaScript, and its Markdown twin for agents (/search.md, or
+ * /search with Accept: text/markdown): the form submits here with GET, and the server fills the
+ * prerendered page, or writes the Markdown, from the same results. It is lenient where the API is
+ * strict (an unknown type searches everything, other parameters are ignored), since a person
+ * reads the answer, and it counts each search against the same read quota as the API.
+ */
+export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter: QuotaLimiter, siteUrl: string) {
+  async function search(request: ApiRequest): Promise<SearchOutcome> {
     const query = (request.query.get('q') ?? '').trim();
     const typeValue = request.query.get('type') ?? '';
     const type = isSearchType(typeValue) ? typeValue : undefined;
-    if (query === '') return html(200, { query, type });
+    if (query === '') return { status: 200, state: { query, type }, headers: {} };
     if (query.length > SEARCH_QUERY_MAX_LENGTH) {
-      return html(400, {
-        query,
-        type,
-        status: `Please shorten your search to at most ${SEARCH_QUERY_MAX_LENGTH} characters.`,
-      });
+      const status = `Please shorten your search to at most ${SEARCH_QUERY_MAX_LENGTH} characters.`;
+      return { status: 400, state: { query, type, status }, headers: {} };
     }
-
-    let quotaHeaders: HeaderMap;
     try {
-      quotaHeaders = await charge(limiter, clientKeyOf(request.clientIp), 1, 'searches');
+      const quotaHeaders = await charge(limiter, clientKeyOf(request.clientIp), 1, 'searches');
+      const { total, hits } = index.search(query, { type, limit: SEARCH_PAGE_LIMIT });
+      return {
+        status: 200,
+        state: { query, type, status: resultSummary(query, total, hits.length), hits },
+        headers: quotaHeaders,
+      };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      return html(error.status, { query, type, status: `${error.message} ${error.hint ?? ''}`.trim() }, error.headers);
+      const status = `${error.message} ${error.hint ?? ''}`.trim();
+      return { status: error.status, state: { query, type, status }, headers: error.headers };
     }
-    const { total, hits } = index.search(query, { type, limit: SEARCH_PAGE_LIMIT });
-    return html(200, { query, type, status: resultSummary(query, total, hits.length), hits }, quotaHeaders);
+  }
+
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET, HEAD');
+    const { status, state, headers } = await search(request);
+    // /search answers by Accept; /search.md is always Markdown.
+    const twinUrl = request.path.endsWith('.md');
+    const vary: HeaderMap = twinUrl ? {} : { vary: 'Accept' };
+    const common = { 'cache-control': 'no-store', ...vary, ...headers };
+    if (twinUrl || prefersMarkdown(headerValue(request, 'accept'))) {
+      return {
+        status,
+        headers: { 'content-type': MARKDOWN, ...common },
+        body: withLlmsTxtPointer(searchAsMarkdown(state, siteUrl), siteUrl),
+      };
+    }
+    const twin = `${siteUrl}/search.md${searchTwinQuery(state)}`;
+    return {
+      status,
+      headers: { 'content-type': HTML, link: markdownAlternateLink(twin), ...common },
+      body: page.render(state),
+    };
   };
 }

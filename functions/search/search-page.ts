@@ -2,6 +2,12 @@ import type { SearchHit } from './search-index.ts';
 import { SEARCH_TYPE_LABELS, SEARCH_TYPES, type SearchType } from './search-types.ts';
 import { escapeHtml } from '../http/html.ts';
 
+/** What the search page says about itself: the HTML page (src/pages/search.astro) and its Markdown twin. */
+export const SEARCH_PAGE = {
+  title: 'Search',
+  description: 'Search the projects, the documentation and the API operations.',
+} as const;
+
 /**
  * The slots the prerendered search page (src/pages/search.astro) leaves for the server. Kept
  * beside the code that fills them, so the page and the filler cannot disagree on a name.
@@ -11,6 +17,8 @@ export const SEARCH_PAGE_SLOTS = {
   options: '{{options}}',
   status: '{{status}}',
   results: '{{results}}',
+  /** The query string of the page's Markdown twin (`?q=...`), so the head links the twin of these results. */
+  twinQuery: '{{twinQuery}}',
 } as const;
 
 export interface SearchPageState {
@@ -35,10 +43,21 @@ export class SearchPage {
       [SEARCH_PAGE_SLOTS.options, typeOptions(state.type)],
       [SEARCH_PAGE_SLOTS.status, escapeHtml(state.status ?? '')],
       [SEARCH_PAGE_SLOTS.results, (state.hits ?? []).map(resultItem).join('')],
+      [SEARCH_PAGE_SLOTS.twinQuery, escapeHtml(searchTwinQuery(state))],
     ]);
     // One pass over the template: text put into a slot is never searched for slots again.
-    return this.template.replace(/\{\{(?:query|options|status|results)\}\}/g, (slot) => slots.get(slot) ?? '');
+    return this.template.replace(
+      /\{\{(?:query|options|status|results|twinQuery)\}\}/g,
+      (slot) => slots.get(slot) ?? '',
+    );
   }
+}
+
+/** The query string that asks /search.md for the same search: `?q=...&type=...`, or nothing for the empty page. */
+export function searchTwinQuery({ query, type }: Pick<SearchPageState, 'query' | 'type'>): string {
+  if (query === '') return '';
+  const params = new URLSearchParams({ q: query, ...(type === undefined ? {} : { type }) });
+  return `?${params.toString()}`;
 }
 
 function typeOptions(selected: SearchType | undefined): string {

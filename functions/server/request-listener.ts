@@ -10,7 +10,8 @@ import { securityHeaders } from '../http/security-headers.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { logError, logWarning, writeAccessLine } from '../log.ts';
 import { splitTarget, toApiRequest } from './node-request.ts';
-import { prefersMarkdown, variantFor, type StaticFiles } from './static-files.ts';
+import { prefersMarkdown } from '../http/prefers-markdown.ts';
+import { variantFor, type StaticFiles } from './static-files.ts';
 
 export interface ListenerParts {
   api: Api;
@@ -128,9 +129,12 @@ export function createRequestListener({ api, statics, endpoints, commonHeaders }
     }
     const requestId = answeredId(ids);
     const accept = headerValue(req, 'accept');
-    const file = (prefersMarkdown(accept) ? statics.markdownTwin(path) : undefined) ?? statics.get(path);
+    const wantsMarkdown = prefersMarkdown(accept);
+    const file = (wantsMarkdown ? statics.markdownTwin(path) : undefined) ?? statics.get(path);
     if (file === undefined) {
-      notFoundOrRedirect(res, statics, path, search, method, { ...common, 'x-request-id': requestId });
+      // A missing `.md` URL asks for Markdown as plainly as Accept does.
+      const asMarkdown = wantsMarkdown || path.endsWith('.md');
+      notFoundOrRedirect(res, statics, path, search, method, { ...common, 'x-request-id': requestId }, asMarkdown);
     } else if (method === 'OPTIONS' && file.preflightHeaderList !== undefined) {
       res.writeHead(204, [...file.preflightHeaderList, 'x-request-id', requestId]);
       res.end();
@@ -203,7 +207,10 @@ export function lastResortAnswer(requestId: string): ApiResponse {
   };
 }
 
-/** A path with a trailing slash redirects to its clean URL; any other unknown path gets the 404 page. */
+/**
+ * A path with a trailing slash redirects to its clean URL; any other unknown path gets the 404
+ * page, or its Markdown twin when the request asked for Markdown.
+ */
 function notFoundOrRedirect(
   res: ServerResponse,
   statics: StaticFiles,
@@ -211,6 +218,7 @@ function notFoundOrRedirect(
   search: string,
   method: string,
   headers: HeaderMap,
+  asMarkdown: boolean,
 ): void {
   const trimmed = path.replace(/\/+$/, '');
   if (
@@ -224,13 +232,16 @@ function notFoundOrRedirect(
       .end();
     return;
   }
-  const page = statics.notFoundPage;
+  const page = (asMarkdown ? statics.notFoundMarkdown : undefined) ?? statics.notFoundPage;
   if (page === undefined) {
     res.writeHead(404, { ...headers, 'content-type': TEXT }).end('Not Found\n');
     return;
   }
+  const { link } = page.identity.headers;
   res.writeHead(404, {
     ...headers,
+    ...(link === undefined ? {} : { link }),
+    ...(statics.notFoundMarkdown === undefined ? {} : { vary: 'Accept' }),
     'content-type': page.identity.headers['content-type'] ?? TEXT,
     'content-length': String(page.identity.body.length),
     'cache-control': 'no-store',

@@ -52,12 +52,17 @@ export async function startServer(config: Config, build: Build): Promise<Running
   // Catalog by MCP clients, with the CORS headers SEP-2127 asks for ("CORS Requirements").
   const openToAll = { 'access-control-allow-origin': '*' };
   const mcpDiscovery = [...SERVER_CARD_PATHS, MCP_CATALOG_PATH];
-  const statics = new StaticFiles(build.clientDir, securityHeaders(config.siteUrl), {
-    ...Object.fromEntries(DISCOVERY_DOCUMENTS.map((path) => [path, openToAll])),
-    '/': discoveryLinks,
-    '/.well-known/api-catalog': { ...discoveryLinks, ...openToAll },
-    ...Object.fromEntries(mcpDiscovery.map((path) => [path, DISCOVERY_CORS_HEADERS])),
-  });
+  const statics = new StaticFiles(
+    build.clientDir,
+    securityHeaders(config.siteUrl),
+    {
+      ...Object.fromEntries(DISCOVERY_DOCUMENTS.map((path) => [path, openToAll])),
+      '/': discoveryLinks,
+      '/.well-known/api-catalog': { ...discoveryLinks, ...openToAll },
+      ...Object.fromEntries(mcpDiscovery.map((path) => [path, DISCOVERY_CORS_HEADERS])),
+    },
+    config.siteUrl,
+  );
   const endpoints = serviceEndpoints(api, build.docs, (path) => {
     const template = statics.get(path)?.identity.body.toString('utf8');
     if (template === undefined) throw new Error(`The build has no ${path} page`);

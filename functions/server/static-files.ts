@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUILT_ELSEWHERE } from '../discovery-documents.ts';
 import { strongEtag } from '../http/etag.ts';
+import { appendLink, markdownAlternateLink } from '../pages/markdown-twin.ts';
 import { mediaTypeFor } from './media-types.ts';
 
 /** One encoding of a file with the headers it is always sent with. */
@@ -33,6 +34,8 @@ export interface StaticFile {
  */
 export const COMPRESSED_VARIANTS = { br: '.br', gzip: '.gz' } as const;
 const VARIANT_SUFFIXES: readonly string[] = Object.values(COMPRESSED_VARIANTS);
+/** The not-found page and its Markdown twin, kept aside rather than served at their own paths. */
+const NOT_FOUND: ReadonlySet<string> = new Set(['/404.html', '/404.md']);
 
 /**
  * The prerendered output, loaded into memory once at start with every header precomputed:
@@ -41,37 +44,50 @@ const VARIANT_SUFFIXES: readonly string[] = Object.values(COMPRESSED_VARIANTS);
  * as it is), which keeps start under a second.
  * `pages/x.html` is served at the clean URL `/pages/x`; a document the build could not write at
  * its URL (BUILT_ELSEWHERE) at that URL only; other files at their own path.
+ * A page with a Markdown twin (`x.md` beside `x.html`) advertises it in a Link header.
+ * `404.html` and `404.md` live at no address: they answer for every missing path.
  */
 export class StaticFiles {
   readonly files = new Map<string, StaticFile>();
   readonly notFoundPage: StaticFile | undefined;
+  /** The 404 page's Markdown twin, for a missing path asked as Markdown. */
+  readonly notFoundMarkdown: StaticFile | undefined;
 
   /** Pages (by clean URL) that have a Markdown twin, and the twin's path. */
   private readonly twins = new Map<string, string>();
 
-  /** `extraHeaders` adds headers to particular paths (Link headers on the home page, say). */
+  /**
+   * `extraHeaders` adds headers to particular paths (Link headers on the home page, say);
+   * `siteUrl` makes the twins' Link targets absolute, like the `<link>` in each page's head.
+   */
   constructor(
     root: string,
     commonHeaders: Record<string, string>,
     extraHeaders: Record<string, Record<string, string>> = {},
+    siteUrl = '',
   ) {
     const relatives = listFiles(root);
     const urlPaths = new Set(relatives.map((relative) => `/${relative.split(path.sep).join('/')}`));
     for (const urlPath of urlPaths) {
       if (!urlPath.endsWith('.html')) continue;
       const twin = urlPath === '/index.html' ? '/index.md' : urlPath.replace(/\.html$/, '.md');
-      if (urlPaths.has(twin)) this.twins.set(cleanUrl(urlPath), twin);
+      if (urlPaths.has(twin)) this.twins.set(NOT_FOUND.has(urlPath) ? urlPath : cleanUrl(urlPath), twin);
     }
     const negotiated = new Set([...this.twins.keys(), ...this.twins.values()]);
     let notFound: StaticFile | undefined;
+    let notFoundMarkdown: StaticFile | undefined;
     for (const urlPath of urlPaths) {
-      const clean = BUILT_ELSEWHERE[urlPath] ?? (urlPath === '/404.html' ? urlPath : cleanUrl(urlPath));
+      const clean = BUILT_ELSEWHERE[urlPath] ?? (NOT_FOUND.has(urlPath) ? urlPath : cleanUrl(urlPath));
       const headers = { ...commonHeaders, ...extraHeaders[clean] };
+      const twin = this.twins.get(clean);
+      if (twin !== undefined) headers.link = appendLink(headers.link, markdownAlternateLink(`${siteUrl}${twin}`));
       const file = loadFile(path.join(root, urlPath), urlPath, headers, negotiated.has(clean));
       if (urlPath === '/404.html') notFound = file;
+      else if (urlPath === '/404.md') notFoundMarkdown = file;
       else this.files.set(clean, file);
     }
     this.notFoundPage = notFound;
+    this.notFoundMarkdown = notFoundMarkdown;
   }
 
   get(urlPath: string): StaticFile | undefined {
@@ -172,28 +188,6 @@ function readVariant(file: string, suffix: string, identityLength: number): Buff
 function varyHeader(compressed: boolean, negotiated: boolean): Record<string, string> {
   const vary = [...(compressed ? ['Accept-Encoding'] : []), ...(negotiated ? ['Accept'] : [])];
   return vary.length > 0 ? { vary: vary.join(', ') } : {};
-}
-
-/**
- * Whether Accept prefers Markdown to HTML (RFC 9110 section 12.5.1): text/markdown with a
- * higher quality than text/html, or named while HTML is not.
- */
-export function prefersMarkdown(accept: string | undefined): boolean {
-  if (accept === undefined || !accept.includes('markdown')) return false;
-  let markdown = 0;
-  let html = 0;
-  for (const part of accept.split(',')) {
-    const [type, ...params] = part.trim().toLowerCase().split(';');
-    const q = Number(
-      params
-        .map((p) => p.trim())
-        .find((p) => p.startsWith('q='))
-        ?.slice(2) ?? 1,
-    );
-    if (type === 'text/markdown') markdown = Math.max(markdown, q);
-    else if (type === 'text/html') html = Math.max(html, q);
-  }
-  return markdown > 0 && markdown > html;
 }
 
 function listFiles(root: string): string[] {

@@ -3,6 +3,8 @@ import { getCollection } from 'astro:content';
 import { loadConfig } from '../../functions/config/env.ts';
 import type { DocPage } from '../../functions/docs/doc-page.ts';
 import { docFacts, fillFacts } from '../../functions/docs/facts.ts';
+import { absoluteMarkdownLinks } from '../../functions/pages/absolute-links.ts';
+import { withLlmsTxtPointer } from '../../functions/pages/llms-txt-pointer.ts';
 import { MARKDOWN_OPTIONS } from './markdown-options.ts';
 
 /** A documentation page with its facts filled in. */
@@ -47,6 +49,22 @@ export async function renderMarkdown(markdown: string): Promise<string> {
 /** The Markdown twin of a doc: its title as H1, its summary as a quote, then the body. */
 export function docAsMarkdown(doc: Doc): string {
   return `# ${doc.title}\n\n> ${doc.description}\n\n${doc.markdown.trim()}\n`;
+}
+
+/**
+ * A doc's Markdown twin exactly as /<slug>.md serves it: links absolute (leading to twins, since
+ * the twin is read away from the site) and the llms.txt pointer after the title.
+ */
+export function docTwin(doc: Doc): string {
+  const { siteUrl } = loadConfig();
+  return withLlmsTxtPointer(absoluteMarkdownLinks(docAsMarkdown(doc), siteUrl, `/${doc.slug}`), siteUrl);
+}
+
+/** The twin of the doc at a page path (`/agents`), for documents that name its exact bytes. */
+export async function docTwinAt(path: string): Promise<string> {
+  const doc = (await loadDocs()).find((candidate) => `/${candidate.slug}` === path);
+  if (doc === undefined) throw new Error(`No doc at ${path}`);
+  return docTwin(doc);
 }
 
 /** Every doc as /docs.json publishes it and the docs MCP server serves it. */

@@ -1,4 +1,6 @@
 import { loadConfig } from '../../functions/config/env.ts';
+import { withLlmsTxtPointer } from '../../functions/pages/llms-txt-pointer.ts';
+import { MARKDOWN } from '../../functions/pages/markdown-twin.ts';
 import { buildCatalog } from './catalog.ts';
 import { loadDocs } from './docs.ts';
 
@@ -10,6 +12,11 @@ export function absolute(path: string): string {
 /** A text response with an exact media type (the production server keeps it by extension). */
 export function textResponse(body: string, mediaType: string): Response {
   return new Response(body, { headers: { 'content-type': mediaType } });
+}
+
+/** A page's Markdown twin as served: the pointer to llms.txt after its title, as text/markdown. */
+export function markdownResponse(markdown: string): Response {
+  return textResponse(withLlmsTxtPointer(markdown, loadConfig().siteUrl), MARKDOWN);
 }
 
 /** Every page for people, with its last change: the sitemap and the link checks read this list. */

@@ -1,5 +1,6 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { docAsMarkdown, loadDocs, type Doc } from '../lib/docs.ts';
+import { MARKDOWN } from '../../functions/pages/markdown-twin.ts';
+import { docTwin, loadDocs, type Doc } from '../lib/docs.ts';
 import { textResponse } from '../lib/site-documents.ts';
 
 /** Every doc as Markdown at /<path>.md, the convention agents look for. */
@@ -8,5 +9,4 @@ export const getStaticPaths = (async () => {
   return docs.map((doc) => ({ params: { doc: doc.slug }, props: { doc } }));
 }) satisfies GetStaticPaths;
 
-export const GET: APIRoute<{ doc: Doc }> = ({ props }) =>
-  textResponse(docAsMarkdown(props.doc), 'text/markdown; charset=utf-8');
+export const GET: APIRoute<{ doc: Doc }> = ({ props }) => textResponse(docTwin(props.doc), MARKDOWN);

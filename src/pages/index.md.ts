@@ -1,7 +1,9 @@
 import type { APIRoute } from 'astro';
-import { buildCatalog, domainLabel } from '../lib/catalog.ts';
+import { buildCatalog } from '../lib/catalog.ts';
 import { loadSite } from '../../functions/config/site.ts';
-import { absolute, textResponse } from '../lib/site-documents.ts';
+import { DEVELOPER_LINKS, developerLinkInMarkdown } from '../lib/home-page.ts';
+import { facetsAsMarkdown, projectItem } from '../lib/listing-pages.ts';
+import { absolute, markdownResponse } from '../lib/site-documents.ts';
 
 /** The home page as Markdown (/index.md, and / with Accept: text/markdown). */
 export const GET: APIRoute = async () => {
@@ -16,15 +18,17 @@ export const GET: APIRoute = async () => {
     '',
     '## Projects',
     '',
-    ...catalog.records.map(
-      ({ project }) =>
-        `- [${project.title}](${absolute(`/projects/${project.slug}`)}) (${domainLabel(project.domain)}, ${project.year}): ${project.description}`,
-    ),
+    ...catalog.records.map(({ project }) => projectItem(project)),
+    '',
+    facetsAsMarkdown(catalog),
+    '## For developers and agents',
+    '',
+    ...DEVELOPER_LINKS.map((link) => `- [${link.label}](${absolute(developerLinkInMarkdown(link))}): ${link.note}`),
     '',
     '## Elsewhere',
     '',
     ...site.links.map((link) => `- [${link.label}](${link.url})`),
     '',
   ];
-  return textResponse(lines.join('\n'), 'text/markdown; charset=utf-8');
+  return markdownResponse(lines.join('\n'));
 };

@@ -3,31 +3,44 @@ import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
 import { MCP_CATALOG_PATH, MCP_SERVERS } from '../../functions/mcp/server-identity.ts';
 import { OPERATIONS } from '../../functions/operations.ts';
-import { buildCatalog } from '../lib/catalog.ts';
+import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
+import { buildCatalog, domainLabel } from '../lib/catalog.ts';
 import { loadDocs } from '../lib/docs.ts';
 import { loadSite } from '../../functions/config/site.ts';
 import { absolute, textResponse } from '../lib/site-documents.ts';
 
-/** /llms.txt per llmstxt.org: an H1, a one-line summary, then H2 sections of links only. */
+/**
+ * /llms.txt per llmstxt.org: an H1, a one-line summary, then H2 sections of links only. Pages are
+ * linked by their Markdown twins (anchors included: the twins carry the same ids); documents for
+ * programs rather than readers have a section of their own.
+ */
 export const GET: APIRoute = async () => {
   const docs = await loadDocs();
   const catalog = await buildCatalog();
   const site = loadSite();
   const link = (title: string, path: string, note: string) => `- [${title}](${absolute(path)}): ${note}`;
+  const page = (title: string, path: string, note: string) => link(title, markdownTwinPath(path), note);
   const lines = [
     `# ${site.name}`,
     '',
     `> ${site.tagline} A portfolio of ${catalog.records.length} projects with a public read API, a contact endpoint and two MCP servers.`,
     '',
+    '## Pages',
+    page('Home', '/', `${site.name}: every project, by domain and by technology`),
+    ...catalog
+      .facets('domain')
+      .map(({ value, count }) =>
+        page(`${domainLabel(value)} projects`, `/domains/${value}`, `${count} ${count === 1 ? 'project' : 'projects'}`),
+      ),
+    page('Search', '/search', 'search projects, docs, operations and tools; /search.md?q=terms answers in Markdown'),
+    page('Contact', '/contact', 'how to send a message'),
+    '',
     '## Docs',
-    ...docs.filter((doc) => !doc.optional).map((doc) => link(doc.title, `/${doc.slug}.md`, doc.description)),
+    ...docs.filter((doc) => !doc.optional).map((doc) => page(doc.title, `/${doc.slug}`, doc.description)),
     '',
     '## API',
-    link('OpenAPI description (JSON)', '/openapi.json', 'the full contract, OpenAPI 3.0.3'),
-    link('OpenAPI description (YAML)', '/openapi.yaml', 'the same document as YAML'),
-    link('API catalog', '/.well-known/api-catalog', 'RFC 9727 linkset of the API and its documents'),
     ...Object.entries(OPERATIONS).map(([id, op]) =>
-      link(`${id}: ${op.method} ${op.path}`, `/developers#${id}`, op.summary),
+      page(`${id}: ${op.method} ${op.path}`, `/developers#${id}`, op.summary),
     ),
     '',
     '## MCP',
@@ -40,17 +53,22 @@ export const GET: APIRoute = async () => {
       ),
     ),
     ...[...PRODUCT_TOOLS, ...DOCS_TOOLS].map((tool) =>
-      link(`${tool.name}: ${tool.title}`, `/developers#tool-${tool.name}`, firstSentence(tool.description)),
+      page(`${tool.name}: ${tool.title}`, `/developers#tool-${tool.name}`, firstSentence(tool.description)),
     ),
     '',
     '## Projects',
-    ...catalog.records.map(({ project }) => link(project.title, `/projects/${project.slug}.md`, project.description)),
+    ...catalog.records.map(({ project }) => page(project.title, `/projects/${project.slug}`, project.description)),
+    '',
+    '## Machine-readable documents',
+    link('OpenAPI description (JSON)', '/openapi.json', 'the full contract, OpenAPI 3.0.3'),
+    link('OpenAPI description (YAML)', '/openapi.yaml', 'the same document as YAML'),
+    link('API catalog', '/.well-known/api-catalog', 'RFC 9727 linkset of the API and its documents'),
+    link('Portfolio as JSON', '/portfolio.json', 'all projects with their Markdown'),
+    link('Documentation as JSON', '/docs.json', 'every documentation page with its Markdown'),
     '',
     '## Optional',
     link('Full text', '/llms-full.txt', 'every document and project in one file'),
-    link('Portfolio as JSON', '/portfolio.json', 'all projects with their Markdown'),
-    link('Documentation as JSON', '/docs.json', 'every documentation page with its Markdown'),
-    ...docs.filter((doc) => doc.optional).map((doc) => link(doc.title, `/${doc.slug}.md`, doc.description)),
+    ...docs.filter((doc) => doc.optional).map((doc) => page(doc.title, `/${doc.slug}`, doc.description)),
     '',
   ];
   return textResponse(lines.join('\n'), 'text/plain; charset=utf-8');

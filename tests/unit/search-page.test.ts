@@ -60,7 +60,12 @@ describe('SearchPage', () => {
 
 describe('searchPageHandler', () => {
   const handler = (limit = 100) =>
-    searchPageHandler(index, new SearchPage(template), new MemoryLimiter({ count: limit, seconds: 60 }, 100));
+    searchPageHandler(
+      index,
+      new SearchPage(template),
+      new MemoryLimiter({ count: limit, seconds: 60 }, 100),
+      'https://example.test',
+    );
 
   it('renders the empty form without a query', async () => {
     const response = await handler()(request(''));

@@ -1,7 +1,7 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { buildCatalog } from '../../lib/catalog.ts';
 import { projectAsMarkdown } from '../../../functions/projects/project-markdown.ts';
-import { textResponse } from '../../lib/site-documents.ts';
+import { markdownResponse } from '../../lib/site-documents.ts';
 
 /** Each project page as Markdown at /projects/<slug>.md. */
 export const getStaticPaths = (async () => {
@@ -12,5 +12,5 @@ export const getStaticPaths = (async () => {
 export const GET: APIRoute = async ({ params }) => {
   const record = (await buildCatalog()).get(params.slug ?? '');
   if (record === undefined) throw new Error(`No project ${params.slug}`);
-  return textResponse(projectAsMarkdown(record), 'text/markdown; charset=utf-8');
+  return markdownResponse(projectAsMarkdown(record));
 };
