@@ -1,6 +1,4 @@
 import { existsSync } from 'node:fs';
-import { SchemaTooNew } from '../../state/schema-too-new.ts';
-import { MIGRATIONS } from '../../state/sqlite/migrations.ts';
 import { openSqlite, type Db } from '../../state/sqlite/database.ts';
 import { SECRET_NAMES, type SecretName } from '../../state/storage.ts';
 
@@ -36,10 +34,7 @@ export function dropSecrets(db: Db): void {
   db.exec(`DROP TABLE ${SECRETS_TABLE}`);
 }
 
-/**
- * Reads a backup without changing it. Refuses a file that is not one, and a backup whose schema
- * is newer than this code knows (SchemaTooNew): restored, it would stop the service at start.
- */
+/** Reads a backup without changing it; refuses a file that is not one. */
 export function readBackup(file: string): BackupContents {
   if (!existsSync(file)) throw new Error(`${file} does not exist.`);
   let db: Db;
@@ -56,7 +51,6 @@ export function readBackup(file: string): BackupContents {
       );
     }
     const schemaVersion = db.pragma('user_version', { simple: true }) as number;
-    if (schemaVersion > MIGRATIONS.length) throw new SchemaTooNew(schemaVersion, MIGRATIONS.length, file);
     return { schemaVersion, ...countRows(db), secrets: readSecrets(db) };
   } finally {
     db.close();

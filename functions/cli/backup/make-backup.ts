@@ -13,7 +13,8 @@ export interface BackupReport {
 /**
  * Writes a backup of the deployment in `dataDir` to `file`, while the service runs or not.
  * The file appears complete or not at all: it is written beside its final name, made 0600 before
- * any byte goes in (it holds messages and secrets), and renamed into place at the end.
+ * any byte goes in (it holds messages and secrets), and renamed into place at the end. The
+ * database is copied whatever its schema version: the version that wrote it can restore it.
  */
 export function makeBackup(dataDir: string, file: string, { force }: { force: boolean }): BackupReport {
   const database = databaseFile(dataDir);

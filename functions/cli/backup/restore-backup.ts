@@ -1,7 +1,9 @@
 import { copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makePrivateDir, makePrivateFile } from '../../state/private-files.ts';
+import { SchemaTooNew } from '../../state/schema-too-new.ts';
 import { databaseFile, openSqlite } from '../../state/sqlite/database.ts';
+import { MIGRATIONS } from '../../state/sqlite/migrations.ts';
 import { secretFile } from '../../state/sqlite/sqlite-secret-store.ts';
 import { SECRET_NAMES, type SecretName } from '../../state/storage.ts';
 import { dropSecrets, readBackup, type BackupContents } from './backup-file.ts';
@@ -20,6 +22,10 @@ export interface RestoreReport {
  */
 export function restoreBackup(file: string, dataDir: string, { force }: { force: boolean }): RestoreReport {
   const contents = readBackup(file);
+  // Restored, a newer schema would stop the service at start; the version that wrote it can restore it.
+  if (contents.schemaVersion > MIGRATIONS.length) {
+    throw new SchemaTooNew(contents.schemaVersion, MIGRATIONS.length, file);
+  }
   const database = databaseFile(dataDir);
   const present = [database, ...SECRET_NAMES.map((name) => secretFile(dataDir, name))].filter((item) =>
     existsSync(item),

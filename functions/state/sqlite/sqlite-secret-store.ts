@@ -20,7 +20,7 @@ export class SqliteSecretStore implements SecretStore {
 }
 
 /** The secret kept in DATA_DIR, if there is one (a file of another length is not one, and is replaced). */
-export function readSecretFile(dataDir: string, name: SecretName): Buffer | undefined {
+function readSecretFile(dataDir: string, name: SecretName): Buffer | undefined {
   try {
     const existing = readFileSync(secretFile(dataDir, name));
     if (existing.length === SECRET_BYTES) return existing;
