@@ -1,7 +1,7 @@
 import { build } from 'esbuild';
 
 /**
- * Part of `npm run build`: compiles the production entry and the owner's CLIs (inbox, data-copy) into single ES modules
+ * Part of `npm run build`: compiles the production entry and the owner's CLIs (inbox, data-copy, backup, restore) into single ES modules
  * under dist/server, so production runs `node dist/server/portfolio.mjs` with no TypeScript
  * compiler at run time and loads one file instead of hundreds. better-sqlite3 stays external: it
  * is a native addon, loaded from node_modules only when SQLite is the engine; so do the Redis and
@@ -18,6 +18,8 @@ await build({
     portfolio: 'functions/server/main.ts',
     inbox: 'functions/cli/inbox.ts',
     'data-copy': 'functions/cli/data-copy.ts',
+    backup: 'functions/cli/backup.ts',
+    restore: 'functions/cli/restore.ts',
   },
   outdir: 'dist/server',
   outExtension: { '.js': '.mjs' },
@@ -31,4 +33,4 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-process.stdout.write('bundle: dist/server/portfolio.mjs, dist/server/inbox.mjs, dist/server/data-copy.mjs\n');
+process.stdout.write('bundle: dist/server/portfolio.mjs and the CLIs inbox, data-copy, backup, restore (.mjs)\n');

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/env.ts';
 import { copyIntoPostgres, type CopyReport } from './data-copy/copy-into-postgres.ts';
-import { readSqliteSource, SECRET_NAMES } from './data-copy/sqlite-source.ts';
+import { SECRET_NAMES } from '../state/storage.ts';
+import { readSqliteSource } from './data-copy/sqlite-source.ts';
 
 const USAGE = `Usage: DATABASE_URL=postgres://... npm run data:copy -- [options]
 

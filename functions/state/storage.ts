@@ -6,6 +6,9 @@ import type { IdempotencyStore } from './idempotency-store.ts';
 /** The secrets every instance signs with: cursors, and OAuth access tokens. */
 export type SecretName = 'cursor' | 'token';
 
+/** Every secret name, in the order they are reported. */
+export const SECRET_NAMES: readonly SecretName[] = ['cursor', 'token'];
+
 /**
  * Per-deployment signing secrets, made on first use and then kept, so that signed values stay
  * valid across restarts and on every instance sharing the storage.

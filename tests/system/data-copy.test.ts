@@ -1,40 +1,18 @@
 import Database from 'better-sqlite3';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxEntry } from '../../functions/contact/inbox-entry.ts';
 import { postContact, readInbox, runInbox, storedInbox, VALID } from '../support/contact.ts';
 import { freshDatabaseUrl, HAS_POSTGRES } from '../support/postgres.ts';
-import { freshDataDir, ROOT } from '../support/server.ts';
+import { npmRun } from '../support/npm-run.ts';
+import { freshDataDir } from '../support/server.ts';
 import { startService, type InProcessService } from '../support/service.ts';
 import { receiver, waitFor } from '../support/webhook.ts';
 
-const run = promisify(execFile);
 const QUOTAS = { CONTACT_RATE_LIMIT: '1000/600', KEYS_RATE_LIMIT: '100/600' };
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** An npm script run as the owner runs it, with the environment given (DATABASE_URL, DATA_DIR). */
-async function npmRun(script: string, env: Record<string, string>, ...args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', script, '--', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code?: number; stdout: string; stderr: string };
-    return { code: code ?? -1, stdout, stderr };
-  }
-}
 
 const dataCopy = (env: Record<string, string>, ...args: string[]) => npmRun('data:copy', env, ...args);
 

@@ -1,11 +1,8 @@
 import { existsSync } from 'node:fs';
 import { databaseFile, openDatabase } from '../../state/sqlite/database.ts';
-import { readSecretFile } from '../../state/sqlite/sqlite-secret-store.ts';
+import { readSecretFiles } from '../../state/sqlite/sqlite-secret-store.ts';
 import type { SecretName } from '../../state/storage.ts';
 import { fromSqlite, TABLES, type Row, type TableCopy } from './tables.ts';
-
-/** The secrets a deployment signs with, in the order they are reported. */
-export const SECRET_NAMES: readonly SecretName[] = ['cursor', 'token'];
 
 /** What a SQLite deployment holds that is worth copying, read at one moment. */
 export interface SqliteSource {
@@ -36,12 +33,7 @@ export function readSqliteSource(dataDir: string, now: number): SqliteSource {
         return [copy, found.map((row) => fromSqlite(copy, row))] as const;
       }),
     );
-    const secrets = new Map<SecretName, Buffer>();
-    for (const name of SECRET_NAMES) {
-      const secret = readSecretFile(dataDir, name);
-      if (secret !== undefined) secrets.set(name, secret);
-    }
-    return { file, rows, secrets };
+    return { file, rows, secrets: readSecretFiles(dataDir) };
   } finally {
     db.close();
   }

@@ -9,11 +9,12 @@ import { MIGRATIONS } from './migrations.ts';
 export type Db = BetterSqlite3.Database;
 
 /**
- * better-sqlite3 is a native addon built for one Node.js version; it is loaded only when SQLite
- * is the engine, so a server on PostgreSQL starts on any Node.js, whatever addon is installed.
+ * Opens a SQLite database file (or an in-memory image) through better-sqlite3, a native addon
+ * built for one Node.js version; it is loaded only when SQLite is the engine, so a server on
+ * PostgreSQL starts on any Node.js, whatever addon is installed.
  */
 let driver: typeof BetterSqlite3 | undefined;
-function Database(...args: ConstructorParameters<typeof BetterSqlite3>): Db {
+export function openSqlite(...args: ConstructorParameters<typeof BetterSqlite3>): Db {
   try {
     driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
     return new driver(...args);
@@ -80,7 +81,7 @@ function openReadOnlyCopy(file: string): Db {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const db = image === null ? Database(':memory:') : Database(image);
+  const db = image === null ? openSqlite(':memory:') : openSqlite(image);
   migrate(db, file);
   db.pragma('query_only = ON');
   readOnlyCopies.add(db);
@@ -96,7 +97,7 @@ function openWritable(dataDir: string): Db {
   makePrivateDir(dataDir);
   const file = databaseFile(dataDir);
   makePrivateFile(file);
-  const db = Database(file);
+  const db = openSqlite(file);
   db.pragma('journal_mode = WAL');
   for (const suffix of ['-wal', '-shm']) makePrivateFile(file + suffix, false);
   db.pragma('synchronous = NORMAL');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makePrivateDir } from '../private-files.ts';
-import type { SecretName, SecretStore } from '../storage.ts';
+import { SECRET_NAMES, type SecretName, type SecretStore } from '../storage.ts';
 
 const SECRET_BYTES = 32;
 
@@ -20,7 +20,7 @@ export class SqliteSecretStore implements SecretStore {
 }
 
 /** The secret kept in DATA_DIR, if there is one (a file of another length is not one, and is replaced). */
-export function readSecretFile(dataDir: string, name: SecretName): Buffer | undefined {
+function readSecretFile(dataDir: string, name: SecretName): Buffer | undefined {
   try {
     const existing = readFileSync(secretFile(dataDir, name));
     if (existing.length === SECRET_BYTES) return existing;
@@ -30,7 +30,18 @@ export function readSecretFile(dataDir: string, name: SecretName): Buffer | unde
   return undefined;
 }
 
-function secretFile(dataDir: string, name: SecretName): string {
+/** Every secret kept in DATA_DIR; one never made (the deployment never signed with it) is absent. */
+export function readSecretFiles(dataDir: string): Map<SecretName, Buffer> {
+  const secrets = new Map<SecretName, Buffer>();
+  for (const name of SECRET_NAMES) {
+    const secret = readSecretFile(dataDir, name);
+    if (secret !== undefined) secrets.set(name, secret);
+  }
+  return secrets;
+}
+
+/** Where a secret's file is in DATA_DIR. */
+export function secretFile(dataDir: string, name: SecretName): string {
   return path.join(dataDir, `${name}.key`);
 }
 

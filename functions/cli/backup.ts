@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/env.ts';
+import { describeContents } from './backup/backup-file.ts';
+import { makeBackup } from './backup/make-backup.ts';
+import { ownersPath } from './backup/owners-path.ts';
+
+const USAGE = `Usage: npm run backup -- [options] <file>
+
+Writes a backup of the service's SQLite state (DATA_DIR) to <file>: a consistent copy of the
+database, taken while the service runs and without stopping it, plus the cursor and token
+signing secrets, so cursors and tokens issued before keep verifying after a restore. The backup
+is one SQLite file, readable only by you (mode 0600); \`npm run restore -- <file>\` puts it back.
+
+With DATABASE_URL set the state is in PostgreSQL, which has its own tools: see below.
+
+  --force    replace <file> if it exists (by default an existing file is never overwritten)
+  --help     this text
+
+PostgreSQL (DATABASE_URL): pg_dump -Fc "$DATABASE_URL" -f portfolio.dump
+  and back with: pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump`;
+
+function parseOptions() {
+  const { values, positionals } = parseArgs({
+    options: {
+      force: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  return { ...values, positionals };
+}
+
+function main(): void {
+  const options = parseOptions();
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (options.positionals.length !== 1) throw new Error('Name one file to write the backup to.');
+  const config = loadConfig();
+  if (config.databaseUrl !== null) {
+    throw new Error(
+      'DATABASE_URL is set: the state is in PostgreSQL, which this command does not back up. Use its own tools: ' +
+        'pg_dump -Fc "$DATABASE_URL" -f portfolio.dump (restore with pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump). ' +
+        'The signing secrets are in its app_secrets table, so the dump holds them too.',
+    );
+  }
+  const file = ownersPath(options.positionals[0]!);
+  const { database, contents } = makeBackup(config.dataDir, file, { force: options.force });
+  process.stdout.write(`Backed up ${database} to ${file}:\n  ${describeContents(contents)}\n`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    main();
+  } catch (error) {
+    process.stderr.write(
+      `${error instanceof Error ? error.message : String(error)}\n(npm run backup -- --help for usage)\n`,
+    );
+    process.exit(1);
+  }
+}

@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/env.ts';
+import { describeContents } from './backup/backup-file.ts';
+import { ownersPath } from './backup/owners-path.ts';
+import { restoreBackup } from './backup/restore-backup.ts';
+
+const USAGE = `Usage: npm run restore -- [options] <file>
+
+Puts a backup made by \`npm run backup\` back into DATA_DIR: the database and the cursor and
+token signing secrets, readable only by the service's user (mode 0600). Stop the service first
+and start it again afterwards. A backup made by an older version is brought up to date when the
+service starts; one made by a newer version is refused.
+
+  --force    replace the database and secrets DATA_DIR already holds (they are lost: back them
+             up first); refused while a service has the database open
+  --help     this text
+
+PostgreSQL (DATABASE_URL) has its own tools: pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump`;
+
+function parseOptions() {
+  const { values, positionals } = parseArgs({
+    options: {
+      force: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  return { ...values, positionals };
+}
+
+function main(): void {
+  const options = parseOptions();
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (options.positionals.length !== 1) throw new Error('Name the backup file to restore.');
+  const config = loadConfig();
+  if (config.databaseUrl !== null) {
+    throw new Error(
+      'DATABASE_URL is set: the service reads its state from PostgreSQL, not from DATA_DIR, so a restored SQLite ' +
+        'backup would not be used. Restore a pg_dump with pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump; ' +
+        'to move a SQLite backup into PostgreSQL, restore it into a DATA_DIR without DATABASE_URL, then run npm run data:copy.',
+    );
+  }
+  const { database, contents } = restoreBackup(ownersPath(options.positionals[0]!), config.dataDir, {
+    force: options.force,
+  });
+  process.stdout.write(
+    `Restored ${database} and its secrets:\n  ${describeContents(contents)}\nStart the service to use it.\n`,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    main();
+  } catch (error) {
+    process.stderr.write(
+      `${error instanceof Error ? error.message : String(error)}\n(npm run restore -- --help for usage)\n`,
+    );
+    process.exit(1);
+  }
+}
