@@ -1,3 +1,4 @@
+import { markdownTwinText } from '../pages/twin-text.ts';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AGENT_GUIDE_PATH, type DocPage } from '../docs/doc-page.ts';
@@ -36,7 +37,7 @@ export function buildDocsServer(context: DocsContext, readCard: CardReader): Mcp
       uri,
       { title: doc.title, description: doc.description, mimeType: MARKDOWN },
       () => ({
-        contents: [{ uri, mimeType: MARKDOWN, text: doc.markdown }],
+        contents: [{ uri, mimeType: MARKDOWN, text: markdownTwinText(doc.markdown, siteUrl, doc.path) }],
       }),
     );
   }

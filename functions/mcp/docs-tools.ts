@@ -1,3 +1,4 @@
+import { markdownTwinText } from '../pages/twin-text.ts';
 import { z } from 'zod';
 import type { DocPage } from '../docs/doc-page.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -55,7 +56,10 @@ export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
     run: async (args, { docs, siteUrl }) => {
       refuseArguments(args, ['path']);
       const doc = findDoc(docs, stringArgument(args, 'path', LIST_HINT));
-      return { status: 200, body: { ...summary(doc, siteUrl), markdown: doc.markdown } };
+      return {
+        status: 200,
+        body: { ...summary(doc, siteUrl), markdown: markdownTwinText(doc.markdown, siteUrl, doc.path) },
+      };
     },
   },
   {

@@ -1,3 +1,4 @@
+import { markdownTwinText } from '../pages/twin-text.ts';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Catalog } from '../projects/catalog.ts';
 import { projectAsMarkdown } from '../projects/project-markdown.ts';
@@ -64,7 +65,8 @@ export function buildProductServer(
     (uri, { slug }) => {
       const record = typeof slug === 'string' ? catalog.get(slug) : undefined;
       if (record === undefined) throw resourceNotFound(uri, 'List the resources for every project.');
-      return { contents: [{ uri: uri.href, mimeType: MARKDOWN, text: projectAsMarkdown(record) }] };
+      const text = markdownTwinText(projectAsMarkdown(record), siteUrl, `/projects/${record.project.slug}`);
+      return { contents: [{ uri: uri.href, mimeType: MARKDOWN, text }] };
     },
   );
   return server;

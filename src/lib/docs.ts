@@ -1,10 +1,9 @@
+import { markdownTwinText } from '../../functions/pages/twin-text.ts';
 import { createMarkdownProcessor } from '@astrojs/markdown-remark';
 import { getCollection } from 'astro:content';
 import { loadConfig } from '../../functions/config/env.ts';
 import type { DocPage } from '../../functions/docs/doc-page.ts';
 import { docFacts, fillFacts } from '../../functions/docs/facts.ts';
-import { absoluteMarkdownLinks } from '../../functions/pages/absolute-links.ts';
-import { withLlmsTxtPointer } from '../../functions/pages/llms-txt-pointer.ts';
 import { MARKDOWN_OPTIONS } from './markdown-options.ts';
 
 /** A documentation page with its facts filled in. */
@@ -57,15 +56,9 @@ export function docAsMarkdown(doc: Doc): string {
  */
 export function docTwin(doc: Doc): string {
   const { siteUrl } = loadConfig();
-  return withLlmsTxtPointer(absoluteMarkdownLinks(docAsMarkdown(doc), siteUrl, `/${doc.slug}`), siteUrl);
+  return markdownTwinText(docAsMarkdown(doc), siteUrl, `/${doc.slug}`);
 }
 
-/** The twin of the doc at a page path (`/agents`), for documents that name its exact bytes. */
-export async function docTwinAt(path: string): Promise<string> {
-  const doc = (await loadDocs()).find((candidate) => `/${candidate.slug}` === path);
-  if (doc === undefined) throw new Error(`No doc at ${path}`);
-  return docTwin(doc);
-}
 
 /** Every doc as /docs.json publishes it and the docs MCP server serves it. */
 export async function docPages(): Promise<DocPage[]> {

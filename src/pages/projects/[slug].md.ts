@@ -1,7 +1,10 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { buildCatalog } from '../../lib/catalog.ts';
 import { projectAsMarkdown } from '../../../functions/projects/project-markdown.ts';
-import { markdownResponse } from '../../lib/site-documents.ts';
+import { loadConfig } from '../../../functions/config/env.ts';
+import { MARKDOWN } from '../../../functions/pages/markdown-twin.ts';
+import { markdownTwinText } from '../../../functions/pages/twin-text.ts';
+import { textResponse } from '../../lib/site-documents.ts';
 
 /** Each project page as Markdown at /projects/<slug>.md. */
 export const getStaticPaths = (async () => {
@@ -12,5 +15,6 @@ export const getStaticPaths = (async () => {
 export const GET: APIRoute = async ({ params }) => {
   const record = (await buildCatalog()).get(params.slug ?? '');
   if (record === undefined) throw new Error(`No project ${params.slug}`);
-  return markdownResponse(projectAsMarkdown(record));
+  const twin = markdownTwinText(projectAsMarkdown(record), loadConfig().siteUrl, `/projects/${record.project.slug}`);
+  return textResponse(twin, MARKDOWN);
 };
