@@ -24,7 +24,12 @@ const OPTIONS = {
 } as const;
 
 /** Which option sets which field of site.json, to word its problems as the user typed them. */
-const OPTION_OF_FIELD: Record<string, string> = { name: '--name', siteUrl: '--url', tagline: '--tagline', email: '--email' };
+const OPTION_OF_FIELD: Record<string, string> = {
+  name: '--name',
+  siteUrl: '--url',
+  tagline: '--tagline',
+  email: '--email',
+};
 
 const USAGE = `Usage: npm run init -- --name "Your Name" --url https://your.domain [--tagline "..."] [--email you@your.domain] [--force]
 

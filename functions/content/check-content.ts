@@ -51,7 +51,9 @@ function siteProblems(root: string): ContentProblem[] {
 export function projectProblems(text: string, dir: string): ContentProblem[] {
   const block = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
   if (block === null) {
-    return [{ field: 'front matter', problem: 'is missing: the file must start with a YAML block between two --- lines' }];
+    return [
+      { field: 'front matter', problem: 'is missing: the file must start with a YAML block between two --- lines' },
+    ];
   }
   const document = parseDocument(block[1]!);
   if (document.errors.length > 0) {

@@ -5,10 +5,11 @@ import { PROJECTS_DIR } from '../../functions/content/check-content.ts';
 import { contentHash, exampleFilesIn, type ExampleHashes } from './example-content.ts';
 
 /** The starter project init adds when no project of the owner's is left. */
-export const STARTER_FILE = `${PROJECTS_DIR}/my-first-project.md`;
+const STARTER_FILE = `${PROJECTS_DIR}/my-first-project.md`;
 export const STARTER_TEMPLATE = path.join(import.meta.dirname, 'starter-project.md');
 
-export type Change = { action: 'write'; file: string; text: string; why: string } | { action: 'delete'; file: string; why: string };
+export type Change =
+  { action: 'write'; file: string; text: string; why: string } | { action: 'delete'; file: string; why: string };
 
 export interface InitPlan {
   changes: Change[];
@@ -17,7 +18,7 @@ export interface InitPlan {
 }
 
 /** site.json exactly as init writes it, so that a second run with the same values finds nothing to do. */
-export function siteJsonText(site: Site): string {
+function siteJsonText(site: Site): string {
   return `${JSON.stringify(site, null, 2)}\n`;
 }
 
@@ -44,7 +45,11 @@ export function planInit(root: string, site: Site, hashes: ExampleHashes): InitP
   const examples = projectFiles.filter((file) => file in hashes);
   for (const file of examples) {
     if (!isExample(file)) edited.push(file);
-    changes.push({ action: 'delete', file, why: file.endsWith('.md') ? 'an example project' : "an example project's image" });
+    changes.push({
+      action: 'delete',
+      file,
+      why: file.endsWith('.md') ? 'an example project' : "an example project's image",
+    });
   }
   const ownProjects = projectFiles.filter((file) => !(file in hashes) && file.endsWith('.md'));
   if (ownProjects.length === 0) {

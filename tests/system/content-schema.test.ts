@@ -76,7 +76,9 @@ describe('the content check that npm run build runs first', () => {
     expect(code).toBe(1);
     expect(output).toContain('content/site.json is not valid:\n  - tagline: is required');
     expect(output).toContain('  - siteUrl: must be an absolute http:// or https:// URL');
-    expect(output).toMatch(/content\/projects\/a-yaml\.md is not valid:\n {2}- front matter: is not valid YAML at line 2/);
+    expect(output).toMatch(
+      /content\/projects\/a-yaml\.md is not valid:\n {2}- front matter: is not valid YAML at line 2/,
+    );
     expect(output).toContain('content/projects/b-schema.md is not valid:\n  - title: String must contain at least 3');
     expect(output).toContain('  - year: Number must be greater than or equal to 1990');
     expect(output).toContain('3 content file(s) to fix');

@@ -62,7 +62,9 @@ describe('a project with images, as built', () => {
     expect(unescape(attribute(/<meta property="og:image:alt"[^>]*>/.exec(page)![0], 'content')!)).toBe(
       frontMatter.cover.alt,
     );
-    const og = await sharp(path.join(CLIENT, `og/projects/${SLUG}.png`)).raw().toBuffer({ resolveWithObject: true });
+    const og = await sharp(path.join(CLIENT, `og/projects/${SLUG}.png`))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect(og.info).toMatchObject({ width: 1200, height: 630 });
     const cropped = await sharp(path.join(ROOT, 'content/projects', frontMatter.cover.src))
       .resize({ width: 1200, height: 630, fit: 'cover' })

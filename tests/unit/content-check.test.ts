@@ -11,12 +11,19 @@ import { STARTER_TEMPLATE } from '../../scripts/init/plan-init.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PROJECTS = path.join(ROOT, 'content/projects');
-const GOOD = 'title: Engine\ndescription: A mechanical general-purpose computer, designed on paper.\nstack: [Brass]\ndomain: hardware\nyear: 1990\n';
+const GOOD =
+  'title: Engine\ndescription: A mechanical general-purpose computer, designed on paper.\nstack: [Brass]\ndomain: hardware\nyear: 1990\n';
 
 describe('a bad content/site.json', () => {
   it('is reported with the file, every bad field and its rule', () => {
     const site = JSON.parse(readFileSync(path.join(ROOT, 'content/site.json'), 'utf8'));
-    const bad = { ...site, siteUrl: 'ada.example', tagline: '', links: [{ label: 'Web', url: 'nope' }], twitter: '@ada' };
+    const bad = {
+      ...site,
+      siteUrl: 'ada.example',
+      tagline: '',
+      links: [{ label: 'Web', url: 'nope' }],
+      twitter: '@ada',
+    };
     expect(() => parseSite(bad)).toThrow(
       [
         'content/site.json is not valid:',
