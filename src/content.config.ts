@@ -1,12 +1,15 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { projectFrontMatterSchema } from '../functions/projects/schema.ts';
+import { projectFrontMatterSchema, projectImageFields } from '../functions/projects/schema.ts';
 
-/** Projects live outside src so the owner edits only content/; the slug is the file name. */
+/**
+ * Projects live outside src so the owner edits only content/; the slug is the file name. Images
+ * are paths relative to the project file, which `image()` resolves for Astro's image pipeline.
+ */
 const projects = defineCollection({
   loader: glob({ pattern: '*.md', base: './content/projects' }),
-  schema: projectFrontMatterSchema,
+  schema: ({ image }) => projectFrontMatterSchema.extend(projectImageFields(image())),
 });
 
 /**

@@ -21,7 +21,7 @@ export const MCP_SERVERS = {
       return `${loadSite().name}'s portfolio`;
     },
     get description() {
-      return `Browse, search and compare ${loadSite().name}'s projects, and contact her.`;
+      return `Browse, search and compare ${loadSite().name}'s projects, and send a message.`;
     },
   },
   docs: {

@@ -30,6 +30,24 @@ export const projectFrontMatterSchema = z
 
 export type ProjectFrontMatter = z.infer<typeof projectFrontMatterSchema>;
 
+/** The most screenshots a project page shows. */
+const SCREENSHOTS_MAX = 8;
+
+/**
+ * A project's optional images: a cover (the page's lead image, the card's thumbnail and the
+ * og:image) and screenshots, each a file beside the project with its text alternative. `source`
+ * checks the file: Astro's `image()` at build (content.config.ts), a path check in the content check.
+ */
+export function projectImageFields<Source extends z.ZodTypeAny>(source: Source) {
+  const figure = z
+    .object({
+      src: source,
+      alt: z.string().trim().min(3).max(200).describe('What the image shows, for people who cannot see it.'),
+    })
+    .strict();
+  return { cover: figure.optional(), screenshots: z.array(figure).min(1).max(SCREENSHOTS_MAX).optional() };
+}
+
 /** The Project resource as the API returns it: the front matter, resolved links, and its page URL. */
 export const projectSchema = z.object({
   slug: z.string().regex(SLUG_PATTERN),

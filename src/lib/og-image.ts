@@ -109,3 +109,14 @@ export function renderOgImage(card: OgCard): Promise<Buffer> {
     .png()
     .toBuffer();
 }
+
+/**
+ * A project's cover as its Open Graph image: scaled to cover OG_IMAGE_SIZE and cropped around
+ * the centre, so a preview shows the project itself rather than the text card.
+ */
+export function renderCoverOgImage(file: string): Promise<Buffer> {
+  return sharp(file)
+    .resize({ ...OG_IMAGE_SIZE, fit: 'cover', position: 'centre' })
+    .png()
+    .toBuffer();
+}

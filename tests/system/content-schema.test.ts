@@ -63,3 +63,40 @@ describe('the project schema is enforced at build', () => {
     expect(output).toMatch(/website\W+must be an https:\/\/ URL/);
   });
 });
+
+describe('the content check that npm run build runs first', () => {
+  it('reports every bad file with its fields and rules, and exits 1', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-content-'));
+    copies.push(dir);
+    cpSync(path.join(ROOT, 'content'), path.join(dir, 'content'), { recursive: true });
+    writeFileSync(path.join(dir, 'content/site.json'), '{"name": "Ada", "siteUrl": "nope"}');
+    writeFileSync(path.join(dir, 'content/projects/a-yaml.md'), '---\ntitle: "unterminated\n---\n');
+    writeFileSync(path.join(dir, 'content/projects/b-schema.md'), '---\ntitle: B\nyear: 20\n---\n');
+    const { code, output } = await runCheck(dir);
+    expect(code).toBe(1);
+    expect(output).toContain('content/site.json is not valid:\n  - tagline: is required');
+    expect(output).toContain('  - siteUrl: must be an absolute http:// or https:// URL');
+    expect(output).toMatch(
+      /content\/projects\/a-yaml\.md is not valid:\n {2}- front matter: is not valid YAML at line 2/,
+    );
+    expect(output).toContain('content/projects/b-schema.md is not valid:\n  - title: String must contain at least 3');
+    expect(output).toContain('  - year: Number must be greater than or equal to 1990');
+    expect(output).toContain('3 content file(s) to fix');
+    expect(output).not.toContain('node_modules');
+  });
+
+  it('passes the repository’s own content silently', async () => {
+    expect(await runCheck(ROOT)).toEqual({ code: 0, output: '' });
+  });
+});
+
+async function runCheck(root: string): Promise<{ code: number; output: string }> {
+  const script = path.join(ROOT, 'scripts/check-content.ts');
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', script, '--root', root], { cwd: ROOT });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, output: failure.stdout + failure.stderr };
+  }
+}

@@ -2,9 +2,10 @@ import type { APIRoute, GetStaticPaths } from 'astro';
 import { loadSite } from '../../../../functions/config/site.ts';
 import { buildCatalog } from '../../../lib/catalog.ts';
 import { projectCard } from '../../../lib/og-cards.ts';
-import { renderOgImage } from '../../../lib/og-image.ts';
+import { renderCoverOgImage, renderOgImage } from '../../../lib/og-image.ts';
+import { figureFile, projectImages } from '../../../lib/project-images.ts';
 
-/** Each project's Open Graph image at /og/projects/<slug>.png, rendered once at build. */
+/** Each project's Open Graph image at /og/projects/<slug>.png, rendered once at build: its cover, or its card. */
 export const getStaticPaths = (async () => {
   const catalog = await buildCatalog();
   return catalog.records.map(({ project }) => ({ params: { slug: project.slug } }));
@@ -13,6 +14,9 @@ export const getStaticPaths = (async () => {
 export const GET: APIRoute = async ({ params }) => {
   const record = (await buildCatalog()).get(params.slug ?? '');
   if (record === undefined) throw new Error(`No project ${params.slug}`);
-  const png = await renderOgImage(projectCard(record.project, loadSite()));
+  const { cover } = await projectImages(record.project.slug);
+  const png = cover
+    ? await renderCoverOgImage(figureFile(cover))
+    : await renderOgImage(projectCard(record.project, loadSite()));
   return new Response(new Uint8Array(png), { headers: { 'Content-Type': 'image/png' } });
 };
