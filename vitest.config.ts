@@ -26,6 +26,7 @@ const SHARED_SERVERS = ['tests/support/postgres-global-setup.ts', 'tests/support
 const STATEFUL_API = [
   'tests/api/contact-api.test.ts',
   'tests/api/contact-delivery.test.ts',
+  'tests/api/contact-notify.test.ts',
   'tests/api/jobs.test.ts',
   'tests/api/sandbox-keys.test.ts',
   'tests/api/batch.test.ts',

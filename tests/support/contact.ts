@@ -44,12 +44,25 @@ export async function postContact(
 }
 
 /** The inbox command's output, run the way the owner runs it: `npm run inbox -- <args>`. */
-export async function runInbox(dataDir: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/inbox.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, ...(await engineEnv(dataDir)) },
-  });
+export function runInbox(dataDir: string, ...args: string[]): Promise<string> {
+  return runInboxWith({}, dataDir, ...args);
+}
+
+/** The same, with more of the service's configuration (channels for --redeliver): stdout and stderr. */
+export async function runInboxWith(env: Record<string, string>, dataDir: string, ...args: string[]): Promise<string> {
+  const { stdout } = await runInboxOutput(env, dataDir, ...args);
   return stdout;
+}
+
+export async function runInboxOutput(
+  env: Record<string, string>,
+  dataDir: string,
+  ...args: string[]
+): Promise<{ stdout: string; stderr: string }> {
+  return run(process.execPath, ['--import', 'tsx', 'functions/cli/inbox.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, ...(await engineEnv(dataDir)), ...env },
+  });
 }
 
 /** The inbox as the owner's `npm run inbox -- --json` lists it. */
