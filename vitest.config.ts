@@ -32,7 +32,11 @@ const STATEFUL_API = [
   'tests/api/batch.test.ts',
   'tests/api/mcp-product.test.ts',
 ];
-const STATEFUL_SYSTEM = ['tests/system/contact-delivery.test.ts', 'tests/system/contact-process.test.ts'];
+const STATEFUL_SYSTEM = [
+  'tests/system/contact-delivery.test.ts',
+  'tests/system/contact-notify.test.ts',
+  'tests/system/contact-process.test.ts',
+];
 export default defineConfig({
   test: {
     // Two workers suit a 2-core machine; each system file starts its own server.
