@@ -36,7 +36,7 @@ export interface Config {
 }
 
 /** How the owner is told about new messages: each channel is null when not configured. */
-export interface NotifyConfig {
+interface NotifyConfig {
   webhook: { url: string; secret: string | null } | null;
   email: EmailConfig | null;
   retryBaseMs: number;

@@ -9,7 +9,7 @@ function oneLine(text: string): string {
 }
 
 /** The mail for one message, as nodemailer takes it. */
-export function ownerMail(message: MessageRecord, config: EmailConfig, siteUrl: string): nodemailer.SendMailOptions {
+function ownerMail(message: MessageRecord, config: EmailConfig, siteUrl: string): nodemailer.SendMailOptions {
   const name = oneLine(message.name);
   const sentAt = new Date(message.createdAt);
   return {

@@ -1,7 +1,7 @@
 import type { Channel, Delivery, StoredMessage } from './message-store.ts';
 
 /** A delivery as the inbox shows it: times as ISO strings. */
-export interface DeliveryEntry {
+interface DeliveryEntry {
   state: Delivery['state'];
   attempts: number;
   lastError: string | null;

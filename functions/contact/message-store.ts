@@ -8,8 +8,7 @@ export interface NewMessage {
 }
 
 /** The ways the owner is told about a new message, each delivered on its own (the outbox). */
-export const CHANNELS = ['webhook', 'email'] as const;
-export type Channel = (typeof CHANNELS)[number];
+export type Channel = 'webhook' | 'email';
 
 /** Where one message's delivery to one channel stands; `failed` is final until the owner re-queues it. */
 export type DeliveryState = 'pending' | 'delivered' | 'failed';

@@ -3,7 +3,7 @@ import type { ChannelSender } from './notifier.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts';
 
 /** The JSON a webhook receives (documented field by field in content/docs/developers/webhooks.md). */
-export interface WebhookPayload {
+interface WebhookPayload {
   type: 'contact.message';
   id: number;
   name: string;
@@ -17,7 +17,7 @@ export interface WebhookPayload {
 /** Longest excerpt of the message in `text`; the whole message is in `message`. */
 const TEXT_EXCERPT = 200;
 
-export function webhookPayload(message: MessageRecord): WebhookPayload {
+function webhookPayload(message: MessageRecord): WebhookPayload {
   const oneLine = message.message.replace(/\s+/g, ' ').trim();
   const excerpt = oneLine.length > TEXT_EXCERPT ? `${oneLine.slice(0, TEXT_EXCERPT - 1)}…` : oneLine;
   return {

@@ -44,16 +44,11 @@ export async function postContact(
 }
 
 /** The inbox command's output, run the way the owner runs it: `npm run inbox -- <args>`. */
-export function runInbox(dataDir: string, ...args: string[]): Promise<string> {
-  return runInboxWith({}, dataDir, ...args);
+export async function runInbox(dataDir: string, ...args: string[]): Promise<string> {
+  return (await runInboxOutput({}, dataDir, ...args)).stdout;
 }
 
-/** The same, with more of the service's configuration (channels for --redeliver): stdout and stderr. */
-export async function runInboxWith(env: Record<string, string>, dataDir: string, ...args: string[]): Promise<string> {
-  const { stdout } = await runInboxOutput(env, dataDir, ...args);
-  return stdout;
-}
-
+/** The same with more of the service's configuration (the channels --redeliver queues for): stdout and stderr. */
 export async function runInboxOutput(
   env: Record<string, string>,
   dataDir: string,

@@ -1,7 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 
 /** A mail as the SMTP server received it: the envelope, and the headers and body of the data. */
-export interface ReceivedMail {
+interface ReceivedMail {
   from: string;
   to: string[];
   /** Header names in lower case; a header folded over lines is unfolded. */
