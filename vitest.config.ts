@@ -26,12 +26,17 @@ const SHARED_SERVERS = ['tests/support/postgres-global-setup.ts', 'tests/support
 const STATEFUL_API = [
   'tests/api/contact-api.test.ts',
   'tests/api/contact-delivery.test.ts',
+  'tests/api/contact-notify.test.ts',
   'tests/api/jobs.test.ts',
   'tests/api/sandbox-keys.test.ts',
   'tests/api/batch.test.ts',
   'tests/api/mcp-product.test.ts',
 ];
-const STATEFUL_SYSTEM = ['tests/system/contact-delivery.test.ts', 'tests/system/contact-process.test.ts'];
+const STATEFUL_SYSTEM = [
+  'tests/system/contact-delivery.test.ts',
+  'tests/system/contact-notify.test.ts',
+  'tests/system/contact-process.test.ts',
+];
 export default defineConfig({
   test: {
     // Two workers suit a 2-core machine; each system file starts its own server.

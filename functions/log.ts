@@ -68,6 +68,12 @@ export function logError(requestId: string, error: unknown, fields: Record<strin
   flushLog();
 }
 
+/** Something the operator should look at that the service handles on its own (a failed delivery it will retry). */
+export function logWarning(message: string, fields: Record<string, unknown> = {}): void {
+  writeLogLine({ time: new Date().toISOString(), level: 'warning', message, ...fields });
+  flushLog();
+}
+
 export function logEvent(message: string, fields: Record<string, unknown> = {}): void {
   writeLogLine({ time: new Date().toISOString(), level: 'info', message, ...fields });
   flushLog();

@@ -1,10 +1,12 @@
 import type { Config } from './config/env.ts';
 import { ContactService } from './contact/contact-service.ts';
-import { Notifier } from './contact/notifier.ts';
+import { EmailSender } from './contact/email-sender.ts';
+import { Notifier, type ChannelSender } from './contact/notifier.ts';
+import { WebhookSender } from './contact/webhook-sender.ts';
 import { JobService } from './jobs/job-service.ts';
 import { AccessTokens } from './keys/access-token.ts';
 import { KeyService } from './keys/key-service.ts';
-import { logError, logEvent } from './log.ts';
+import { logError, logEvent, logWarning } from './log.ts';
 import { QuotaBook } from './limits/quotas.ts';
 import { Catalog, type ProjectSource } from './projects/catalog.ts';
 import { CursorCodec } from './projects/cursor.ts';
@@ -44,6 +46,20 @@ async function purgeExpired(purges: readonly (() => Promise<unknown>)[]): Promis
   }
 }
 
+/** A sender per configured channel (webhook, email); the start-up log says which, and whether posts are signed. */
+function channelSenders({ notify, siteUrl }: Config): ChannelSender[] {
+  const senders: ChannelSender[] = [];
+  if (notify.webhook !== null) {
+    senders.push(new WebhookSender(notify.webhook.url, notify.webhook.secret));
+    if (notify.webhook.secret === null)
+      logWarning('webhook deliveries are unsigned: set NOTIFY_WEBHOOK_SECRET to sign them (Portfolio-Signature)');
+  }
+  if (notify.email !== null) senders.push(new EmailSender(notify.email, siteUrl));
+  if (senders.length > 0)
+    logEvent('new contact messages are delivered to the owner', { channels: senders.map((sender) => sender.channel) });
+  return senders;
+}
+
 /** `searchIndex` is the JSON of the build's search index; without it one is made from the projects. */
 export async function createServices(
   config: Config,
@@ -64,8 +80,8 @@ export async function createServices(
   ];
   await purgeExpired(purges);
   const purgeTimer = setInterval(() => void purgeExpired(purges), PURGE_INTERVAL_MS).unref();
-  const notifier = config.notify === null ? null : new Notifier(storage.messages, config.notify);
-  notifier?.wake();
+  const notifiers = channelSenders(config).map((sender) => new Notifier(storage.messages, sender, config.notify));
+  for (const notifier of notifiers) notifier.wake();
   const quotas = new QuotaBook(config);
   const jobs = await JobService.start({ store: storage.jobs, catalog, ...config.jobs });
   const [cursorKey, tokenKey] = await Promise.all([
@@ -82,9 +98,9 @@ export async function createServices(
     contact: new ContactService({
       idempotency: storage.idempotency,
       messages: storage.messages,
-      notifyConfigured: notifier !== null,
+      channels: notifiers.map((notifier) => notifier.channel),
       claimLeaseMs: config.connections.requestTimeoutMs + CLAIM_LEASE_MARGIN_MS,
-      onStored: () => notifier?.wake(),
+      onStored: () => notifiers.forEach((notifier) => notifier.wake()),
     }),
     keys: new KeyService(storage.keys, new AccessTokens(tokenKey), config.testKeyTtlSeconds, config.tokenTtlSeconds),
     jobs,
@@ -94,7 +110,7 @@ export async function createServices(
       quotas.close();
       // Running jobs are abandoned, not written: their leases run out (see JobService).
       jobs.close();
-      await notifier?.stop();
+      await Promise.all(notifiers.map((notifier) => notifier.stop()));
       await storage.close();
     },
   };

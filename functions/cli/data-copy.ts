@@ -9,8 +9,8 @@ const USAGE = `Usage: DATABASE_URL=postgres://... npm run data:copy -- [options]
 
 Copies the state of a single instance on SQLite (DATA_DIR) into the PostgreSQL at DATABASE_URL,
 so that the instances sharing it start where it stopped: every contact message with its id,
-read mark and delivery state; the test keys; the Idempotency-Key answers not yet expired; and
-the cursor and token signing secrets, so cursors and tokens issued before keep working.
+read mark and delivery state per channel; the test keys; the Idempotency-Key answers not yet
+expired; and the cursor and token signing secrets, so cursors and tokens issued before keep working.
 Jobs are not copied: they live minutes and belong to the process running them; let them finish.
 
 Stop the SQLite instance first. The copy is one transaction and may be run again: rows already

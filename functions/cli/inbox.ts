@@ -1,13 +1,14 @@
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/env.ts';
+import { loadConfig, type Config } from '../config/env.ts';
 import { inboxEntry } from '../contact/inbox-entry.ts';
-import type { StoredMessage } from '../contact/message-store.ts';
+import type { Channel, Delivery, MessageStore, StoredMessage } from '../contact/message-store.ts';
 import { openStorage } from '../state/open-storage.ts';
+import { parseInboxOptions, type InboxOptions } from './inbox-options.ts';
 
-const USAGE = `Usage: npm run inbox -- [options]
+const USAGE = `Usage: npm run inbox -- [options] [ids]
 
-Shows contact messages, newest first, from the storage the service uses
-(DATABASE_URL when set, else DATA_DIR).
+Shows contact messages, newest first, with where each one's delivery to the owner stands
+(webhook, email), from the storage the service uses (DATABASE_URL when set, else DATA_DIR).
+Options work with or without "--"; an option with a value needs "--" or "=" (--since=1h).
 
   --json            one JSON object per message, per line
   --since <when>    only messages since an ISO date (2026-11-01) or a duration ago (30m, 12h, 7d)
@@ -15,6 +16,11 @@ Shows contact messages, newest first, from the storage the service uses
   --mark-read       mark the messages shown as read
   --limit <n>       show at most n messages
   --sandbox         show the sandbox inbox instead of the real one
+  --redeliver       queue the messages shown again for every channel configured now
+                    (NOTIFY_WEBHOOK_URL, SMTP_URL): a missing delivery is created, a failed one
+                    starts over; delivered and pending ones are left alone. The running server
+                    sends them within a minute (at once on its next message or restart)
+  ids               only these messages (12 15 or #12)
   --help            this text`;
 
 const DURATION = /^(\d+)([mhd])$/;
@@ -30,19 +36,24 @@ export function parseSince(text: string, now = Date.now()): number {
   return time;
 }
 
-function describeDelivery(message: StoredMessage): string {
-  switch (message.notifyState) {
+function describeDelivery(channel: Channel, delivery: Delivery): string {
+  switch (delivery.state) {
     case 'delivered':
-      return 'webhook: delivered';
-    case 'pending':
-      return `webhook: pending (${message.notifyAttempts} attempts${message.notifyLastError ? `, last error: ${message.notifyLastError}` : ''})`;
+      return `${channel}: delivered`;
+    case 'pending': {
+      const next = delivery.nextAt === null ? '' : `, next ${new Date(delivery.nextAt).toISOString().slice(0, 19)}Z`;
+      return `${channel}: pending (${delivery.attempts} attempts${delivery.lastError ? `, last error: ${delivery.lastError}` : ''}${next})`;
+    }
     case 'failed':
-      return `webhook: FAILED after ${message.notifyAttempts} attempts (${message.notifyLastError ?? 'unknown error'})`;
-    case 'not_configured':
-      return 'webhook: not configured';
-    case 'sandbox':
-      return 'sandbox: never notified';
+      return `${channel}: FAILED after ${delivery.attempts} attempts (${delivery.lastError ?? 'unknown error'})`;
   }
+}
+
+function describeDeliveries(message: StoredMessage): string[] {
+  if (message.sandbox) return ['sandbox: never notified'];
+  const deliveries = Object.entries(message.deliveries) as [Channel, Delivery][];
+  if (deliveries.length === 0) return ['not notified (no channel configured when it came)'];
+  return deliveries.map(([channel, delivery]) => describeDelivery(channel, delivery));
 }
 
 /** A visitor wrote this text: control characters could drive the owner's terminal, so they are shown as "?". */
@@ -52,50 +63,77 @@ function printable(text: string): string {
 
 function formatText(message: StoredMessage): string {
   const when = new Date(message.createdAt).toISOString().replace('T', ' ').slice(0, 16);
-  const flags = [message.readAt === null ? 'unread' : 'read', describeDelivery(message)].join(' · ');
+  const flags = [message.readAt === null ? 'unread' : 'read', ...describeDeliveries(message)].join(' · ');
   const lines = printable(message.message.replace(/\r\n?/g, '\n')).split('\n');
   const body = lines.map((line) => `    ${line}`).join('\n');
   return `#${message.id}  ${when} UTC  ${printable(message.name)} <${printable(message.email)}>\n    [${flags}]\n${body}\n`;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      json: { type: 'boolean', default: false },
-      since: { type: 'string' },
-      unread: { type: 'boolean', default: false },
-      'mark-read': { type: 'boolean', default: false },
-      limit: { type: 'string' },
-      sandbox: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-    strict: true,
+/** The channels configured now, in the service's order. */
+function configuredChannels({ notify }: Config): Channel[] {
+  return [
+    ...(notify.webhook === null ? [] : ['webhook' as const]),
+    ...(notify.email === null ? [] : ['email' as const]),
+  ];
+}
+
+async function selectMessages(store: MessageStore, options: InboxOptions): Promise<StoredMessage[]> {
+  const byId = options.ids.length > 0;
+  const messages = await store.list({
+    sandbox: options.sandbox,
+    ...(options.since === undefined ? {} : { since: parseSince(options.since) }),
+    unreadOnly: options.unread,
+    ...(options.limit === undefined || byId ? {} : { limit: options.limit }),
   });
-  if (values.help) {
+  if (!byId) return messages;
+  const chosen = messages.filter((message) => options.ids.includes(message.id));
+  return options.limit === undefined ? chosen : chosen.slice(0, options.limit);
+}
+
+async function redeliver(store: MessageStore, messages: readonly StoredMessage[], config: Config): Promise<void> {
+  const channels = configuredChannels(config);
+  if (channels.length === 0)
+    throw new Error(
+      '--redeliver: no channel is configured; set NOTIFY_WEBHOOK_URL or SMTP_URL (with NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM)',
+    );
+  const queued = await store.requeue(
+    messages.map((message) => message.id),
+    channels,
+  );
+  for (const { id, channel, was } of queued)
+    process.stderr.write(`Queued #${id} for ${channel} (${was === null ? 'never sent there' : 'had failed'}).\n`);
+  process.stderr.write(
+    queued.length === 0
+      ? `Nothing to queue: every message selected is delivered or pending on ${channels.join(' and ')}.\n`
+      : `Queued ${queued.length} deliver${queued.length === 1 ? 'y' : 'ies'}; the running server sends them within a minute.\n`,
+  );
+}
+
+async function main(): Promise<void> {
+  const options = parseInboxOptions(process.argv.slice(2));
+  if (options.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const limit = values.limit === undefined ? undefined : Number(values.limit);
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
-    throw new Error('--limit must be a positive integer');
-
-  const storage = await openStorage(loadConfig());
+  const config = loadConfig();
+  const storage = await openStorage(config);
   try {
     const store = storage.messages;
-    const messages = await store.list({
-      sandbox: values.sandbox,
-      ...(values.since === undefined ? {} : { since: parseSince(values.since) }),
-      unreadOnly: values.unread,
-      ...(limit === undefined ? {} : { limit }),
-    });
-    if (values.json) {
+    let messages = await selectMessages(store, options);
+    if (options.redeliver) {
+      await redeliver(store, messages, config);
+      messages = (await selectMessages(store, options)).filter((message) =>
+        messages.some((shown) => shown.id === message.id),
+      );
+    }
+    if (options.json) {
       for (const message of messages) process.stdout.write(`${JSON.stringify(inboxEntry(message))}\n`);
     } else if (messages.length === 0) {
       process.stdout.write('No messages.\n');
     } else {
       process.stdout.write(messages.map(formatText).join('\n'));
     }
-    if (values['mark-read']) {
+    if (options.markRead) {
       const marked = await store.markRead(messages.map((message) => message.id));
       process.stderr.write(`Marked ${marked} message${marked === 1 ? '' : 's'} as read.\n`);
     }

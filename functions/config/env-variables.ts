@@ -68,13 +68,33 @@ export const ENV_VARIABLES = {
   },
   NOTIFY_WEBHOOK_URL: {
     default: '',
-    meaning: 'If set, each new contact message is POSTed to this URL as JSON (with retries).',
+    meaning:
+      'If set, each new live contact message is POSTed to this URL as JSON, with retries (payload and signature: /developers/webhooks). Only messages stored while it is set are sent.',
+  },
+  NOTIFY_WEBHOOK_SECRET: {
+    default: '',
+    meaning:
+      'If set, each webhook post carries a Portfolio-Signature header: an HMAC-SHA256 of its timestamp and body with this secret (/developers/webhooks). Empty sends unsigned posts.',
+  },
+  SMTP_URL: {
+    default: '',
+    meaning:
+      'If set (smtp:// or smtps://, with the account in the URL: smtps://user:password@smtp.example.com:465), each new live contact message is mailed to NOTIFY_EMAIL_TO, with retries. Needs NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM.',
+  },
+  NOTIFY_EMAIL_TO: { default: '', meaning: 'Where contact messages are mailed (one address); set with SMTP_URL.' },
+  NOTIFY_EMAIL_FROM: {
+    default: '',
+    meaning:
+      'The From of those mails: an address your SMTP account may send as, optionally with a name (Portfolio <site@example.com>); set with SMTP_URL. Reply-To is the visitor.',
   },
   NOTIFY_RETRY_BASE_MS: {
     default: '1000',
-    meaning: 'First webhook retry delay in milliseconds; it doubles per attempt, up to an hour.',
+    meaning: 'First delivery retry delay in milliseconds (webhook and email); it doubles per attempt, up to an hour.',
   },
-  NOTIFY_MAX_ATTEMPTS: { default: '10', meaning: 'Webhook attempts per message before it is marked failed.' },
+  NOTIFY_MAX_ATTEMPTS: {
+    default: '10',
+    meaning: 'Delivery attempts per message and channel before it is marked failed (npm run inbox -- --redeliver).',
+  },
   BATCH_MAX_OPERATIONS: { baked: true, default: '25', meaning: 'Most operations one POST /api/v1/batch may carry.' },
   JOB_CONCURRENCY: { baked: true, default: '2', meaning: 'Asynchronous jobs that run at the same time.' },
   JOB_QUEUE_LIMIT: {

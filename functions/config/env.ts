@@ -17,7 +17,7 @@ export interface Config {
   testKeyTtlSeconds: number;
   tokenTtlSeconds: number;
   idempotencyTtlSeconds: number;
-  notify: { webhookUrl: string; retryBaseMs: number; maxAttempts: number } | null;
+  notify: NotifyConfig;
   jobs: JobLimits;
   /** How long sandbox contact messages are kept. */
   sandboxRetentionSeconds: number;
@@ -33,6 +33,22 @@ export interface Config {
   accessLog: boolean;
   /** Serve a build whose baked values differ from this configuration (tests of enforcement only). */
   allowBuildMismatch: boolean;
+}
+
+/** How the owner is told about new messages: each channel is null when not configured. */
+interface NotifyConfig {
+  webhook: { url: string; secret: string | null } | null;
+  email: EmailConfig | null;
+  retryBaseMs: number;
+  maxAttempts: number;
+}
+
+export interface EmailConfig {
+  /** smtp:// or smtps://, credentials included, as nodemailer reads it. */
+  smtpUrl: string;
+  to: string;
+  /** An address, optionally with a display name: `Portfolio <site@example.com>`. */
+  from: string;
 }
 
 /** The job queue's capacity and what one client may take of it (see ENV_VARIABLES for each meaning). */
@@ -211,9 +227,44 @@ function connectionLimits(env: Env): ConnectionLimits {
   };
 }
 
-function notifyConfig(env: Env): Config['notify'] {
+function notifyConfig(env: Env): NotifyConfig {
   const webhookUrl = optionalUrl(env, 'NOTIFY_WEBHOOK_URL', ['http:', 'https:']);
-  const retryBaseMs = integer(env, 'NOTIFY_RETRY_BASE_MS', 1, 3_600_000);
-  const maxAttempts = integer(env, 'NOTIFY_MAX_ATTEMPTS', 1, 100);
-  return webhookUrl === null ? null : { webhookUrl, retryBaseMs, maxAttempts };
+  const secret = effectiveValue(env, 'NOTIFY_WEBHOOK_SECRET');
+  return {
+    webhook: webhookUrl === null ? null : { url: webhookUrl, secret: secret === '' ? null : secret },
+    email: emailConfig(env),
+    retryBaseMs: integer(env, 'NOTIFY_RETRY_BASE_MS', 1, 3_600_000),
+    maxAttempts: integer(env, 'NOTIFY_MAX_ATTEMPTS', 1, 100),
+  };
+}
+
+/** One address: no spaces, angle brackets, commas or quotes (so never a list, never a header of its own). */
+const ADDRESS = /^[^\s<>,;"@]+@[^\s<>,;"@]+\.[^\s<>,;"@]+$/;
+/** An address with an optional display name: `site@example.com` or `Portfolio <site@example.com>`. */
+const NAMED_ADDRESS = /^(?:[^<>\r\n",;]+ )?<([^<>]+)>$/;
+const EMAIL_VARIABLES = ['SMTP_URL', 'NOTIFY_EMAIL_TO', 'NOTIFY_EMAIL_FROM'] as const;
+
+/** Email delivery: SMTP_URL, NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM go together, all set or none. */
+function emailConfig(env: Env): EmailConfig | null {
+  const set = EMAIL_VARIABLES.filter((variable) => effectiveValue(env, variable) !== '');
+  if (set.length === 0) return null;
+  const missing = EMAIL_VARIABLES.find((variable) => !set.includes(variable));
+  if (missing !== undefined)
+    throw new ConfigError(
+      missing,
+      '',
+      `a value: ${set.join(' and ')} ${set.length === 1 ? 'is' : 'are'} set, and email delivery needs all of SMTP_URL, NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM (or none)`,
+    );
+  const smtpUrl = optionalUrl(env, 'SMTP_URL', ['smtp:', 'smtps:'])!;
+  const to = effectiveValue(env, 'NOTIFY_EMAIL_TO').trim();
+  if (!ADDRESS.test(to)) throw new ConfigError('NOTIFY_EMAIL_TO', to, 'one email address, such as you@example.com');
+  const from = effectiveValue(env, 'NOTIFY_EMAIL_FROM').trim();
+  const named = NAMED_ADDRESS.exec(from);
+  if (!ADDRESS.test(from) && !(named !== null && ADDRESS.test(named[1]!)))
+    throw new ConfigError(
+      'NOTIFY_EMAIL_FROM',
+      from,
+      'an email address, optionally with a name: site@example.com or Portfolio <site@example.com>',
+    );
+  return { smtpUrl, to, from };
 }

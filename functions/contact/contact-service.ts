@@ -4,7 +4,7 @@ import { charge } from '../limits/charge.ts';
 import { rateLimitHeaders, type QuotaLimiter } from '../limits/rate-limiter.ts';
 import { fieldProblems } from '../http/field-problems.ts';
 import type { IdempotencyStore, KeyRef, RecordedAnswer } from '../state/idempotency-store.ts';
-import type { MessageStore, SubmissionOutcome } from './message-store.ts';
+import type { Channel, MessageStore, SubmissionOutcome } from './message-store.ts';
 import { CONTACT_PROBLEM_WORDS, contactSchema } from './schema.ts';
 
 /** What a submission came to; `replayed` marks an answer repeated from the key's first request. */
@@ -29,7 +29,8 @@ export interface ContactRequest {
 export interface ContactDependencies {
   idempotency: IdempotencyStore;
   messages: MessageStore;
-  notifyConfigured: boolean;
+  /** The channels configured now: each live message is queued for delivery to each. */
+  channels: readonly Channel[];
   /**
    * How long a claim on a key holds before another request may take it over: longer than any
    * request may last (REQUEST_TIMEOUT_MS), so only the claim of an instance that died runs out.
@@ -75,14 +76,14 @@ export class ContactService {
       }
       const headers = await charge(request.limiter, quotaKeyOf(request), 1, 'messages');
       const answer = { fingerprint: fingerprintOf(raw), status: 200, body: JSON.stringify({ success: true }) };
-      const notifyState = request.sandbox ? 'sandbox' : this.deps.notifyConfigured ? 'pending' : 'not_configured';
       let outcome: SubmissionOutcome;
       try {
         outcome = await this.deps.messages.storeSubmission({
           ref,
           token: claim.token,
           message: { sandbox: request.sandbox, ...parsed.data },
-          notifyState,
+          // Sandbox traffic is anyone's test: the owner is never told about it.
+          channels: request.sandbox ? [] : this.deps.channels,
           answer,
         });
         claimEnded = true;

@@ -1,4 +1,12 @@
-import type { StoredMessage } from './message-store.ts';
+import type { Channel, Delivery, StoredMessage } from './message-store.ts';
+
+/** A delivery as the inbox shows it: times as ISO strings. */
+interface DeliveryEntry {
+  state: Delivery['state'];
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+}
 
 /** A message as `npm run inbox -- --json` prints it, one object per line. */
 export interface InboxEntry {
@@ -9,7 +17,8 @@ export interface InboxEntry {
   message: string;
   read: boolean;
   sandbox: boolean;
-  delivery: { state: string; attempts: number; lastError: string | null };
+  /** Per channel the message is delivered to (none for sandbox messages, or when no channel was configured). */
+  deliveries: Partial<Record<Channel, DeliveryEntry>>;
 }
 
 export function inboxEntry(message: StoredMessage): InboxEntry {
@@ -21,6 +30,16 @@ export function inboxEntry(message: StoredMessage): InboxEntry {
     message: message.message,
     read: message.readAt !== null,
     sandbox: message.sandbox,
-    delivery: { state: message.notifyState, attempts: message.notifyAttempts, lastError: message.notifyLastError },
+    deliveries: Object.fromEntries(
+      Object.entries(message.deliveries).map(([channel, delivery]) => [
+        channel,
+        {
+          state: delivery.state,
+          attempts: delivery.attempts,
+          lastError: delivery.lastError,
+          nextAttemptAt: delivery.nextAt === null ? null : new Date(delivery.nextAt).toISOString(),
+        },
+      ]),
+    ),
   };
 }

@@ -7,17 +7,39 @@ export interface NewMessage {
   message: string;
 }
 
-/** Whether and how the owner was told about a message. */
-export type NotifyState = 'pending' | 'delivered' | 'failed' | 'not_configured' | 'sandbox';
+/** The ways the owner is told about a new message, each delivered on its own (the outbox). */
+export type Channel = 'webhook' | 'email';
 
-export interface StoredMessage extends NewMessage {
+/** Where one message's delivery to one channel stands; `failed` is final until the owner re-queues it. */
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface Delivery {
+  state: DeliveryState;
+  attempts: number;
+  /** The next attempt (epoch ms) while pending; null once delivered or failed. */
+  nextAt: number | null;
+  lastError: string | null;
+}
+
+/** A stored message without its deliveries: what a channel sends. */
+export interface MessageRecord extends NewMessage {
   id: number;
   createdAt: number;
   readAt: number | null;
-  notifyState: NotifyState;
-  notifyAttempts: number;
-  notifyNextAt: number | null;
-  notifyLastError: string | null;
+}
+
+export interface StoredMessage extends MessageRecord {
+  /**
+   * One entry per channel the message is to be delivered to: the channels configured when it was
+   * stored, plus any the owner re-queued it for. Sandbox messages have none.
+   */
+  deliveries: Partial<Record<Channel, Delivery>>;
+}
+
+/** A delivery claimed for one attempt: the message and how many attempts came before. */
+export interface DueDelivery {
+  message: MessageRecord;
+  attempts: number;
 }
 
 export interface InboxQuery {
@@ -33,7 +55,8 @@ export interface Submission {
   /** The claim's token: the commit happens only while the claim is still this request's. */
   token: string;
   message: NewMessage;
-  notifyState: NotifyState;
+  /** The channels to deliver it to: those configured now (none for a sandbox message). */
+  channels: readonly Channel[];
   answer: RecordedAnswer;
 }
 
@@ -44,30 +67,45 @@ export interface Submission {
  */
 export type SubmissionOutcome = { stored: true; id: number } | { stored: false; earlier?: RecordedAnswer };
 
+/** A delivery the owner re-queued, and where it stood before (null: the message had none to that channel). */
+export interface Requeued {
+  id: number;
+  channel: Channel;
+  was: 'failed' | null;
+}
+
 /**
- * The durable inbox: contact messages and the state of their owner notification. Times are
- * epoch milliseconds. Each engine (SQLite, PostgreSQL) implements it once.
+ * The durable inbox and its outbox: contact messages, and per message and channel the state of
+ * its delivery to the owner. Times are epoch milliseconds. Each engine (SQLite, PostgreSQL)
+ * implements it once.
  */
 export interface MessageStore {
   /**
-   * Stores the message and its key's answer in one transaction, which also ends the claim, so an
-   * acknowledged message survives a crash and is never stored twice, whichever instance retries.
+   * Stores the message, its deliveries (one pending per channel in the submission) and its key's
+   * answer in one transaction, which also ends the claim, so an acknowledged message survives a
+   * crash, is never stored twice whichever instance retries, and is never stored without them.
    */
   storeSubmission(submission: Submission, now?: number): Promise<SubmissionOutcome>;
   /** Newest first. */
   list(query: InboxQuery): Promise<StoredMessage[]>;
   markRead(ids: readonly number[], now?: number): Promise<number>;
   /**
-   * Takes up to `limit` messages whose notification is due and hides them from every other
-   * claimer for `claimMs` (their next attempt moves to now + claimMs), so that each message is
-   * posted by one instance at a time. A claimer that dies leaves them due again after `claimMs`.
+   * Takes up to `limit` deliveries to `channel` that are due and hides them from every other
+   * claimer for `claimMs` (their next attempt moves to now + claimMs), so that each is attempted
+   * by one instance at a time. A claimer that dies leaves them due again after `claimMs`.
    */
-  claimDue(now: number, limit: number, claimMs: number): Promise<StoredMessage[]>;
-  /** The next time a pending notification is due, if any. */
-  nextNotificationAt(): Promise<number | null>;
-  recordDelivery(id: number): Promise<void>;
-  /** A failed post: `nextAt` is the next attempt, or null when there is none left (the state becomes failed). */
-  recordFailure(id: number, error: string, nextAt: number | null): Promise<void>;
+  claimDue(channel: Channel, now: number, limit: number, claimMs: number): Promise<DueDelivery[]>;
+  /** The next time a pending delivery to `channel` is due, if any. */
+  nextDeliveryAt(channel: Channel): Promise<number | null>;
+  recordDelivery(id: number, channel: Channel): Promise<void>;
+  /** A failed attempt: `nextAt` is the next one, or null when there is none left (the state becomes failed). */
+  recordFailure(id: number, channel: Channel, error: string, nextAt: number | null): Promise<void>;
+  /**
+   * Queues the live messages `ids` again for `channels`, due at `now`: a missing delivery is
+   * created, a failed one starts over (its attempts back to 0); pending and delivered ones are
+   * left alone. Returns what was queued.
+   */
+  requeue(ids: readonly number[], channels: readonly Channel[], now?: number): Promise<Requeued[]>;
   /**
    * Deletes sandbox messages created before `before`; returns how many. Sandbox messages are test
    * traffic that anyone may send and nobody is told about, so they are kept only for a while.

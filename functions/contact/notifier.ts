@@ -1,12 +1,20 @@
-import { logError, logEvent } from '../log.ts';
-import type { MessageStore, StoredMessage } from './message-store.ts';
+import { logError, logWarning } from '../log.ts';
+import type { Channel, MessageRecord, MessageStore } from './message-store.ts';
+
+/** One way of telling the owner (a webhook post, an email): the notifier decides when, the sender how. */
+export interface ChannelSender {
+  readonly channel: Channel;
+  /** The longest one send may take; a claimed delivery stays hidden from other instances a while longer. */
+  readonly timeoutMs: number;
+  /** Delivers one message; null once the receiver accepted it, otherwise why it did not (a status, an error). */
+  send(message: MessageRecord): Promise<string | null>;
+  close?(): void;
+}
 
 export interface NotifierOptions {
-  webhookUrl: string;
   /** First retry delay; each further retry doubles it, up to an hour. */
   retryBaseMs: number;
   maxAttempts: number;
-  timeoutMs?: number;
 }
 
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
@@ -14,14 +22,14 @@ const MAX_BACKOFF_MS = 60 * 60 * 1000;
 const MAX_STORAGE_BACKOFF_MS = 60 * 1000;
 /**
  * With nothing pending, the inbox is looked at again after this long: another instance sharing it
- * may have stored a message and died before posting it.
+ * may have stored a message and died before sending it.
  */
 const IDLE_POLL_MS = 60_000;
-/** Most messages posted in one round; the rest wait for the next round, right after. */
+/** Most messages sent in one round; the rest wait for the next round, right after. */
 const BATCH = 20;
 /**
- * How long a claimed message stays hidden from the other instances' notifiers, beyond the post's
- * own timeout: one post at a time is claimed, so a claim outlives its post unless the instance died.
+ * How long a claimed message stays hidden from the other instances' notifiers, beyond the send's
+ * own timeout: one send at a time is claimed, so a claim outlives its send unless the instance died.
  */
 const CLAIM_MARGIN_MS = 30_000;
 
@@ -30,39 +38,45 @@ function backoff(baseMs: number, attempt: number, maxMs: number): number {
   return Math.min(maxMs, baseMs * 2 ** (attempt - 1));
 }
 
-/** What one post came to, to be written to the message's row. */
+/** What one attempt came to, to be written to the delivery's row. */
 type Outcome = { delivered: true } | { delivered: false; error: string; nextAt: number | null };
 
 /**
- * Delivers new messages to the owner's webhook, from the durable inbox and never from the
- * request: a visitor's answer never waits for the webhook, and a message stored before a
- * crash is still delivered after the restart. Delivery is at least once; each post carries
- * the message id (also as Idempotency-Key) so the receiver can drop a repeat.
+ * Delivers new messages to the owner through one channel (one Notifier per channel), from the
+ * durable outbox and never from the request: a visitor's answer never waits for the webhook or
+ * the mail server, and a message stored before a crash is still delivered after the restart.
+ * Delivery is at least once; each send carries the message id (the webhook's Idempotency-Key,
+ * the mail's Message-ID) so the receiver can recognise a repeat.
  *
- * Several instances may share the inbox (PostgreSQL): each message is claimed before its post
- * (MessageStore.claimDue), so one instance at a time posts it, and another takes it over once
+ * Several instances may share the outbox (PostgreSQL): each delivery is claimed before its send
+ * (MessageStore.claimDue), so one instance at a time sends it, and another takes it over once
  * the claim runs out if the first died.
  *
  * The inbox itself can fail (a full disk, a read-only DATA_DIR, another writer holding the
  * database past busy_timeout, PostgreSQL down). Such a failure is logged and the round is tried again later,
- * with backoff; it never escapes as a rejected promise. A post whose result could not be
- * written is kept in memory and written later, and is not posted again by this process; only
- * a restart before the write lands posts it once more.
+ * with backoff; it never escapes as a rejected promise. A send whose result could not be
+ * written is kept in memory and written later, and is not sent again by this process; only
+ * a restart before the write lands sends it once more.
  */
 export class Notifier {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private again = false;
   private stopped = false;
-  /** Results posted but not yet written, by message id. */
+  /** Results sent but not yet written, by message id. */
   private readonly unwritten = new Map<number, Outcome>();
   /** Rounds in a row in which the inbox could not be read or written; sets the backoff. */
   private storageFailures = 0;
 
   constructor(
     private readonly messages: MessageStore,
+    private readonly sender: ChannelSender,
     private readonly options: NotifierOptions,
   ) {}
+
+  get channel(): Channel {
+    return this.sender.channel;
+  }
 
   /** Looks for due deliveries now (after a new message) and then whenever the next one is due. */
   wake(): void {
@@ -82,15 +96,16 @@ export class Notifier {
     });
   }
 
-  /** Stops for good; a result still unwritten gets one last try, else its message is posted again after a restart. */
+  /** Stops for good; a result still unwritten gets one last try, else its message is sent again after a restart. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     try {
       await this.writeOutcomes();
     } catch {
-      // Still pending in the inbox: delivered again after the restart, which at-least-once allows.
+      // Still pending in the outbox: delivered again after the restart, which at-least-once allows.
     }
+    this.sender.close?.();
   }
 
   /** One pass over due messages, then the timer for the next; it never rejects. */
@@ -113,7 +128,7 @@ export class Notifier {
     } else {
       let next: number | null;
       try {
-        next = await this.messages.nextNotificationAt();
+        next = await this.messages.nextDeliveryAt(this.sender.channel);
       } catch (error) {
         this.storageFailed(error);
         return this.schedule();
@@ -133,31 +148,42 @@ export class Notifier {
   private storageFailed(error: unknown): void {
     this.storageFailures++;
     logError('notifier', error, {
-      message: 'webhook bookkeeping failed; retrying',
+      message: `${this.sender.channel} bookkeeping failed; retrying`,
       unwritten: [...this.unwritten.keys()],
       retryInMs: this.storageBackoffMs(),
     });
   }
 
-  /** Posts what is due, writing each result before the next post; throws when the inbox fails. */
+  /** Sends what is due, writing each result before the next send; throws when the outbox fails. */
   private async deliverDue(): Promise<void> {
-    const claimMs = (this.options.timeoutMs ?? 10_000) + CLAIM_MARGIN_MS;
-    for (let posted = 0; posted < BATCH && !this.stopped; posted++) {
-      const [message] = await this.messages.claimDue(Date.now(), 1, claimMs);
-      if (message === undefined || this.stopped) return;
-      const error = await this.post(message);
-      // Stopped during the post: the database may be closed; the message stays pending.
+    const { channel } = this.sender;
+    const claimMs = this.sender.timeoutMs + CLAIM_MARGIN_MS;
+    for (let sent = 0; sent < BATCH && !this.stopped; sent++) {
+      const [due] = await this.messages.claimDue(channel, Date.now(), 1, claimMs);
+      if (due === undefined || this.stopped) return;
+      const { message } = due;
+      const error = await this.sender.send(message);
+      // Stopped during the send: the database may be closed; the delivery stays pending.
       if (this.stopped) return;
       if (error === null) {
         this.unwritten.set(message.id, { delivered: true });
       } else {
-        const attempt = message.notifyAttempts + 1;
+        const attempt = due.attempts + 1;
         const nextAt =
           attempt >= this.options.maxAttempts
             ? null
             : Date.now() + backoff(this.options.retryBaseMs, attempt, MAX_BACKOFF_MS);
         this.unwritten.set(message.id, { delivered: false, error, nextAt });
-        logEvent('webhook delivery failed', { messageId: message.id, attempt, error, retry: nextAt !== null });
+        logWarning(`${channel} delivery failed`, {
+          channel,
+          messageId: message.id,
+          attempt,
+          error,
+          nextAttemptAt: nextAt === null ? null : new Date(nextAt).toISOString(),
+          ...(nextAt === null
+            ? { gaveUp: `no attempts left of ${this.options.maxAttempts}: npm run inbox -- --redeliver` }
+            : {}),
+        });
       }
       await this.writeOutcomes();
     }
@@ -165,33 +191,11 @@ export class Notifier {
 
   /** Writes the results still held in memory; throws at the first that fails, keeping it and the rest. */
   private async writeOutcomes(): Promise<void> {
+    const { channel } = this.sender;
     for (const [id, outcome] of this.unwritten) {
-      if (outcome.delivered) await this.messages.recordDelivery(id);
-      else await this.messages.recordFailure(id, outcome.error, outcome.nextAt);
+      if (outcome.delivered) await this.messages.recordDelivery(id, channel);
+      else await this.messages.recordFailure(id, channel, outcome.error, outcome.nextAt);
       this.unwritten.delete(id);
-    }
-  }
-
-  /** Posts one message; null on a 2xx, otherwise why it failed. */
-  private async post(message: StoredMessage): Promise<string | null> {
-    try {
-      const response = await fetch(this.options.webhookUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': `message-${message.id}` },
-        body: JSON.stringify({
-          type: 'contact.message',
-          id: message.id,
-          name: message.name,
-          email: message.email,
-          message: message.message,
-          createdAt: new Date(message.createdAt).toISOString(),
-        }),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-      });
-      await response.arrayBuffer();
-      return response.ok ? null : `HTTP ${response.status}`;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
     }
   }
 }

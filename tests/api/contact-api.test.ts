@@ -26,7 +26,7 @@ describe('POST /api/v1/contact', () => {
     expect(posted.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
     const inbox = await storedInbox(server.dataDir);
     expect(inbox.filter((entry) => entry.message === message.message)).toHaveLength(1);
-    expect(inbox[0]).toMatchObject({ ...message, read: false, sandbox: false, delivery: { state: 'not_configured' } });
+    expect(inbox[0]).toMatchObject({ ...message, read: false, sandbox: false, deliveries: {} });
   });
 
   it('reports every problem of a body at once', async () => {
@@ -270,7 +270,7 @@ describe('sandbox', () => {
     expect((await storedInbox(server.dataDir)).some((entry) => entry.message === message)).toBe(false);
     const sandboxInbox = await storedInbox(server.dataDir, { sandbox: true });
     expect(sandboxInbox.filter((entry) => entry.message === message)).toHaveLength(1);
-    expect(sandboxInbox[0]!.delivery.state).toBe('sandbox');
+    expect(sandboxInbox[0]!.deliveries).toEqual({});
   });
 
   it('refuses X-Sandbox values other than true, 1, false and 0', async () => {

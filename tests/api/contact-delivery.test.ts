@@ -23,13 +23,14 @@ describe('owner notification by webhook', () => {
       expect(hook.received[0]!.body).toMatchObject({ type: 'contact.message', ...VALID, message });
       expect(hook.received[0]!.headers['idempotency-key']).toMatch(/^message-\d+$/);
       await waitFor(
-        async () => (await storedInbox(server.dataDir))[0]?.delivery.state === 'delivered',
+        async () => (await storedInbox(server.dataDir))[0]?.deliveries.webhook?.state === 'delivered',
         'the delivery to be recorded',
       );
-      expect((await storedInbox(server.dataDir))[0]!.delivery).toEqual({
+      expect((await storedInbox(server.dataDir))[0]!.deliveries.webhook).toEqual({
         state: 'delivered',
         attempts: 3,
         lastError: null,
+        nextAttemptAt: null,
       });
 
       expect(

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { NotifyState, Submission } from '../../functions/contact/message-store.ts';
+import type { Channel, Submission } from '../../functions/contact/message-store.ts';
 import type { JobError, JobStore, RunShares } from '../../functions/jobs/job-store.ts';
 import { SchemaTooNew } from '../../functions/state/schema-too-new.ts';
 import type { KeyRef, RecordedAnswer } from '../../functions/state/idempotency-store.ts';
@@ -59,11 +59,11 @@ describe.skipIf(!HAS_POSTGRES)('PostgreSQL stores', () => {
     status: 201,
     body: `{"m":"${text}"}`,
   });
-  const submission = (ref: KeyRef, token: string, notifyState: NotifyState = 'pending'): Submission => ({
+  const submission = (ref: KeyRef, token: string, channels: readonly Channel[] = ['webhook']): Submission => ({
     ref,
     token,
     message: { sandbox: ref.sandbox, name: 'Ada', email: 'ada@example.com', message: `About ${ref.key}` },
-    notifyState,
+    channels,
     answer: answer(ref.key),
   });
   const ref = (key: string, sandbox = false): KeyRef => ({ scope: 'contact:192.0.2.1', sandbox, key });
@@ -142,14 +142,14 @@ describe.skipIf(!HAS_POSTGRES)('PostgreSQL stores', () => {
     const third = await a.idempotency.claim(key, 1000, T + 1002);
     if (third.kind !== 'claimed') throw new Error('expected the lapsed claim to be claimable');
     expect(await b.messages.storeSubmission(submission(key, second.token), T + 1003)).toEqual({ stored: false });
-    const stored = await a.messages.storeSubmission(submission(key, third.token, 'sandbox'), T + 1004);
+    const stored = await a.messages.storeSubmission(submission(key, third.token, []), T + 1004);
     expect(stored.stored).toBe(true);
     expect(await b.messages.storeSubmission(submission(key, second.token), T + 1005)).toEqual({
       stored: false,
       earlier: answer('lease'),
     });
     const [message] = await b.messages.list({ sandbox: true });
-    expect(message).toMatchObject({ sandbox: true, createdAt: T + 1004, notifyState: 'sandbox', notifyNextAt: null });
+    expect(message).toMatchObject({ sandbox: true, createdAt: T + 1004, deliveries: {} });
   });
 
   it('hands each due message to one claimer at a time, across two instances', async () => {
@@ -160,25 +160,27 @@ describe.skipIf(!HAS_POSTGRES)('PostgreSQL stores', () => {
       if (claim.kind !== 'claimed') throw new Error('expected a claim');
       await a.messages.storeSubmission(submission(key, claim.token), T + index);
     }
-    expect(await b.messages.nextNotificationAt()).toBe(T);
+    expect(await b.messages.nextDeliveryAt('webhook')).toBe(T);
     const rounds = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => (index % 2 === 0 ? a : b).messages.claimDue(T + 100, 7, 60_000)),
+      Array.from({ length: 12 }, (_, index) =>
+        (index % 2 === 0 ? a : b).messages.claimDue('webhook', T + 100, 7, 60_000),
+      ),
     );
-    const ids = rounds.flat().map((message) => message.id);
+    const ids = rounds.flat().map((due) => due.message.id);
     expect(ids).toHaveLength(60);
     expect(new Set(ids).size).toBe(60);
     for (const round of rounds)
-      expect(round.map((m) => m.id)).toEqual([...round.map((m) => m.id)].sort((x, y) => x - y));
-    expect(await a.messages.claimDue(T + 60_099, 100, 60_000)).toEqual([]);
+      expect(round.map((d) => d.message.id)).toEqual([...round.map((d) => d.message.id)].sort((x, y) => x - y));
+    expect(await a.messages.claimDue('webhook', T + 60_099, 100, 60_000)).toEqual([]);
 
-    const [first, second] = (await b.messages.claimDue(T + 60_100, 2, 60_000)).map((message) => message.id);
-    await a.messages.recordDelivery(first as number);
-    await a.messages.recordFailure(second as number, 'x'.repeat(600), null);
+    const [first, second] = (await b.messages.claimDue('webhook', T + 60_100, 2, 60_000)).map((due) => due.message.id);
+    await a.messages.recordDelivery(first as number, 'webhook');
+    await a.messages.recordFailure(second as number, 'webhook', 'x'.repeat(600), null);
     const listed = await b.messages.list({ sandbox: false, unreadOnly: true, limit: 100 });
-    expect(listed.find((m) => m.id === first)).toMatchObject({ notifyState: 'delivered', notifyAttempts: 1 });
-    const failed = listed.find((m) => m.id === second);
-    expect(failed).toMatchObject({ notifyState: 'failed', notifyAttempts: 1, notifyNextAt: null });
-    expect(failed?.notifyLastError).toHaveLength(500);
+    expect(listed.find((m) => m.id === first)?.deliveries.webhook).toMatchObject({ state: 'delivered', attempts: 1 });
+    const failed = listed.find((m) => m.id === second)?.deliveries.webhook;
+    expect(failed).toMatchObject({ state: 'failed', attempts: 1, nextAt: null });
+    expect(failed?.lastError).toHaveLength(500);
 
     expect(await a.messages.markRead([first as number, second as number, 999_999], T)).toBe(2);
     expect(await b.messages.markRead([first as number], T)).toBe(0);

@@ -45,11 +45,19 @@ export async function postContact(
 
 /** The inbox command's output, run the way the owner runs it: `npm run inbox -- <args>`. */
 export async function runInbox(dataDir: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/inbox.ts', ...args], {
+  return (await runInboxOutput({}, dataDir, ...args)).stdout;
+}
+
+/** The same with more of the service's configuration (the channels --redeliver queues for): stdout and stderr. */
+export async function runInboxOutput(
+  env: Record<string, string>,
+  dataDir: string,
+  ...args: string[]
+): Promise<{ stdout: string; stderr: string }> {
+  return run(process.execPath, ['--import', 'tsx', 'functions/cli/inbox.ts', ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, ...(await engineEnv(dataDir)) },
+    env: { ...process.env, DATA_DIR: dataDir, ...(await engineEnv(dataDir)), ...env },
   });
-  return stdout;
 }
 
 /** The inbox as the owner's `npm run inbox -- --json` lists it. */

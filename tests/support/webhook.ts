@@ -5,7 +5,8 @@ const HANG_GUARD_MS = 60_000;
 
 export interface Receiver {
   url: string;
-  received: { headers: Record<string, unknown>; body: Record<string, unknown> }[];
+  /** Each accepted post: its headers, its body parsed, and its body as sent (what a signature covers). */
+  received: { headers: Record<string, unknown>; body: Record<string, unknown>; raw: string }[];
   attempts: () => number;
   /** Resolves once `count` posts have been accepted (answered 204); rejects after HANG_GUARD_MS. */
   accepted(count: number): Promise<void>;
@@ -27,7 +28,7 @@ export function receiver(failures: number, onPost: () => void = () => undefined)
         res.writeHead(500).end('not yet');
         return;
       }
-      received.push({ headers: req.headers, body: JSON.parse(text) as Record<string, unknown> });
+      received.push({ headers: req.headers, body: JSON.parse(text) as Record<string, unknown>, raw: text });
       res.writeHead(204).end();
       for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
     });

@@ -20,11 +20,11 @@ describe('owner notification by webhook', () => {
     try {
       expect((await postContact(first.baseUrl, { ...VALID, message })).status).toBe(200);
       await waitFor(
-        async () => (await storedInbox(first.dataDir))[0]?.delivery.state === 'failed',
+        async () => (await storedInbox(first.dataDir))[0]?.deliveries.webhook?.state === 'failed',
         'the message to be marked failed',
       );
       const entry = (await storedInbox(first.dataDir))[0]!;
-      expect(entry.delivery).toMatchObject({ state: 'failed', attempts: 2, lastError: 'HTTP 500' });
+      expect(entry.deliveries.webhook).toMatchObject({ state: 'failed', attempts: 2, lastError: 'HTTP 500' });
       const text = await runInbox(first.dataDir);
       expect(text).toContain('webhook: FAILED after 2 attempts (HTTP 500)');
     } finally {
@@ -39,7 +39,8 @@ describe('owner notification by webhook', () => {
     const later = `Stored while down ${randomUUID()}`;
     expect((await postContact(down.baseUrl, { ...VALID, message: later })).status).toBe(200);
     await waitFor(
-      async () => (await storedInbox(down.dataDir)).find((e) => e.message === later)?.delivery.attempts === 1,
+      async () =>
+        (await storedInbox(down.dataDir)).find((e) => e.message === later)?.deliveries.webhook?.attempts === 1,
       'a first failed attempt',
     );
     await down.stop('SIGKILL');
@@ -50,7 +51,8 @@ describe('owner notification by webhook', () => {
       expect(hook.received[0]!.body.message).toBe(later);
       await waitFor(
         async () =>
-          (await storedInbox(restarted.dataDir)).find((e) => e.message === later)?.delivery.state === 'delivered',
+          (await storedInbox(restarted.dataDir)).find((e) => e.message === later)?.deliveries.webhook?.state ===
+          'delivered',
         'the delivery to be recorded',
       );
       // The message that had already failed for good is not retried.
@@ -95,13 +97,14 @@ describe.skipIf(TEST_ENGINE === 'shared')('owner notification when the inbox can
       lock!.close();
 
       await waitFor(
-        async () => (await storedInbox(server!.dataDir))[0]?.delivery.state === 'delivered',
+        async () => (await storedInbox(server!.dataDir))[0]?.deliveries.webhook?.state === 'delivered',
         'the delivery to be recorded',
       );
-      expect((await storedInbox(server.dataDir))[0]!.delivery).toEqual({
+      expect((await storedInbox(server.dataDir))[0]!.deliveries.webhook).toEqual({
         state: 'delivered',
         attempts: 1,
         lastError: null,
+        nextAttemptAt: null,
       });
       // At least once, and here exactly once: the retry wrote the result; it did not post again.
       expect(hook.attempts()).toBe(1);

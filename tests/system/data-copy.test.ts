@@ -91,7 +91,10 @@ beforeAll(async () => {
   before.dataDir = single.dataDir;
   try {
     expect((await postContact(single.baseUrl, { ...VALID, message: 'Delivery fails' })).status).toBe(200);
-    await waitFor(async () => (await storedInbox(single.dataDir))[0]?.delivery.state === 'failed', 'a failed delivery');
+    await waitFor(
+      async () => (await storedInbox(single.dataDir))[0]?.deliveries.webhook?.state === 'failed',
+      'a failed delivery',
+    );
     expect((await postContact(single.baseUrl, before.replay.body, { key: before.replay.key })).status).toBe(200);
     expect(
       (await postContact(single.baseUrl, { ...VALID, message: 'Trying the sandbox first' }, { query: '?sandbox=true' }))
@@ -100,7 +103,7 @@ beforeAll(async () => {
     expect((await postContact(single.baseUrl, { ...VALID, message: 'Read by the owner' })).status).toBe(200);
     await hook.accepted(2);
     await waitFor(
-      async () => (await storedInbox(single.dataDir)).every((entry) => entry.delivery.state !== 'pending'),
+      async () => (await storedInbox(single.dataDir)).every((entry) => entry.deliveries.webhook?.state !== 'pending'),
       'every delivery to be recorded',
     );
     await runInbox(single.dataDir, '--mark-read', '--limit', '1');
@@ -123,7 +126,7 @@ describe.skipIf(!HAS_POSTGRES)('npm run data:copy', () => {
   afterAll(() => shared?.stop());
 
   it('moves a SQLite instance into PostgreSQL: messages, keys, replays, cursors and tokens keep working', async () => {
-    expect(before.inbox.map((entry) => [entry.read, entry.delivery.state])).toEqual([
+    expect(before.inbox.map((entry) => [entry.read, entry.deliveries.webhook?.state])).toEqual([
       [true, 'delivered'],
       [false, 'delivered'],
       [false, 'failed'],

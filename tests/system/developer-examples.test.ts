@@ -1,9 +1,13 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postContact, VALID } from '../support/contact.ts';
+import { freePort } from '../support/free-port.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { receiver, waitFor } from '../support/webhook.ts';
 
 const run = promisify(execFile);
 const SITE = 'http://localhost:4321';
@@ -74,5 +78,69 @@ describe('/developers/sdk', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(dir, 'example.ts')], { cwd: ROOT });
     expect(stdout).toContain('fika-booking');
     expect(stdout.trim().endsWith('true')).toBe(true);
+  });
+});
+
+describe('/developers/webhooks', () => {
+  /** The page's receiver, run as a reader would run it, with `secret`; resolves once it answers. */
+  async function startExampleReceiver(source: string, secret: string) {
+    const dir = mkdtempSync(path.join(ROOT, 'node_modules/.webhook-example-'));
+    scratch.push(dir);
+    writeFileSync(path.join(dir, 'receiver.mjs'), source);
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.join(dir, 'receiver.mjs')], {
+      env: { ...process.env, PORT: String(port), WEBHOOK_SECRET: secret },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const url = `http://127.0.0.1:${port}/`;
+    await waitFor(
+      () =>
+        fetch(url, { method: 'POST', body: '' }).then(
+          () => true,
+          () => false,
+        ),
+      'the example to listen',
+    );
+    return { url, stdout: () => stdout, stop: () => child.kill() };
+  }
+
+  it('the verification example accepts a real signed delivery and refuses a wrong secret or a changed body', async () => {
+    const [source] = codeBlocks('developers/webhooks.md', 'js');
+    expect(source).toContain('timingSafeEqual');
+    const secret = `whsec-${randomUUID()}`;
+    const hook = await receiver(0);
+    const portfolio = await startServer({ NOTIFY_WEBHOOK_URL: hook.url, NOTIFY_WEBHOOK_SECRET: secret });
+    const right = await startExampleReceiver(source!, secret);
+    const wrong = await startExampleReceiver(source!, 'not the secret');
+    try {
+      expect((await postContact(portfolio.baseUrl, { ...VALID, message: `Verify me ${randomUUID()}` })).status).toBe(
+        200,
+      );
+      await hook.accepted(1);
+      const [delivery] = hook.received;
+      const replay = (url: string, body: string) =>
+        fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'portfolio-signature': String(delivery!.headers['portfolio-signature']),
+          },
+          body,
+        }).then((response) => response.status);
+      expect(await replay(right.url, delivery!.raw)).toBe(204);
+      await waitFor(
+        () => right.stdout().includes(`verified message ${String(delivery!.body.id)} from ${VALID.name}`),
+        'the log line',
+      );
+      expect(await replay(wrong.url, delivery!.raw)).toBe(401);
+      expect(await replay(right.url, delivery!.raw.replace('Verify me', 'Forged'))).toBe(401);
+    } finally {
+      right.stop();
+      wrong.stop();
+      await portfolio.stop();
+      hook.close();
+    }
   });
 });

@@ -123,11 +123,16 @@ describe('owner notification on a full DATA_DIR', () => {
         expect(server.process.exitCode).toBeNull();
 
         rmSync(filler);
-        for (let waited = 0; (await readInbox(dir))[0]?.delivery.state !== 'delivered'; waited += 200) {
+        for (let waited = 0; (await readInbox(dir))[0]?.deliveries.webhook?.state !== 'delivered'; waited += 200) {
           if (waited > 60_000) throw new Error('the delivery was never recorded');
           await new Promise((resolve) => setTimeout(resolve, 200));
         }
-        expect((await readInbox(dir))[0]!.delivery).toEqual({ state: 'delivered', attempts: 1, lastError: null });
+        expect((await readInbox(dir))[0]!.deliveries.webhook).toEqual({
+          state: 'delivered',
+          attempts: 1,
+          lastError: null,
+          nextAttemptAt: null,
+        });
         expect(posts).toBe(1);
         expect(server.process.exitCode).toBeNull();
       } finally {

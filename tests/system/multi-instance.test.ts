@@ -283,7 +283,7 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)('several instances behave as one se
     await waitFor(
       async () =>
         (await storedInbox(a.dataDir)).filter(
-          (entry) => texts.includes(entry.message) && entry.delivery.state === 'delivered',
+          (entry) => texts.includes(entry.message) && entry.deliveries.webhook?.state === 'delivered',
         ).length === texts.length,
       'every delivery recorded',
     );
@@ -293,7 +293,7 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)('several instances behave as one se
     for (const post of posts) expect(post.headers['idempotency-key']).toBe(`message-${String(post.body.id)}`);
 
     const inbox = (await readInbox(b.dataDir)).filter((entry) => texts.includes(entry.message));
-    expect(inbox.map((entry) => entry.delivery.state)).toEqual(texts.map(() => 'delivered'));
+    expect(inbox.map((entry) => entry.deliveries.webhook?.state)).toEqual(texts.map(() => 'delivered'));
     expect(new Set(inbox.map((entry) => entry.id))).toEqual(new Set(posts.map((post) => post.body.id)));
   });
 

@@ -32,6 +32,13 @@ describe('the baked configuration', () => {
     expect(bakedMismatches(built, { PORT: '8080', ACCESS_LOG: 'false', TRUST_PROXY: '1' })).toEqual([]);
   });
 
+  /** Email delivery's variables, valid only together: each is tried with the other two. */
+  const EMAIL = {
+    SMTP_URL: 'smtps://me:secret@smtp.example.com:465',
+    NOTIFY_EMAIL_TO: 'me@example.com',
+    NOTIFY_EMAIL_FROM: 'site@example.com',
+  };
+
   /** A valid value other than the default for every variable that is not baked. */
   const OTHER_VALUES: Partial<Record<EnvVariable, string>> = {
     PORT: '8080',
@@ -41,6 +48,8 @@ describe('the baked configuration', () => {
     NOTIFY_WEBHOOK_URL: 'https://hooks.example/inbox',
     NOTIFY_RETRY_BASE_MS: '5',
     NOTIFY_MAX_ATTEMPTS: '3',
+    NOTIFY_WEBHOOK_SECRET: 'a-secret',
+    ...EMAIL,
     RATE_LIMIT_MAX_CLIENTS: '500',
     REDIS_URL: 'redis://127.0.0.1:6379',
     DATABASE_URL: 'postgres://portfolio@127.0.0.1:5432/portfolio',
@@ -64,6 +73,6 @@ describe('the baked configuration', () => {
     };
     const reference = documents({});
     for (const variable of unbaked)
-      expect(documents({ [variable]: OTHER_VALUES[variable]! }), variable).toBe(reference);
+      expect(documents(variable in EMAIL ? EMAIL : { [variable]: OTHER_VALUES[variable]! }), variable).toBe(reference);
   });
 });

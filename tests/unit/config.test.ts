@@ -60,3 +60,49 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid ${variable}=`));
   });
 });
+
+describe('owner notification settings', () => {
+  const EMAIL = {
+    SMTP_URL: 'smtps://me%40example.com:secret@smtp.example.com:465',
+    NOTIFY_EMAIL_TO: 'me@example.com',
+    NOTIFY_EMAIL_FROM: 'Portfolio <site@example.com>',
+  };
+
+  it('configures email only with all three of SMTP_URL, NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM', () => {
+    expect(loadConfig({}).notify).toMatchObject({ webhook: null, email: null });
+    expect(loadConfig(EMAIL).notify.email).toEqual({
+      smtpUrl: EMAIL.SMTP_URL,
+      to: 'me@example.com',
+      from: 'Portfolio <site@example.com>',
+    });
+    expect(() => loadConfig({ SMTP_URL: EMAIL.SMTP_URL })).toThrow(
+      /^Invalid NOTIFY_EMAIL_TO="": expected a value: SMTP_URL is set, and email delivery needs all of SMTP_URL, NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM \(or none\)\.$/,
+    );
+    expect(() => loadConfig({ ...EMAIL, SMTP_URL: '' })).toThrow(
+      /^Invalid SMTP_URL="": .*NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM are set/,
+    );
+  });
+
+  it('names the variable and hides the password of a bad SMTP_URL; refuses a list or a header in an address', () => {
+    expect(() => loadConfig({ ...EMAIL, SMTP_URL: 'https://me:secret@smtp.example.com' })).toThrow(
+      'Invalid SMTP_URL="https://***@smtp.example.com": expected an absolute smtp:// or smtps:// URL, or empty.',
+    );
+    for (const to of ['me@example.com, other@example.com', 'me', 'me@example.com\r\nBcc: x@example.com'])
+      expect(() => loadConfig({ ...EMAIL, NOTIFY_EMAIL_TO: to }), to).toThrow(ConfigError);
+    expect(() => loadConfig({ ...EMAIL, NOTIFY_EMAIL_FROM: 'Portfolio site@example.com' })).toThrow(
+      /NOTIFY_EMAIL_FROM/,
+    );
+    expect(loadConfig({ ...EMAIL, NOTIFY_EMAIL_FROM: 'site@example.com' }).notify.email?.from).toBe('site@example.com');
+  });
+
+  it('signs webhook posts only with a secret', () => {
+    expect(loadConfig({ NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x' }).notify.webhook).toEqual({
+      url: 'https://hooks.example.com/x',
+      secret: null,
+    });
+    expect(
+      loadConfig({ NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x', NOTIFY_WEBHOOK_SECRET: 's3cret' }).notify.webhook
+        ?.secret,
+    ).toBe('s3cret');
+  });
+});

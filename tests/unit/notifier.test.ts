@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Notifier } from '../../functions/contact/notifier.ts';
+import { WebhookSender } from '../../functions/contact/webhook-sender.ts';
 import { openSqliteStorage } from '../../functions/state/sqlite/sqlite-storage.ts';
 import { storeMessage } from '../support/stored-message.ts';
 
@@ -41,25 +42,24 @@ describe('Notifier', () => {
     const id = await storeMessage(
       storage,
       { sandbox: false, name: 'Ada', email: 'ada@example.com', message: 'Hello there, Ada.' },
-      'pending',
+      ['webhook'],
     );
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     // The first read of due messages fails, then the first write of a result, then the read of the next due time.
     const due = vi.spyOn(messages, 'claimDue').mockRejectedValueOnce(diskFull());
     const recorded = vi.spyOn(messages, 'recordDelivery').mockRejectedValueOnce(diskFull());
-    const next = vi.spyOn(messages, 'nextNotificationAt').mockRejectedValueOnce(diskFull());
-    const notifier = new Notifier(messages, { webhookUrl: receiver.url, retryBaseMs: 5, maxAttempts: 3 });
+    const next = vi.spyOn(messages, 'nextDeliveryAt').mockRejectedValueOnce(diskFull());
+    const notifier = new Notifier(messages, new WebhookSender(receiver.url, null), { retryBaseMs: 5, maxAttempts: 3 });
     try {
       notifier.wake();
-      await until(async () => (await messages.list({ sandbox: false }))[0]?.notifyState === 'delivered');
+      await until(async () => (await messages.list({ sandbox: false }))[0]?.deliveries.webhook?.state === 'delivered');
       expect(due.mock.calls.length).toBeGreaterThanOrEqual(2);
       expect(recorded).toHaveBeenCalledTimes(2);
       expect(next).toHaveBeenCalled();
       expect(receiver.posts()).toBe(1);
       expect((await messages.list({ sandbox: false }))[0]).toMatchObject({
         id,
-        notifyState: 'delivered',
-        notifyAttempts: 1,
+        deliveries: { webhook: { state: 'delivered', attempts: 1, nextAt: null, lastError: null } },
       });
     } finally {
       await notifier.stop();

@@ -48,7 +48,7 @@ class CopyConflict extends Error {
  * A large inbox may take longer than the pool's statement timeout; waiting for the lock may not.
  */
 const WRITE_BEGIN = `BEGIN; SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = '10s';
-  LOCK TABLE messages, api_keys, idempotency, app_secrets IN SHARE ROW EXCLUSIVE MODE`;
+  LOCK TABLE messages, deliveries, api_keys, idempotency, app_secrets IN SHARE ROW EXCLUSIVE MODE`;
 
 /** Copies `source` into the PostgreSQL at `url`, whose schema is brought up to date first. */
 export async function copyIntoPostgres(url: string, source: SqliteSource, options: CopyOptions): Promise<CopyReport> {

@@ -10,7 +10,7 @@ interface Column {
 
 /** How one table is copied: which rows of SQLite, and what makes a row in PostgreSQL the same one. */
 export interface TableCopy {
-  table: 'messages' | 'api_keys' | 'idempotency';
+  table: 'messages' | 'deliveries' | 'api_keys' | 'idempotency';
   columns: readonly Column[];
   /** The primary key's columns: a row with this key in PostgreSQL is the row, or a conflict. */
   key: readonly string[];
@@ -36,16 +36,12 @@ const MESSAGE_COLUMNS = columns({
   message: 'text',
   created_at: 'bigint',
   read_at: 'bigint',
-  notify_state: 'text',
-  notify_attempts: 'integer',
-  notify_next_at: 'bigint',
-  notify_last_error: 'text',
 });
 
 /**
- * Every message, with its id (the inbox, replays and webhook receivers know messages by it) and
- * its delivery state. What a visitor wrote identifies it; whether it was read or delivered since
- * is state, and PostgreSQL's is kept when they differ (an instance there has moved it on).
+ * Every message, with its id (the inbox, replays and webhook receivers know messages by it). What
+ * a visitor wrote identifies it; whether it was read since is state, and PostgreSQL's is kept when
+ * they differ (an instance there has moved it on).
  */
 const MESSAGES: TableCopy = {
   table: 'messages',
@@ -53,6 +49,28 @@ const MESSAGES: TableCopy = {
   key: ['id'],
   identity: ['id', 'sandbox', 'name', 'email', 'message', 'created_at'],
   source: `SELECT ${MESSAGE_COLUMNS.map((column) => column.name).join(', ')} FROM messages ORDER BY id`,
+};
+
+const DELIVERY_COLUMNS = columns({
+  message_id: 'bigint',
+  channel: 'text',
+  state: 'text',
+  attempts: 'integer',
+  next_at: 'bigint',
+  last_error: 'text',
+});
+
+/**
+ * The outbox: each message's delivery per channel, so a delivered message is not sent again and a
+ * pending one is sent from PostgreSQL. A row is its message and channel; its state moves on like a
+ * read mark, and PostgreSQL's is kept when they differ.
+ */
+const DELIVERIES: TableCopy = {
+  table: 'deliveries',
+  columns: DELIVERY_COLUMNS,
+  key: ['message_id', 'channel'],
+  identity: ['message_id', 'channel'],
+  source: `SELECT ${DELIVERY_COLUMNS.map((column) => column.name).join(', ')} FROM deliveries ORDER BY message_id, channel`,
 };
 
 const KEY_COLUMNS = columns({
@@ -98,8 +116,11 @@ const IDEMPOTENCY: TableCopy = {
     WHERE state = 'done' AND expires_at > @now ORDER BY created_at, scope, key`,
 };
 
-/** The tables copied, in this order. Jobs are not: they live minutes, and a running one belongs to its process. */
-export const TABLES: readonly TableCopy[] = [MESSAGES, API_KEYS, IDEMPOTENCY];
+/**
+ * The tables copied, in this order (a delivery after its message). Jobs are not: they live
+ * minutes, and a running one belongs to its process.
+ */
+export const TABLES: readonly TableCopy[] = [MESSAGES, DELIVERIES, API_KEYS, IDEMPOTENCY];
 
 /** SQLite stores booleans as 0 and 1; PostgreSQL's columns are booleans. */
 export function fromSqlite(copy: TableCopy, row: Record<string, unknown>): Row {

@@ -78,4 +78,23 @@ export const MIGRATIONS: readonly string[] = [
     value BYTEA NOT NULL
   );
   `,
+  // The outbox: one delivery per message and channel (webhook, email), as on SQLite (migration 5 there).
+  `
+  CREATE TABLE deliveries (
+    message_id BIGINT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+    channel TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at BIGINT,
+    last_error TEXT,
+    PRIMARY KEY (message_id, channel)
+  );
+  CREATE INDEX deliveries_due ON deliveries (channel, next_at) WHERE state = 'pending';
+  INSERT INTO deliveries (message_id, channel, state, attempts, next_at, last_error)
+    SELECT id, 'webhook', notify_state, notify_attempts, notify_next_at, notify_last_error FROM messages
+    WHERE notify_state IN ('pending', 'delivered', 'failed');
+  DROP INDEX messages_to_notify;
+  ALTER TABLE messages DROP COLUMN notify_state, DROP COLUMN notify_attempts, DROP COLUMN notify_next_at,
+    DROP COLUMN notify_last_error;
+  `,
 ];

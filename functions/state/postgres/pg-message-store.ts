@@ -1,25 +1,32 @@
 import type { Pool } from 'pg';
 import type {
+  Channel,
+  DueDelivery,
   InboxQuery,
   MessageStore,
-  NotifyState,
+  Requeued,
   StoredMessage,
   Submission,
   SubmissionOutcome,
 } from '../../contact/message-store.ts';
 import type { RecordedAnswer } from '../idempotency-store.ts';
+import {
+  MAX_ERROR_LENGTH,
+  toMessageRecord,
+  withDeliveries,
+  type DeliveryRow,
+  type MessageRow,
+} from '../message-rows.ts';
 import { withPostgres } from './pg-errors.ts';
 
-/** A message row as StoredMessage names it. */
-const COLUMNS = `id, sandbox, name, email, message, created_at AS "createdAt", read_at AS "readAt",
-  notify_state AS "notifyState", notify_attempts AS "notifyAttempts", notify_next_at AS "notifyNextAt",
-  notify_last_error AS "notifyLastError"`;
+const MESSAGE_COLUMNS = 'id, sandbox, name, email, message, created_at, read_at';
 
 /**
- * The answer and the message in one statement, so one round trip and one atomic commit: the
- * message is inserted only if the answer was recorded, which happens only while the claim is
- * still this request's token. Parameters fed through SELECT carry casts: PostgreSQL cannot infer
- * their types from the target columns there.
+ * The answer, the message and its deliveries in one statement, so one round trip and one atomic
+ * commit: the message is inserted only if the answer was recorded, which happens only while the
+ * claim is still this request's token, and its deliveries (one per channel in $14) with it.
+ * Parameters fed through SELECT carry casts: PostgreSQL cannot infer their types from the target
+ * columns there.
  */
 const STORE_SUBMISSION = `
   WITH answered AS (
@@ -27,34 +34,49 @@ const STORE_SUBMISSION = `
       fingerprint = $5, status = $6, body = $7, expires_at = $8
     WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4
     RETURNING 1
+  ), stored AS (
+    INSERT INTO messages (sandbox, name, email, message, created_at)
+    SELECT $9::boolean, $10::text, $11::text, $12::text, $13::bigint FROM answered
+    RETURNING id
+  ), queued AS (
+    INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
+    SELECT stored.id, channel, 'pending', 0, $13::bigint FROM stored, unnest($14::text[]) AS channel
   )
-  INSERT INTO messages (sandbox, name, email, message, created_at, notify_state, notify_next_at)
-  SELECT $9::boolean, $10::text, $11::text, $12::text, $13::bigint, $14::text, $15::bigint FROM answered
-  RETURNING id`;
+  SELECT id FROM stored`;
 
 const EARLIER_ANSWER = `SELECT fingerprint, status, body FROM idempotency
   WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'done' AND expires_at > $4`;
 
-/** Due messages, each taken by one claimer: rows another claimer has locked are skipped, not waited for. */
+/** Due deliveries, each taken by one claimer: rows another claimer has locked are skipped, not waited for. */
 const CLAIM_DUE = `
-  UPDATE messages SET notify_next_at = $1::bigint + $3::bigint
-  WHERE id IN (
-    SELECT id FROM messages WHERE notify_state = 'pending' AND notify_next_at <= $1
-    ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED
+  WITH claimed AS (
+    UPDATE deliveries SET next_at = $1::bigint + $3::bigint
+    WHERE channel = $4 AND message_id IN (
+      SELECT message_id FROM deliveries WHERE channel = $4 AND state = 'pending' AND next_at <= $1
+      ORDER BY message_id LIMIT $2 FOR UPDATE SKIP LOCKED
+    )
+    RETURNING message_id, attempts
   )
-  RETURNING ${COLUMNS}`;
+  SELECT ${MESSAGE_COLUMNS}, claimed.attempts FROM claimed JOIN messages ON messages.id = claimed.message_id
+  ORDER BY id`;
 
-/** The inbox in PostgreSQL; `ttlMs` is how long a key's recorded answer is kept. */
+/** A live message's delivery to a channel, created or started over if it had failed (MessageStore.requeue). */
+const REQUEUE = `
+  WITH before AS (SELECT state FROM deliveries WHERE message_id = $1 AND channel = $2)
+  INSERT INTO deliveries AS d (message_id, channel, state, attempts, next_at)
+    SELECT id, $2, 'pending', 0, $3 FROM messages WHERE id = $1 AND NOT sandbox
+  ON CONFLICT (message_id, channel) DO UPDATE SET state = 'pending', attempts = 0, next_at = EXCLUDED.next_at,
+    last_error = NULL WHERE d.state = 'failed'
+  RETURNING (SELECT state FROM before) AS was`;
+
+/** The inbox and its outbox in PostgreSQL; `ttlMs` is how long a key's recorded answer is kept. */
 export class PgMessageStore implements MessageStore {
   constructor(
     private readonly pool: Pool,
     private readonly ttlMs: number,
   ) {}
 
-  storeSubmission(
-    { ref, token, message, notifyState, answer }: Submission,
-    now = Date.now(),
-  ): Promise<SubmissionOutcome> {
+  storeSubmission({ ref, token, message, channels, answer }: Submission, now = Date.now()): Promise<SubmissionOutcome> {
     return withPostgres(async () => {
       const { rows } = await this.pool.query<{ id: number }>(STORE_SUBMISSION, [
         ref.scope,
@@ -70,8 +92,7 @@ export class PgMessageStore implements MessageStore {
         message.email,
         message.message,
         now,
-        notifyState,
-        notifyState === 'pending' ? now : null,
+        channels,
       ]);
       const stored = rows[0];
       if (stored !== undefined) return { stored: true, id: stored.id };
@@ -81,54 +102,77 @@ export class PgMessageStore implements MessageStore {
   }
 
   list({ sandbox, since, unreadOnly, limit }: InboxQuery): Promise<StoredMessage[]> {
-    return this.select(
-      `SELECT ${COLUMNS} FROM messages WHERE sandbox = $1 AND created_at >= $2 ${unreadOnly ? 'AND read_at IS NULL' : ''}
-       ORDER BY created_at DESC, id DESC LIMIT $3`,
-      [sandbox, since ?? 0, limit ?? null],
-    );
+    return withPostgres(async () => {
+      const messages = await this.pool.query<MessageRow>(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sandbox = $1 AND created_at >= $2 ${unreadOnly ? 'AND read_at IS NULL' : ''}
+         ORDER BY created_at DESC, id DESC LIMIT $3`,
+        [sandbox, since ?? 0, limit ?? null],
+      );
+      const deliveries = await this.pool.query<DeliveryRow>(
+        'SELECT * FROM deliveries WHERE message_id = ANY($1::bigint[])',
+        [messages.rows.map((row) => row.id)],
+      );
+      return withDeliveries(messages.rows, deliveries.rows);
+    });
   }
 
   markRead(ids: readonly number[], now = Date.now()): Promise<number> {
     return this.change('UPDATE messages SET read_at = $1 WHERE id = ANY($2::bigint[]) AND read_at IS NULL', [now, ids]);
   }
 
-  async claimDue(now: number, limit: number, claimMs: number): Promise<StoredMessage[]> {
-    const claimed = await this.select(CLAIM_DUE, [now, limit, claimMs]);
-    return claimed.sort((a, b) => a.id - b.id);
+  claimDue(channel: Channel, now: number, limit: number, claimMs: number): Promise<DueDelivery[]> {
+    return withPostgres(async () => {
+      const { rows } = await this.pool.query<MessageRow & { attempts: number }>(CLAIM_DUE, [
+        now,
+        limit,
+        claimMs,
+        channel,
+      ]);
+      return rows.map((row) => ({ message: toMessageRecord(row), attempts: row.attempts }));
+    });
   }
 
-  nextNotificationAt(): Promise<number | null> {
+  nextDeliveryAt(channel: Channel): Promise<number | null> {
     return withPostgres(async () => {
       const { rows } = await this.pool.query<{ next: number | null }>(
-        "SELECT MIN(notify_next_at) AS next FROM messages WHERE notify_state = 'pending'",
+        "SELECT MIN(next_at) AS next FROM deliveries WHERE channel = $1 AND state = 'pending'",
+        [channel],
       );
       return rows[0]?.next ?? null;
     });
   }
 
-  async recordDelivery(id: number): Promise<void> {
+  async recordDelivery(id: number, channel: Channel): Promise<void> {
     await this.change(
-      `UPDATE messages SET notify_state = 'delivered', notify_attempts = notify_attempts + 1, notify_next_at = NULL,
-         notify_last_error = NULL WHERE id = $1`,
-      [id],
+      `UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, next_at = NULL, last_error = NULL
+       WHERE message_id = $1 AND channel = $2`,
+      [id, channel],
     );
   }
 
-  async recordFailure(id: number, error: string, nextAt: number | null): Promise<void> {
-    const state: NotifyState = nextAt === null ? 'failed' : 'pending';
+  async recordFailure(id: number, channel: Channel, error: string, nextAt: number | null): Promise<void> {
     await this.change(
-      `UPDATE messages SET notify_attempts = notify_attempts + 1, notify_last_error = $2, notify_next_at = $3,
-         notify_state = $4 WHERE id = $1`,
-      [id, error.slice(0, 500), nextAt, state],
+      `UPDATE deliveries SET attempts = attempts + 1, last_error = $3, next_at = $4,
+         state = CASE WHEN $4::bigint IS NULL THEN 'failed' ELSE 'pending' END WHERE message_id = $1 AND channel = $2`,
+      [id, channel, error.slice(0, MAX_ERROR_LENGTH), nextAt],
     );
+  }
+
+  requeue(ids: readonly number[], channels: readonly Channel[], now = Date.now()): Promise<Requeued[]> {
+    return withPostgres(async () => {
+      const queued: Requeued[] = [];
+      for (const id of ids) {
+        for (const channel of channels) {
+          const { rows } = await this.pool.query<{ was: 'failed' | null }>(REQUEUE, [id, channel, now]);
+          if (rows[0] !== undefined) queued.push({ id, channel, was: rows[0].was });
+        }
+      }
+      return queued;
+    });
   }
 
   purgeSandbox(before: number): Promise<number> {
     return this.change('DELETE FROM messages WHERE sandbox AND created_at < $1', [before]);
-  }
-
-  private select(sql: string, values: unknown[]): Promise<StoredMessage[]> {
-    return withPostgres(async () => (await this.pool.query<StoredMessage>(sql, values)).rows);
   }
 
   private change(sql: string, values: unknown[]): Promise<number> {

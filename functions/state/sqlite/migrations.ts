@@ -74,4 +74,27 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN lease_until INTEGER;
   ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
   `,
+  // The outbox: one delivery per message and channel (webhook, email), each with its own state,
+  // attempts and next attempt, claimed on its own. The webhook state that messages held moves here;
+  // a message that had no delivery (sandbox, or no webhook configured) gets no row.
+  `
+  CREATE TABLE deliveries (
+    message_id INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+    channel TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at INTEGER,
+    last_error TEXT,
+    PRIMARY KEY (message_id, channel)
+  );
+  CREATE INDEX deliveries_due ON deliveries (channel, state, next_at);
+  INSERT INTO deliveries (message_id, channel, state, attempts, next_at, last_error)
+    SELECT id, 'webhook', notify_state, notify_attempts, notify_next_at, notify_last_error FROM messages
+    WHERE notify_state IN ('pending', 'delivered', 'failed');
+  DROP INDEX messages_to_notify;
+  ALTER TABLE messages DROP COLUMN notify_state;
+  ALTER TABLE messages DROP COLUMN notify_attempts;
+  ALTER TABLE messages DROP COLUMN notify_next_at;
+  ALTER TABLE messages DROP COLUMN notify_last_error;
+  `,
 ];

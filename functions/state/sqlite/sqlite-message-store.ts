@@ -1,49 +1,30 @@
 import type {
+  Channel,
+  DueDelivery,
   InboxQuery,
   MessageStore,
-  NotifyState,
+  Requeued,
   StoredMessage,
   Submission,
   SubmissionOutcome,
 } from '../../contact/message-store.ts';
+import {
+  MAX_ERROR_LENGTH,
+  toMessageRecord,
+  withDeliveries,
+  type DeliveryRow,
+  type MessageRow,
+} from '../message-rows.ts';
 import { withStorage } from '../storage-errors.ts';
 import type { Db } from './database.ts';
 import type { InFlightKeys } from './in-flight-keys.ts';
 import type { SqliteIdempotencyStore } from './sqlite-idempotency-store.ts';
 
-interface MessageRow {
-  id: number;
-  sandbox: number;
-  name: string;
-  email: string;
-  message: string;
-  created_at: number;
-  read_at: number | null;
-  notify_state: NotifyState;
-  notify_attempts: number;
-  notify_next_at: number | null;
-  notify_last_error: string | null;
-}
+const MESSAGE_COLUMNS = 'id, sandbox, name, email, message, created_at, read_at';
 
-function fromRow(row: MessageRow): StoredMessage {
-  return {
-    id: row.id,
-    sandbox: row.sandbox === 1,
-    name: row.name,
-    email: row.email,
-    message: row.message,
-    createdAt: row.created_at,
-    readAt: row.read_at,
-    notifyState: row.notify_state,
-    notifyAttempts: row.notify_attempts,
-    notifyNextAt: row.notify_next_at,
-    notifyLastError: row.notify_last_error,
-  };
-}
-
-/** The inbox in SQLite (migration 1). */
+/** The inbox (migration 1) and its outbox (table deliveries, migration 5) in SQLite. */
 export class SqliteMessageStore implements MessageStore {
-  /** The statements of the request path and of the notifier (which runs after every stored message), prepared once. */
+  /** The statements of the request path and of the notifiers (which run after every stored message), prepared once. */
   private readonly statements;
 
   constructor(
@@ -53,9 +34,9 @@ export class SqliteMessageStore implements MessageStore {
     private readonly idempotencyTtlMs: number,
   ) {
     this.statements = {
-      insert: db.prepare(
-        `INSERT INTO messages (sandbox, name, email, message, created_at, notify_state, notify_next_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      insert: db.prepare(`INSERT INTO messages (sandbox, name, email, message, created_at) VALUES (?, ?, ?, ?, ?)`),
+      insertDelivery: db.prepare(
+        "INSERT INTO deliveries (message_id, channel, state, attempts, next_at) VALUES (?, ?, 'pending', 0, ?)",
       ),
       saveAnswer: db.prepare(
         `INSERT INTO idempotency (scope, sandbox, key, state, fingerprint, status, body, created_at, expires_at) VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)
@@ -63,24 +44,34 @@ export class SqliteMessageStore implements MessageStore {
            body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
       ),
       claimDue: db.prepare(
-        `UPDATE messages SET notify_next_at = ? WHERE id IN
-           (SELECT id FROM messages WHERE notify_state = 'pending' AND notify_next_at <= ? ORDER BY id LIMIT ?)
-         RETURNING *`,
+        `UPDATE deliveries SET next_at = ? WHERE channel = ? AND message_id IN
+           (SELECT message_id FROM deliveries WHERE channel = ? AND state = 'pending' AND next_at <= ? ORDER BY message_id LIMIT ?)
+         RETURNING message_id, attempts`,
       ),
-      nextDue: db.prepare("SELECT MIN(notify_next_at) AS next FROM messages WHERE notify_state = 'pending'"),
+      message: db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = ?`),
+      nextDue: db.prepare("SELECT MIN(next_at) AS next FROM deliveries WHERE channel = ? AND state = 'pending'"),
       delivered: db.prepare(
-        "UPDATE messages SET notify_state = 'delivered', notify_attempts = notify_attempts + 1, notify_next_at = NULL, notify_last_error = NULL WHERE id = ?",
+        `UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, next_at = NULL, last_error = NULL
+         WHERE message_id = ? AND channel = ?`,
       ),
-      purgeSandbox: db.prepare('DELETE FROM messages WHERE sandbox = 1 AND created_at < ?'),
       failed: db.prepare(
-        `UPDATE messages SET notify_attempts = notify_attempts + 1, notify_last_error = ?, notify_next_at = ?,
-           notify_state = CASE WHEN ? IS NULL THEN 'failed' ELSE 'pending' END WHERE id = ?`,
+        `UPDATE deliveries SET attempts = attempts + 1, last_error = ?, next_at = ?,
+           state = CASE WHEN ? IS NULL THEN 'failed' ELSE 'pending' END WHERE message_id = ? AND channel = ?`,
       ),
+      requeue: db.prepare(
+        `INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
+           SELECT id, ?, 'pending', 0, ? FROM messages WHERE id = ? AND sandbox = 0
+         ON CONFLICT (message_id, channel) DO UPDATE SET state = 'pending', attempts = 0, next_at = excluded.next_at,
+           last_error = NULL WHERE deliveries.state = 'failed'
+         RETURNING message_id`,
+      ),
+      deliveryState: db.prepare('SELECT state FROM deliveries WHERE message_id = ? AND channel = ?'),
+      purgeSandbox: db.prepare('DELETE FROM messages WHERE sandbox = 1 AND created_at < ?'),
     };
   }
 
   async storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
-    const { ref, token, message, notifyState, answer } = submission;
+    const { ref, token, message, channels, answer } = submission;
     try {
       if (!this.inFlight.holds(ref, token)) return { stored: false };
       return withStorage(() =>
@@ -94,9 +85,9 @@ export class SqliteMessageStore implements MessageStore {
             message.email,
             message.message,
             now,
-            notifyState,
-            notifyState === 'pending' ? now : null,
           );
+          const id = Number(lastInsertRowid);
+          for (const channel of channels) this.statements.insertDelivery.run(id, channel, now);
           this.statements.saveAnswer.run(
             ref.scope,
             Number(ref.sandbox),
@@ -107,7 +98,7 @@ export class SqliteMessageStore implements MessageStore {
             now,
             now + this.idempotencyTtlMs,
           );
-          return { stored: true, id: Number(lastInsertRowid) };
+          return { stored: true, id };
         })(),
       );
     } finally {
@@ -116,16 +107,18 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   async list(query: InboxQuery): Promise<StoredMessage[]> {
-    const rows = withStorage(
-      () =>
-        this.db
-          .prepare(
-            `SELECT * FROM messages WHERE sandbox = ? AND created_at >= ? ${query.unreadOnly ? 'AND read_at IS NULL' : ''}
-             ORDER BY created_at DESC, id DESC LIMIT ?`,
-          )
-          .all(Number(query.sandbox), query.since ?? 0, query.limit ?? -1) as MessageRow[],
-    );
-    return rows.map(fromRow);
+    return withStorage(() => {
+      const messages = this.db
+        .prepare(
+          `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sandbox = ? AND created_at >= ? ${query.unreadOnly ? 'AND read_at IS NULL' : ''}
+           ORDER BY created_at DESC, id DESC LIMIT ?`,
+        )
+        .all(Number(query.sandbox), query.since ?? 0, query.limit ?? -1) as MessageRow[];
+      const deliveries = this.db
+        .prepare('SELECT * FROM deliveries WHERE message_id IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(messages.map((message) => message.id))) as DeliveryRow[];
+      return withDeliveries(messages, deliveries);
+    });
   }
 
   async markRead(ids: readonly number[], now = Date.now()): Promise<number> {
@@ -135,24 +128,52 @@ export class SqliteMessageStore implements MessageStore {
     });
   }
 
-  async claimDue(now: number, limit: number, claimMs: number): Promise<StoredMessage[]> {
-    const rows = withStorage(() => this.statements.claimDue.all(now + claimMs, now, limit) as MessageRow[]);
-    return rows.map(fromRow).sort((a, b) => a.id - b.id);
+  async claimDue(channel: Channel, now: number, limit: number, claimMs: number): Promise<DueDelivery[]> {
+    return withStorage(() =>
+      this.db.transaction(() => {
+        const claimed = this.statements.claimDue.all(now + claimMs, channel, channel, now, limit) as {
+          message_id: number;
+          attempts: number;
+        }[];
+        return claimed
+          .sort((a, b) => a.message_id - b.message_id)
+          .map(({ message_id, attempts }) => ({
+            message: toMessageRecord(this.statements.message.get(message_id) as MessageRow),
+            attempts,
+          }));
+      })(),
+    );
   }
 
-  async nextNotificationAt(): Promise<number | null> {
-    return withStorage(() => (this.statements.nextDue.get() as { next: number | null }).next);
+  async nextDeliveryAt(channel: Channel): Promise<number | null> {
+    return withStorage(() => (this.statements.nextDue.get(channel) as { next: number | null }).next);
+  }
+
+  async recordDelivery(id: number, channel: Channel): Promise<void> {
+    withStorage(() => this.statements.delivered.run(id, channel));
+  }
+
+  async recordFailure(id: number, channel: Channel, error: string, nextAt: number | null): Promise<void> {
+    withStorage(() => this.statements.failed.run(error.slice(0, MAX_ERROR_LENGTH), nextAt, nextAt, id, channel));
+  }
+
+  async requeue(ids: readonly number[], channels: readonly Channel[], now = Date.now()): Promise<Requeued[]> {
+    return withStorage(() =>
+      this.db.transaction(() => {
+        const queued: Requeued[] = [];
+        for (const id of ids) {
+          for (const channel of channels) {
+            const before = this.statements.deliveryState.get(id, channel) as { state: string } | undefined;
+            if (this.statements.requeue.get(channel, now, id) !== undefined)
+              queued.push({ id, channel, was: before === undefined ? null : 'failed' });
+          }
+        }
+        return queued;
+      })(),
+    );
   }
 
   async purgeSandbox(before: number): Promise<number> {
     return withStorage(() => this.statements.purgeSandbox.run(before).changes);
-  }
-
-  async recordDelivery(id: number): Promise<void> {
-    withStorage(() => this.statements.delivered.run(id));
-  }
-
-  async recordFailure(id: number, error: string, nextAt: number | null): Promise<void> {
-    withStorage(() => this.statements.failed.run(error.slice(0, 500), nextAt, nextAt, id));
   }
 }

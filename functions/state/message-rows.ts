@@ -1,0 +1,52 @@
+import type { Channel, Delivery, DeliveryState, MessageRecord, StoredMessage } from '../contact/message-store.ts';
+
+/** The columns of a message, as either engine returns them (SQLite's booleans are 0 and 1). */
+export interface MessageRow {
+  id: number;
+  sandbox: number | boolean;
+  name: string;
+  email: string;
+  message: string;
+  created_at: number;
+  read_at: number | null;
+}
+
+/** A row of the outbox (table deliveries). */
+export interface DeliveryRow {
+  message_id: number;
+  channel: Channel;
+  state: DeliveryState;
+  attempts: number;
+  next_at: number | null;
+  last_error: string | null;
+}
+
+/** Longest last error kept: a receiver's whole error page is not worth storing. */
+export const MAX_ERROR_LENGTH = 500;
+
+export function toMessageRecord(row: MessageRow): MessageRecord {
+  return {
+    id: row.id,
+    sandbox: row.sandbox === true || row.sandbox === 1,
+    name: row.name,
+    email: row.email,
+    message: row.message,
+    createdAt: row.created_at,
+    readAt: row.read_at,
+  };
+}
+
+/** The messages with their deliveries, in the order of `messages`. */
+export function withDeliveries(messages: readonly MessageRow[], deliveries: readonly DeliveryRow[]): StoredMessage[] {
+  const byMessage = new Map<number, StoredMessage['deliveries']>();
+  for (const row of deliveries) {
+    const delivery: Delivery = {
+      state: row.state,
+      attempts: row.attempts,
+      nextAt: row.next_at,
+      lastError: row.last_error,
+    };
+    byMessage.set(row.message_id, { ...byMessage.get(row.message_id), [row.channel]: delivery });
+  }
+  return messages.map((row) => ({ ...toMessageRecord(row), deliveries: byMessage.get(row.id) ?? {} }));
+}
