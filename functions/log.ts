@@ -68,7 +68,10 @@ export function logError(requestId: string, error: unknown, fields: Record<strin
   flushLog();
 }
 
-/** Something the operator should look at that the service handles on its own (a failed delivery it will retry). */
+/**
+ * Something the operator should look at or change while the service goes on on its own (a failed
+ * delivery it will retry, a proxy header it ignores).
+ */
 export function logWarning(message: string, fields: Record<string, unknown> = {}): void {
   writeLogLine({ time: new Date().toISOString(), level: 'warning', message, ...fields });
   flushLog();
@@ -76,12 +79,6 @@ export function logWarning(message: string, fields: Record<string, unknown> = {}
 
 export function logEvent(message: string, fields: Record<string, unknown> = {}): void {
   writeLogLine({ time: new Date().toISOString(), level: 'info', message, ...fields });
-  flushLog();
-}
-
-/** Something the operator should change; the service goes on serving meanwhile. */
-export function logWarning(message: string, fields: Record<string, unknown> = {}): void {
-  writeLogLine({ time: new Date().toISOString(), level: 'warning', message, ...fields });
   flushLog();
 }
 

@@ -59,7 +59,6 @@ export function docTwin(doc: Doc): string {
   return markdownTwinText(docAsMarkdown(doc), siteUrl, `/${doc.slug}`);
 }
 
-
 /** Every doc as /docs.json publishes it and the docs MCP server serves it. */
 export async function docPages(): Promise<DocPage[]> {
   return (await loadDocs()).map((doc) => ({
