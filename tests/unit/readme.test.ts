@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configTable } from '../../scripts/config-table.ts';
+import { frontMatterTable } from '../../scripts/front-matter-table.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -13,5 +14,9 @@ describe('README', () => {
 
   it('carries the configuration table generated from functions/config/env-variables.ts', () => {
     expect(readme).toContain(configTable());
+  });
+
+  it('carries the front-matter table generated from functions/projects/schema.ts', () => {
+    expect(readme).toContain(frontMatterTable());
   });
 });

@@ -1,0 +1,108 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+
+/**
+ * The Agent-Friendly Docs Spec's own checker (afdocs, pinned in devDependencies) against the
+ * built site, as an agent platform would scan it. Every finding it reports must stand in the
+ * README's table of accepted findings, and every row of that table must still be found: the
+ * table is where each is explained (all are machine documents that afdocs counts as pages), and
+ * this test keeps it true. A finding on an HTML page or a Markdown twin that is not in the table
+ * fails the test.
+ */
+
+const run = promisify(execFile);
+/** The canonical origin the build wrote into every link; afdocs maps it onto the test server. */
+const SITE = 'http://localhost:4321';
+
+interface PageResult {
+  url?: string;
+  status?: string;
+  found?: boolean;
+}
+interface CheckResult {
+  id: string;
+  status: 'pass' | 'warn' | 'fail' | 'skip' | 'error';
+  message: string;
+  details?: { pageResults?: PageResult[] };
+}
+interface Report {
+  results: CheckResult[];
+  scoring: { overall: number; grade: string };
+}
+
+let server: RunningServer;
+let report: Report;
+
+beforeAll(async () => {
+  server = await startServer();
+  const { stdout } = await run(
+    path.join(ROOT, 'node_modules/.bin/afdocs'),
+    ['check', server.baseUrl, '--canonical-origin', SITE, '--format', 'json', '--score', '--quiet'],
+    { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+  ).catch((error: { stdout?: string }) => {
+    // afdocs exits 1 when any check fails; its report is on stdout either way.
+    if (error.stdout === undefined || error.stdout === '') throw error;
+    return { stdout: error.stdout };
+  });
+  report = JSON.parse(stdout) as Report;
+  process.stdout.write(`afdocs: ${report.scoring.overall}/100 (${report.scoring.grade})\n`);
+}, 120_000);
+afterAll(() => server.stop());
+
+/** `check path` for every page a check flags (failed, warned, or missing what it looks for). */
+function findings(): Set<string> {
+  const flagged = new Set<string>();
+  for (const check of report.results) {
+    if (check.status !== 'fail' && check.status !== 'warn') continue;
+    const pages = (check.details?.pageResults ?? []).filter(
+      (page) => page.status === 'fail' || page.status === 'warn' || page.found === false,
+    );
+    // A check about llms.txt as a whole names no page: it stands for the document itself.
+    if (pages.length === 0) flagged.add(`${check.id} /llms.txt`);
+    for (const page of pages) flagged.add(`${check.id} ${new URL(page.url!).pathname}`);
+  }
+  return flagged;
+}
+
+/** The README's table of accepted findings: `| \`check\` | \`/path\` | why |`. */
+function acceptedInReadme(): Set<string> {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = /### Accepted afdocs findings\n([\s\S]*?)(?=\n#{2,3} )/.exec(readme)?.[1];
+  if (section === undefined) throw new Error('README.md has no "Accepted afdocs findings" section');
+  return new Set(
+    [...section.matchAll(/^\| `([a-z-]+)` \| `([^`]+)` \|/gm)].map((row) => `${row[1]} ${row[2]}`),
+  );
+}
+
+describe('afdocs (Agent-Friendly Docs Spec) on the built site', () => {
+  it('reports nothing but the findings the README lists and explains, and each of those still occurs', () => {
+    expect([...findings()].sort()).toEqual([...acceptedInReadme()].sort());
+  });
+
+  it('flags no HTML page or Markdown twin with a failing check', () => {
+    const pagesFailing = report.results.flatMap((check) =>
+      (check.details?.pageResults ?? [])
+        .filter((page) => page.status === 'fail' || page.found === false)
+        .map((page) => new URL(page.url!).pathname)
+        .filter((pathname) => !/\.(json|yaml|txt)$/.test(pathname) && !pathname.startsWith('/.well-known/'))
+        .map((pathname) => `${check.id} ${pathname}`),
+    );
+    expect(pagesFailing).toEqual([]);
+  });
+
+  it('finds every llms.txt link that is not Markdown among the machine documents', async () => {
+    const llms = await (await fetch(`${server.baseUrl}/llms.txt`)).text();
+    const machineSection = /## Machine-readable documents\n([\s\S]*?)\n## /.exec(llms)?.[1] ?? '';
+    const optional = /## Optional\n([\s\S]*)$/.exec(llms)?.[1] ?? '';
+    const mcp = /## MCP\n([\s\S]*?)\n## /.exec(llms)?.[1] ?? '';
+    const notMarkdown = [...llms.matchAll(/\]\((http[^)\s]+)\)/g)]
+      .map((match) => match[1]!)
+      .filter((url) => url.startsWith(SITE) && !new URL(url).pathname.endsWith('.md'));
+    expect(notMarkdown.length).toBeGreaterThan(0);
+    for (const url of notMarkdown) expect(machineSection + optional + mcp, url).toContain(`](${url})`);
+  });
+});
