@@ -73,9 +73,7 @@ function acceptedInReadme(): Set<string> {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const section = /### Accepted afdocs findings\n([\s\S]*?)(?=\n#{2,3} )/.exec(readme)?.[1];
   if (section === undefined) throw new Error('README.md has no "Accepted afdocs findings" section');
-  return new Set(
-    [...section.matchAll(/^\| `([a-z-]+)` \| `([^`]+)` \|/gm)].map((row) => `${row[1]} ${row[2]}`),
-  );
+  return new Set([...section.matchAll(/^\| `([a-z-]+)` \| `([^`]+)` \|/gm)].map((row) => `${row[1]} ${row[2]}`));
 }
 
 describe('afdocs (Agent-Friendly Docs Spec) on the built site', () => {
