@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { FORM_TOKEN_MAX_AGE_MS, FormTokens } from '../../functions/contact/form-token.ts';
 import { SPAM_RULES, spamScore } from '../../functions/contact/spam-score.ts';
 
-const HUMAN = { name: 'Grace Hopper', email: 'grace@example.com', message: 'Hello Ada, I enjoyed reading about Leakhound.' };
+const HUMAN = {
+  name: 'Grace Hopper',
+  email: 'grace@example.com',
+  message: 'Hello Ada, I enjoyed reading about Leakhound.',
+};
 const FILLED_BY_A_PERSON = { honeypot: '', token: 'ok' } as const;
 
 describe('spamScore', () => {
@@ -49,15 +53,19 @@ describe('spamScore', () => {
       score: 5,
       reasons: ['1 link (+1)', 'message is only a link (+4)'],
     });
-    expect(spamScore({ ...HUMAN, name: 'Grace@Example.com', message: 'See https://a.example https://b.example' })).toEqual({
+    expect(
+      spamScore({ ...HUMAN, name: 'Grace@Example.com', message: 'See https://a.example https://b.example' }),
+    ).toEqual({
       spam: true,
       score: 5,
       reasons: ['2 links (+2)', 'name is the email (+3)'],
     });
-    expect(spamScore({ ...HUMAN, name: 'www.seo.example', message: 'Visit https://seo.example today.' })).toMatchObject({
-      spam: true,
-      score: 5,
-    });
+    expect(spamScore({ ...HUMAN, name: 'www.seo.example', message: 'Visit https://seo.example today.' })).toMatchObject(
+      {
+        spam: true,
+        score: 5,
+      },
+    );
   });
 
   it('counts words in any script, so a message without Latin letters is not wordless', () => {
