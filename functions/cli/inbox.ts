@@ -123,7 +123,8 @@ async function moveToInbox(store: MessageStore, messages: readonly StoredMessage
     messages.map((message) => message.id),
     channels,
   );
-  const queued = channels.length === 0 ? 'not queued: no channel is configured' : `queued for ${channels.join(' and ')}`;
+  const queued =
+    channels.length === 0 ? 'not queued: no channel is configured' : `queued for ${channels.join(' and ')}`;
   for (const id of moved) process.stderr.write(`Moved #${id} to the inbox (${queued}).\n`);
   if (moved.length === 0) process.stderr.write('Nothing to move: no message given is in the spam folder.\n');
   return moved;

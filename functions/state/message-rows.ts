@@ -1,4 +1,11 @@
-import type { Channel, Delivery, DeliveryState, Folder, MessageRecord, StoredMessage } from '../contact/message-store.ts';
+import type {
+  Channel,
+  Delivery,
+  DeliveryState,
+  Folder,
+  MessageRecord,
+  StoredMessage,
+} from '../contact/message-store.ts';
 
 /** The columns of a message, as either engine returns them (SQLite's booleans are 0 and 1). */
 export interface MessageRow {

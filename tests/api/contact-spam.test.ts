@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPAM_RULES } from '../../functions/contact/spam-score.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { contactPageTokens, postContact, readInbox, runInboxOutput, storedInbox, VALID } from '../support/contact.ts';
-import { receiver, waitFor, type Receiver } from '../support/webhook.ts';
+import { receiver, type Receiver } from '../support/webhook.ts';
 
 /** More links than a message may carry. */
 const LINKS = Array.from({ length: SPAM_RULES.maxLinks + 2 }, (_, i) => `https://cheap${i}.example/offer`).join(' ');

@@ -158,7 +158,7 @@ describe('backup and restore rules', () => {
     expect((await postContact(server.baseUrl, { ...VALID, message: 'After the backup' })).status).toBe(200);
     const plain = await restore(server.dataDir, file);
     expect(plain.code).toBe(1);
-    expect(plain.stderr).toMatch(/already holds a deployment \(portfolio\.db, cursor\.key, token\.key\)/);
+    expect(plain.stderr).toMatch(/already holds a deployment \(portfolio\.db, cursor\.key, token\.key, form\.key\)/);
     expect(plain.stderr).toMatch(/Stop the service/);
     const running = await restore(server.dataDir, '--force', file);
     expect(running.code).toBe(1);
