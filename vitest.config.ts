@@ -27,6 +27,7 @@ const STATEFUL_API = [
   'tests/api/contact-api.test.ts',
   'tests/api/contact-delivery.test.ts',
   'tests/api/contact-notify.test.ts',
+  'tests/api/contact-spam.test.ts',
   'tests/api/jobs.test.ts',
   'tests/api/sandbox-keys.test.ts',
   'tests/api/batch.test.ts',

@@ -49,8 +49,14 @@ export function serviceEndpoints(
   docs: readonly DocPage[],
   pageTemplate: (path: PagePath) => string,
 ): Map<string, Endpoint> {
-  const { contact, quotas, search, config } = api.services;
-  const contactPage = contactFormHandler(contact, new ContactPage(pageTemplate('/contact')), quotas, config.siteUrl);
+  const { contact, formTokens, quotas, search, config } = api.services;
+  const contactPage = contactFormHandler(
+    contact,
+    formTokens,
+    new ContactPage(pageTemplate('/contact')),
+    quotas,
+    config.siteUrl,
+  );
   const searchPage = searchPageHandler(
     search,
     new SearchPage(pageTemplate('/search')),

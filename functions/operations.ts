@@ -77,7 +77,7 @@ export const OPERATIONS = {
     path: '/api/v1/contact',
     summary: 'Send the owner a message',
     description:
-      'Stores a message for the owner, exactly once per Idempotency-Key. A retry with the same key and payload replays the first answer with Idempotent-Replayed: true.',
+      'Stores a message for the owner, exactly once per Idempotency-Key. A retry with the same key and payload replays the first answer with Idempotent-Replayed: true. Obvious spam (more than three links, a name that is a link or the email, a message that is only a link) gets the same answer but is kept apart, and the owner is not notified of it.',
     tag: 'Contact',
     quota: 'read',
     handlerQuota: 'contact',

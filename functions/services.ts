@@ -1,6 +1,7 @@
 import type { Config } from './config/env.ts';
 import { ContactService } from './contact/contact-service.ts';
 import { EmailSender } from './contact/email-sender.ts';
+import { FormTokens } from './contact/form-token.ts';
 import { Notifier, type ChannelSender } from './contact/notifier.ts';
 import { WebhookSender } from './contact/webhook-sender.ts';
 import { JobService } from './jobs/job-service.ts';
@@ -28,6 +29,8 @@ export interface Services {
   quotas: QuotaBook;
   storage: Storage;
   contact: ContactService;
+  /** The contact page's fill-time tokens, issued with the page and checked by the contact service. */
+  formTokens: FormTokens;
   keys: KeyService;
   jobs: JobService;
   search: SearchIndex;
@@ -84,10 +87,12 @@ export async function createServices(
   for (const notifier of notifiers) notifier.wake();
   const quotas = new QuotaBook(config);
   const jobs = await JobService.start({ store: storage.jobs, catalog, ...config.jobs });
-  const [cursorKey, tokenKey] = await Promise.all([
+  const [cursorKey, tokenKey, formKey] = await Promise.all([
     storage.secrets.loadOrCreate('cursor'),
     storage.secrets.loadOrCreate('token'),
+    storage.secrets.loadOrCreate('form'),
   ]);
+  const formTokens = new FormTokens(formKey, config.contactMinFillSeconds * 1000);
 
   return {
     config,
@@ -98,10 +103,12 @@ export async function createServices(
     contact: new ContactService({
       idempotency: storage.idempotency,
       messages: storage.messages,
+      formTokens,
       channels: notifiers.map((notifier) => notifier.channel),
       claimLeaseMs: config.connections.requestTimeoutMs + CLAIM_LEASE_MARGIN_MS,
       onStored: () => notifiers.forEach((notifier) => notifier.wake()),
     }),
+    formTokens,
     keys: new KeyService(storage.keys, new AccessTokens(tokenKey), config.testKeyTtlSeconds, config.tokenTtlSeconds),
     jobs,
     search: loadSearchIndex(searchIndex, projects),

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/env.ts';
 import { copyIntoPostgres, type CopyReport } from './data-copy/copy-into-postgres.ts';
-import { SECRET_NAMES } from '../state/storage.ts';
+import { SECRET_NAMES, SIGNED_WITH } from '../state/storage.ts';
 import { readSqliteSource } from './data-copy/sqlite-source.ts';
 
 const USAGE = `Usage: DATABASE_URL=postgres://... npm run data:copy -- [options]
@@ -115,7 +115,7 @@ function secretWarnings({ secrets }: CopyReport, replaceSecrets: boolean, dryRun
       replaceSecrets
         ? `${dryRun ? 'Would replace' : 'Replaced'} PostgreSQL's ${name} secret with the SQLite instance's: restart the instances already running on ` +
           'PostgreSQL, and what they signed with the old one stops verifying.'
-        : `Warning: PostgreSQL already has another ${name} secret, and keeps it: ${name === 'cursor' ? 'cursors' : 'tokens'} ` +
+        : `Warning: PostgreSQL already has another ${name} secret, and keeps it: ${SIGNED_WITH[name]} ` +
           "issued by the SQLite instance stop verifying. Run with --replace-secrets to use the SQLite instance's instead.",
     ),
   ];

@@ -9,6 +9,8 @@ const OPTIONS = {
   limit: { type: 'string' },
   sandbox: { type: 'boolean', default: false },
   redeliver: { type: 'boolean', default: false },
+  spam: { type: 'boolean', default: false },
+  'not-spam': { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
 
@@ -20,6 +22,10 @@ export interface InboxOptions {
   limit: number | undefined;
   sandbox: boolean;
   redeliver: boolean;
+  /** Show the spam folder instead of the inbox. */
+  spam: boolean;
+  /** Move the messages given by id from the spam folder to the inbox, and queue them for delivery. */
+  notSpam: boolean;
   help: boolean;
   /** Message ids given as arguments: only these. */
   ids: number[];
@@ -68,6 +74,10 @@ export function parseInboxOptions(argv: readonly string[], env: NodeJS.ProcessEn
     return id;
   });
   if (values.redeliver && values.sandbox) throw new Error('--redeliver: sandbox messages are never delivered');
+  if (values.redeliver && values.spam)
+    throw new Error('--redeliver: spam is never delivered; move a message to the inbox with --not-spam <id>');
+  if (values['not-spam'] && (ids.length === 0 || values.sandbox))
+    throw new Error('--not-spam: name the live messages to move to the inbox by id (npm run inbox -- --not-spam 12)');
   return {
     json: values.json,
     since: values.since,
@@ -76,6 +86,8 @@ export function parseInboxOptions(argv: readonly string[], env: NodeJS.ProcessEn
     limit,
     sandbox: values.sandbox,
     redeliver: values.redeliver,
+    spam: values.spam,
+    notSpam: values['not-spam'],
     help: values.help,
     ids,
   };

@@ -8,6 +8,7 @@ const USAGE = `Usage: npm run inbox -- [options] [ids]
 
 Shows contact messages, newest first, with where each one's delivery to the owner stands
 (webhook, email), from the storage the service uses (DATABASE_URL when set, else DATA_DIR).
+Messages judged spam are kept apart, never notified and never deleted: see --spam.
 Options work with or without "--"; an option with a value needs "--" or "=" (--since=1h).
 
   --json            one JSON object per message, per line
@@ -16,6 +17,10 @@ Options work with or without "--"; an option with a value needs "--" or "=" (--s
   --mark-read       mark the messages shown as read
   --limit <n>       show at most n messages
   --sandbox         show the sandbox inbox instead of the real one
+  --spam            show the spam folder instead of the inbox: messages judged spam (many links,
+                    a filled honeypot, a form sent too fast...), with the reasons; never notified
+  --not-spam        move the messages given by id from the spam folder to the inbox and queue
+                    them for every channel configured now, as --redeliver does (--not-spam 12)
   --redeliver       queue the messages shown again for every channel configured now
                     (NOTIFY_WEBHOOK_URL, SMTP_URL): a missing delivery is created, a failed one
                     starts over; delivered and pending ones are left alone. The running server
@@ -50,6 +55,7 @@ function describeDelivery(channel: Channel, delivery: Delivery): string {
 }
 
 function describeDeliveries(message: StoredMessage): string[] {
+  if (message.folder === 'spam') return [`spam: never notified (${message.spamReasons.join(', ')})`];
   if (message.sandbox) return ['sandbox: never notified'];
   const deliveries = Object.entries(message.deliveries) as [Channel, Delivery][];
   if (deliveries.length === 0) return ['not notified (no channel configured when it came)'];
@@ -81,6 +87,7 @@ async function selectMessages(store: MessageStore, options: InboxOptions): Promi
   const byId = options.ids.length > 0;
   const messages = await store.list({
     sandbox: options.sandbox,
+    folder: options.spam || options.notSpam ? 'spam' : 'inbox',
     ...(options.since === undefined ? {} : { since: parseSince(options.since) }),
     unreadOnly: options.unread,
     ...(options.limit === undefined || byId ? {} : { limit: options.limit }),
@@ -109,6 +116,20 @@ async function redeliver(store: MessageStore, messages: readonly StoredMessage[]
   );
 }
 
+/** --not-spam: the selected spam to the inbox, queued for the channels configured now; returns the ids moved. */
+async function moveToInbox(store: MessageStore, messages: readonly StoredMessage[], config: Config): Promise<number[]> {
+  const channels = configuredChannels(config);
+  const moved = await store.moveToInbox(
+    messages.map((message) => message.id),
+    channels,
+  );
+  const queued =
+    channels.length === 0 ? 'not queued: no channel is configured' : `queued for ${channels.join(' and ')}`;
+  for (const id of moved) process.stderr.write(`Moved #${id} to the inbox (${queued}).\n`);
+  if (moved.length === 0) process.stderr.write('Nothing to move: no message given is in the spam folder.\n');
+  return moved;
+}
+
 async function main(): Promise<void> {
   const options = parseInboxOptions(process.argv.slice(2));
   if (options.help) {
@@ -120,6 +141,12 @@ async function main(): Promise<void> {
   try {
     const store = storage.messages;
     let messages = await selectMessages(store, options);
+    if (options.notSpam) {
+      const moved = await moveToInbox(store, messages, config);
+      messages = (await selectMessages(store, { ...options, spam: false, notSpam: false })).filter((message) =>
+        moved.includes(message.id),
+      );
+    }
     if (options.redeliver) {
       await redeliver(store, messages, config);
       messages = (await selectMessages(store, options)).filter((message) =>

@@ -44,6 +44,11 @@ export const ENV_VARIABLES = {
     default: '5/600',
     meaning: 'Contact messages accepted per client IP, as <count>/<seconds>.',
   },
+  CONTACT_MIN_FILL_SECONDS: {
+    default: '3',
+    meaning:
+      "A post of the contact page sent sooner than this after the page was served is kept as spam (never notified; npm run inbox -- --spam). 0 turns the minimum off; the page's signed token is still required.",
+  },
   KEYS_RATE_LIMIT: {
     baked: true,
     default: '10/3600',

@@ -11,6 +11,8 @@ export interface Config {
   trustProxy: number;
   readRateLimit: RateQuota;
   contactRateLimit: RateQuota;
+  /** How long a person takes at least to fill the contact form (functions/contact/form-token.ts). */
+  contactMinFillSeconds: number;
   keysRateLimit: RateQuota;
   testKeyReadRateLimit: RateQuota;
   testKeyContactRateLimit: RateQuota;
@@ -157,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: integer(env, 'TRUST_PROXY', 0, 10),
     readRateLimit: quota(env, 'READ_RATE_LIMIT'),
     contactRateLimit: quota(env, 'CONTACT_RATE_LIMIT'),
+    contactMinFillSeconds: integer(env, 'CONTACT_MIN_FILL_SECONDS', 0, 3600),
     keysRateLimit: quota(env, 'KEYS_RATE_LIMIT'),
     testKeyReadRateLimit: quota(env, 'TEST_KEY_READ_RATE_LIMIT'),
     testKeyContactRateLimit: quota(env, 'TEST_KEY_CONTACT_RATE_LIMIT'),

@@ -12,7 +12,14 @@ import { withLlmsTxtPointer } from '../pages/llms-txt-pointer.ts';
 import { MARKDOWN, markdownAlternateLink, markdownTwinPath } from '../pages/markdown-twin.ts';
 import { contactAsMarkdown } from './contact-markdown.ts';
 import type { ContactService } from './contact-service.ts';
-import { CONTACT_FIELDS, type ContactField, type ContactPage, type ContactPageState } from './contact-page.ts';
+import {
+  CONTACT_FIELDS,
+  GUARD_FIELDS,
+  type ContactField,
+  type ContactPage,
+  type ContactPageState,
+} from './contact-page.ts';
+import type { FormTokens } from './form-token.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
 import { CONTACT_LIMITS } from './schema.ts';
 
@@ -21,14 +28,21 @@ const THANKS = '/contact/thanks';
 
 /**
  * /contact for browsers without JavaScript: GET renders the form with a fresh idempotency
- * token; POST (a plain urlencoded form) goes through the same ContactService as the API, then
+ * token and a fill-time token; POST (a plain urlencoded form) goes through the same ContactService
+ * as the API, its spam guards passed on as the page's script passes them (`form`), then
  * redirects to the thank-you page (post/redirect/get) or renders the form again with the
  * visitor's values and each problem next to its field. Every post counts one request against
  * the request quota, as an API call does; an accepted message also counts against the message quota.
  * Its Markdown twin (/contact.md, or GET /contact with Accept: text/markdown) tells an agent how to
  * send the same message through the API.
  */
-export function contactFormHandler(service: ContactService, page: ContactPage, quotas: QuotaBook, siteUrl: string) {
+export function contactFormHandler(
+  service: ContactService,
+  formTokens: FormTokens,
+  page: ContactPage,
+  quotas: QuotaBook,
+  siteUrl: string,
+) {
   const requests = quotas.limiter('anonymous', 'read');
   const messages = quotas.limiter('anonymous', 'contact');
   const markdown = withLlmsTxtPointer(contactAsMarkdown(siteUrl), siteUrl);
@@ -52,11 +66,12 @@ export function contactFormHandler(service: ContactService, page: ContactPage, q
         body: markdown,
       };
     }
-    if (read) return html(200, { token: randomUUID() });
+    if (read) return html(200, { token: randomUUID(), formToken: formTokens.issue() });
     if (request.method !== 'POST') return methodNotAllowed('GET, HEAD, POST');
 
     let values: Record<ContactField, string> = { name: '', email: '', message: '' };
     let token: string = randomUUID();
+    let formToken = '';
     const quotaKey = clientKeyOf(request.clientIp);
     try {
       await charge(requests, quotaKey);
@@ -68,12 +83,22 @@ export function contactFormHandler(service: ContactService, page: ContactPage, q
         ContactField,
         string
       >;
+      // A form shown again keeps its fill time running from the first view; a bad token gets a new one.
+      formToken = form.get(GUARD_FIELDS.formToken) ?? '';
+      const guards = { token: formToken, honeypot: form.get(GUARD_FIELDS.honeypot) ?? '' };
+      if (!['ok', 'too_fast'].includes(formTokens.check(formToken))) formToken = formTokens.issue();
       try {
         token = parseIdempotencyKey(form.get('idempotency_key') ?? undefined);
       } catch {
-        return html(400, { token, values, summary: 'This form had expired. Please press Send again.' });
+        return html(400, { token, formToken, values, summary: 'This form had expired. Please press Send again.' });
       }
-      await service.submit({ key: token, sandbox: false, limiter: messages, quotaKey, payload: async () => values });
+      await service.submit({
+        key: token,
+        sandbox: false,
+        limiter: messages,
+        quotaKey,
+        payload: async () => ({ ...values, form: guards }),
+      });
       return {
         status: 303,
         headers: { location: THANKS, 'cache-control': 'no-store', 'content-length': '0' },
@@ -89,7 +114,11 @@ export function contactFormHandler(service: ContactService, page: ContactPage, q
           ? 'Please correct the fields marked below.'
           : `${error.message} ${error.hint ?? ''}`.trim();
       const errors = (error.errors ?? []).filter((detail): detail is FieldProblem => 'field' in detail);
-      return html(error.status, { token, values, summary, errors }, error.headers);
+      return html(
+        error.status,
+        { token, formToken: formToken === '' ? formTokens.issue() : formToken, values, summary, errors },
+        error.headers,
+      );
     }
   };
 }

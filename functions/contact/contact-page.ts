@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FieldProblem } from '../http/api-error.ts';
 import { escapeHtml } from '../http/html.ts';
 
@@ -13,11 +12,19 @@ export const CONTACT_FIELDS = ['name', 'email', 'message'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
 /**
+ * The form's spam guards (functions/contact/spam-score.ts): the hidden fill-time token, and the
+ * honeypot, a field people never see and bots fill in. src/scripts/contact-form.ts reads both by
+ * these names.
+ */
+export const GUARD_FIELDS = { formToken: 'form_token', honeypot: 'website' } as const;
+
+/**
  * The slots the prerendered contact page leaves for the server. Kept here, beside the code
  * that fills them, so the page and the filler cannot disagree on a name.
  */
 export const FORM_SLOTS = {
   token: '{{token}}',
+  formToken: '{{formtoken}}',
   summary: '{{summary}}',
   value: (field: ContactField) => `{{value:${field}}}`,
   error: (field: ContactField) => `{{error:${field}}}`,
@@ -25,7 +32,10 @@ export const FORM_SLOTS = {
 };
 
 export interface ContactPageState {
+  /** The Idempotency-Key of a plain form post. */
   token: string;
+  /** The fill-time token (functions/contact/form-token.ts). */
+  formToken: string;
   summary?: string;
   values?: Partial<Record<ContactField, string>>;
   errors?: readonly FieldProblem[];
@@ -34,19 +44,20 @@ export interface ContactPageState {
 const LABELS: Record<ContactField, string> = { name: 'Name', email: 'Email', message: 'Message' };
 
 /**
- * The contact page for one request: a fresh idempotency token for a plain form post, and on
- * a failed post the visitor's values and each field's error, all HTML-escaped.
+ * The contact page for one request: a fresh idempotency token for a plain form post, the
+ * fill-time token, and on a failed post the visitor's values and each field's error, all HTML-escaped.
  */
 export class ContactPage {
   constructor(private readonly template: string) {}
 
-  render(state: ContactPageState = { token: randomUUID() }): string {
+  render(state: ContactPageState): string {
     const errors = new Map<string, string>();
     for (const { field, problem } of state.errors ?? []) {
       if (!errors.has(field)) errors.set(field, problem);
     }
     const slots = new Map<string, string>([
       [FORM_SLOTS.token, escapeHtml(state.token)],
+      [FORM_SLOTS.formToken, escapeHtml(state.formToken)],
       [FORM_SLOTS.summary, escapeHtml(state.summary ?? '')],
     ]);
     for (const field of CONTACT_FIELDS) {

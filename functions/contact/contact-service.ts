@@ -4,8 +4,10 @@ import { charge } from '../limits/charge.ts';
 import { rateLimitHeaders, type QuotaLimiter } from '../limits/rate-limiter.ts';
 import { fieldProblems } from '../http/field-problems.ts';
 import type { IdempotencyStore, KeyRef, RecordedAnswer } from '../state/idempotency-store.ts';
+import type { FormTokens } from './form-token.ts';
 import type { Channel, MessageStore, SubmissionOutcome } from './message-store.ts';
 import { CONTACT_PROBLEM_WORDS, contactSchema } from './schema.ts';
+import { spamScore } from './spam-score.ts';
 
 /** What a submission came to; `replayed` marks an answer repeated from the key's first request. */
 export interface ContactOutcome {
@@ -29,6 +31,8 @@ export interface ContactRequest {
 export interface ContactDependencies {
   idempotency: IdempotencyStore;
   messages: MessageStore;
+  /** Checks the fill-time token a post of the contact page carries. */
+  formTokens: FormTokens;
   /** The channels configured now: each live message is queued for delivery to each. */
   channels: readonly Channel[];
   /**
@@ -43,13 +47,16 @@ const SCOPE = 'contact';
 
 /**
  * createContact, shared by the JSON API, the plain form post and MCP: validation, the
- * Idempotency-Key rules, the per-IP quota and the durable write live here once.
+ * Idempotency-Key rules, the per-IP quota, the spam verdict and the durable write live here once.
  *
  * Order matters. A key with a recorded answer replays it without touching the message quota.
  * A new key is claimed before its body is read, so a concurrent request with the same key, on
  * any instance, gets a 409 instead of a second message. The message and the key's answer
  * commit in one transaction before the answer goes out, so an acknowledged message survives a
  * crash and is never stored twice.
+ *
+ * Spam (functions/contact/spam-score.ts) is answered exactly as any message, so a bot learns
+ * nothing, and stored in the spam folder without deliveries: never notified, never lost.
  */
 export class ContactService {
   constructor(private readonly deps: ContactDependencies) {}
@@ -74,6 +81,11 @@ export class ContactService {
           },
         );
       }
+      const { form, ...fields } = parsed.data;
+      const verdict = spamScore(
+        fields,
+        form === undefined ? undefined : { honeypot: form.honeypot, token: this.deps.formTokens.check(form.token) },
+      );
       const headers = await charge(request.limiter, quotaKeyOf(request), 1, 'messages');
       const answer = { fingerprint: fingerprintOf(raw), status: 200, body: JSON.stringify({ success: true }) };
       let outcome: SubmissionOutcome;
@@ -81,9 +93,11 @@ export class ContactService {
         outcome = await this.deps.messages.storeSubmission({
           ref,
           token: claim.token,
-          message: { sandbox: request.sandbox, ...parsed.data },
-          // Sandbox traffic is anyone's test: the owner is never told about it.
-          channels: request.sandbox ? [] : this.deps.channels,
+          message: verdict.spam
+            ? { sandbox: request.sandbox, ...fields, folder: 'spam', spamReasons: verdict.reasons }
+            : { sandbox: request.sandbox, ...fields },
+          // Sandbox traffic is anyone's test, and spam nobody's message: the owner is told about neither.
+          channels: request.sandbox || verdict.spam ? [] : this.deps.channels,
           answer,
         });
         claimEnded = true;
@@ -98,7 +112,7 @@ export class ContactService {
         if (outcome.earlier === undefined) throw inProgress();
         return this.replay(outcome.earlier, raw, request);
       }
-      if (!request.sandbox) this.deps.onStored();
+      if (!request.sandbox && !verdict.spam) this.deps.onStored();
       return { status: answer.status, body: answer.body, headers, replayed: false };
     } finally {
       // A failed release (storage down) leaves the claim to run out after its lease.

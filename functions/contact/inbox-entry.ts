@@ -1,4 +1,4 @@
-import type { Channel, Delivery, StoredMessage } from './message-store.ts';
+import type { Channel, Delivery, Folder, StoredMessage } from './message-store.ts';
 
 /** A delivery as the inbox shows it: times as ISO strings. */
 interface DeliveryEntry {
@@ -17,6 +17,9 @@ export interface InboxEntry {
   message: string;
   read: boolean;
   sandbox: boolean;
+  folder: Folder;
+  /** Why it was judged spam (empty unless it was; kept when the owner moves it back to the inbox). */
+  spamReasons: readonly string[];
   /** Per channel the message is delivered to (none for sandbox messages, or when no channel was configured). */
   deliveries: Partial<Record<Channel, DeliveryEntry>>;
 }
@@ -30,6 +33,8 @@ export function inboxEntry(message: StoredMessage): InboxEntry {
     message: message.message,
     read: message.readAt !== null,
     sandbox: message.sandbox,
+    folder: message.folder,
+    spamReasons: message.spamReasons,
     deliveries: Object.fromEntries(
       Object.entries(message.deliveries).map(([channel, delivery]) => [
         channel,

@@ -1,10 +1,17 @@
 import type { KeyRef, RecordedAnswer } from '../state/idempotency-store.ts';
 
+/** Where a message is kept: the inbox, or the spam folder, which is shown apart and never notified. */
+export type Folder = 'inbox' | 'spam';
+
 export interface NewMessage {
   sandbox: boolean;
   name: string;
   email: string;
   message: string;
+  /** The inbox unless the message was judged spam (functions/contact/spam-score.ts). */
+  folder?: Folder;
+  /** Why it was judged spam, one reason each. */
+  spamReasons?: readonly string[];
 }
 
 /** The ways the owner is told about a new message, each delivered on its own (the outbox). */
@@ -24,6 +31,9 @@ export interface Delivery {
 /** A stored message without its deliveries: what a channel sends. */
 export interface MessageRecord extends NewMessage {
   id: number;
+  folder: Folder;
+  /** Empty unless the message was judged spam; kept when the owner moves it back to the inbox. */
+  spamReasons: readonly string[];
   createdAt: number;
   readAt: number | null;
 }
@@ -44,6 +54,8 @@ export interface DueDelivery {
 
 export interface InboxQuery {
   sandbox: boolean;
+  /** The inbox unless said otherwise. */
+  folder?: Folder;
   since?: number;
   unreadOnly?: boolean;
   limit?: number;
@@ -55,7 +67,7 @@ export interface Submission {
   /** The claim's token: the commit happens only while the claim is still this request's. */
   token: string;
   message: NewMessage;
-  /** The channels to deliver it to: those configured now (none for a sandbox message). */
+  /** The channels to deliver it to: those configured now (none for a sandbox message or spam). */
   channels: readonly Channel[];
   answer: RecordedAnswer;
 }
@@ -101,14 +113,20 @@ export interface MessageStore {
   /** A failed attempt: `nextAt` is the next one, or null when there is none left (the state becomes failed). */
   recordFailure(id: number, channel: Channel, error: string, nextAt: number | null): Promise<void>;
   /**
-   * Queues the live messages `ids` again for `channels`, due at `now`: a missing delivery is
-   * created, a failed one starts over (its attempts back to 0); pending and delivered ones are
-   * left alone. Returns what was queued.
+   * Queues the live messages `ids` of the inbox again for `channels`, due at `now`: a missing
+   * delivery is created, a failed one starts over (its attempts back to 0); pending and delivered
+   * ones are left alone. Spam is never queued. Returns what was queued.
    */
   requeue(ids: readonly number[], channels: readonly Channel[], now?: number): Promise<Requeued[]>;
   /**
+   * Moves the live messages `ids` of the spam folder to the inbox and queues them for `channels`
+   * (as requeue does), in one transaction; returns the ids moved.
+   */
+  moveToInbox(ids: readonly number[], channels: readonly Channel[], now?: number): Promise<number[]>;
+  /**
    * Deletes sandbox messages created before `before`; returns how many. Sandbox messages are test
-   * traffic that anyone may send and nobody is told about, so they are kept only for a while.
+   * traffic that anyone may send and nobody is told about, so they are kept only for a while. Live
+   * messages, spam included, are never deleted.
    */
   purgeSandbox(before: number): Promise<number>;
 }

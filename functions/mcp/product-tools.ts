@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contactResultSchema, contactSchema, idempotencyKeyHeader } from '../contact/schema.ts';
+import { contactMessageSchema, contactResultSchema, idempotencyKeyHeader } from '../contact/schema.ts';
 import { jobCreatedSchema, jobIdParameter, jobRequestSchema, jobSchema } from '../jobs/schema.ts';
 import { DEFAULT_TASK, TASK_NAMES } from '../jobs/tasks.ts';
 import { OPERATIONS, type OperationId } from '../operations.ts';
@@ -75,7 +75,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     title: 'Send the owner a message',
     description:
       "Send the portfolio's owner a message (name, email, message). Make one new UUID for idempotency_key per message and reuse it on every retry: the message is stored once and a retry returns the first answer. Quota: a few messages per client per window; in sandbox mode the owner never sees it.",
-    input: contactSchema.extend({ idempotency_key: idempotencyKeyHeader }),
+    input: contactMessageSchema.extend({ idempotency_key: idempotencyKeyHeader }),
     output: contactResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     run: ({ idempotency_key: key, ...message }, { api }) =>

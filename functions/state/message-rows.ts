@@ -1,4 +1,11 @@
-import type { Channel, Delivery, DeliveryState, MessageRecord, StoredMessage } from '../contact/message-store.ts';
+import type {
+  Channel,
+  Delivery,
+  DeliveryState,
+  Folder,
+  MessageRecord,
+  StoredMessage,
+} from '../contact/message-store.ts';
 
 /** The columns of a message, as either engine returns them (SQLite's booleans are 0 and 1). */
 export interface MessageRow {
@@ -9,6 +16,17 @@ export interface MessageRow {
   message: string;
   created_at: number;
   read_at: number | null;
+  folder: Folder;
+  /** A JSON array of reasons, or null for a message never judged spam. */
+  spam_reasons: string | null;
+}
+
+/** The columns of MessageRow, in the order both engines select them. */
+export const MESSAGE_COLUMNS = 'id, sandbox, name, email, message, created_at, read_at, folder, spam_reasons';
+
+/** The spam_reasons column of a new message: null when there is nothing to say. */
+export function spamReasonsColumn(reasons: readonly string[] | undefined): string | null {
+  return reasons === undefined || reasons.length === 0 ? null : JSON.stringify(reasons);
 }
 
 /** A row of the outbox (table deliveries). */
@@ -33,6 +51,8 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
     message: row.message,
     createdAt: row.created_at,
     readAt: row.read_at,
+    folder: row.folder,
+    spamReasons: row.spam_reasons === null ? [] : (JSON.parse(row.spam_reasons) as string[]),
   };
 }
 

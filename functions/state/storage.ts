@@ -3,11 +3,18 @@ import type { JobStore } from '../jobs/job-store.ts';
 import type { KeyStore } from '../keys/key-store.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
 
-/** The secrets every instance signs with: cursors, and OAuth access tokens. */
-export type SecretName = 'cursor' | 'token';
+/** The secrets every instance signs with: cursors, OAuth access tokens, and the contact form's fill-time tokens. */
+export type SecretName = 'cursor' | 'token' | 'form';
 
 /** Every secret name, in the order they are reported. */
-export const SECRET_NAMES: readonly SecretName[] = ['cursor', 'token'];
+export const SECRET_NAMES: readonly SecretName[] = ['cursor', 'token', 'form'];
+
+/** What each secret signs, as messages about a changed secret name it. */
+export const SIGNED_WITH: Record<SecretName, string> = {
+  cursor: 'cursors',
+  token: 'access tokens',
+  form: 'contact form tokens',
+};
 
 /**
  * Per-deployment signing secrets, made on first use and then kept, so that signed values stay

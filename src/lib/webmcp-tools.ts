@@ -1,4 +1,4 @@
-import { contactSchema } from '../../functions/contact/schema.ts';
+import { contactMessageSchema } from '../../functions/contact/schema.ts';
 import { inputJsonSchema } from '../../functions/mcp/tool-registry.ts';
 import { OPERATIONS } from '../../functions/operations.ts';
 import { searchQuery } from '../../functions/search/schema.ts';
@@ -32,6 +32,6 @@ export const SEND_MESSAGE: PageTool = {
   name: 'send_message',
   description:
     "Send the portfolio's owner a message (name, email, message), as the form on this page does; the owner replies by email. Retrying the same call is safe: the message is stored once. An invalid field comes back as validation_failed with errors naming each field; rate_limited says when to try again.",
-  inputSchema: inputJsonSchema(contactSchema),
+  inputSchema: inputJsonSchema(contactMessageSchema),
   api: OPERATIONS.createContact.path,
 };

@@ -3,8 +3,13 @@
  * that stays the same while the visitor retries the same message (so a retry after a network
  * error can never send it twice), show each field's error inline, and keep the button disabled
  * while a request is in flight. Without JavaScript the form posts to /contact as it is.
+ *
+ * The page's spam guards go along as `form` (the fill-time token and the honeypot, named as in
+ * functions/contact/contact-page.ts GUARD_FIELDS), so a post with JavaScript is judged as a plain
+ * one is.
  */
 const FIELDS = ['name', 'email', 'message'] as const;
+const GUARDS = { token: 'form_token', honeypot: 'website' } as const;
 
 interface ErrorBody {
   code?: string;
@@ -26,7 +31,10 @@ function enhance(form: HTMLFormElement): void {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const data = new FormData(form);
-    const payload = Object.fromEntries(FIELDS.map((field) => [field, String(data.get(field) ?? '')]));
+    const payload = {
+      ...Object.fromEntries(FIELDS.map((field) => [field, String(data.get(field) ?? '')])),
+      form: { token: String(data.get(GUARDS.token) ?? ''), honeypot: String(data.get(GUARDS.honeypot) ?? '') },
+    };
     const text = JSON.stringify(payload);
     // A new message gets a new key; the same message, retried, keeps its key.
     if (text !== lastPayload || key === '') {

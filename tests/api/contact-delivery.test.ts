@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type InProcessApi } from '../support/api.ts';
-import { postContact, storedInbox, VALID } from '../support/contact.ts';
+import { contactPageTokens, postContact, storedInbox, VALID } from '../support/contact.ts';
 import { receiver, waitFor } from '../support/webhook.ts';
 
 // The notifier and the contact form in process; restarts, kill -9, a locked database seen in the
@@ -49,7 +49,8 @@ describe('owner notification by webhook', () => {
 describe('the contact form without JavaScript', () => {
   let server: InProcessApi;
   beforeAll(async () => {
-    server = await startApi();
+    // Posts follow the page at once; the minimum fill time has its own tests (contact-spam.test.ts).
+    server = await startApi({ CONTACT_MIN_FILL_SECONDS: '0' });
   });
   afterAll(() => server.stop());
 
@@ -76,9 +77,9 @@ describe('the contact form without JavaScript', () => {
   });
 
   it('redirects after a good post, and a resubmitted form stores nothing twice', async () => {
-    const token = await formToken();
-    const message = `Plain form message ${token}`;
-    const fields = { idempotency_key: token, name: 'Form User', email: 'form@example.com', message };
+    const tokens = await contactPageTokens(server.baseUrl);
+    const message = `Plain form message ${tokens.idempotency_key}`;
+    const fields = { ...tokens, name: 'Form User', email: 'form@example.com', message };
     for (let i = 0; i < 2; i++) {
       const response = await postForm(fields);
       expect(response.status).toBe(303);

@@ -4,16 +4,27 @@ import { launchChromium, watchedPage } from '../support/browser.ts';
 import { readInbox } from '../support/contact.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
+/** The shortest fill time the server accepts: short, so that a test can wait it out as a person writing would. */
+const MIN_FILL_SECONDS = 1;
+
 let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchChromium()]);
+  [server, browser] = await Promise.all([
+    startServer({ CONTACT_MIN_FILL_SECONDS: String(MIN_FILL_SECONDS) }),
+    launchChromium(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+/** Lets the page be open longer than the minimum fill time, as it is for a person writing. */
+function writing(page: Page): Promise<void> {
+  return page.waitForTimeout(MIN_FILL_SECONDS * 1000 + 100);
+}
 
 /** Console errors other than Chromium's note that a request got a 400, which these tests provoke on purpose. */
 function unexpected(problems: string[]): string[] {
@@ -53,6 +64,7 @@ describe('contact form with JavaScript', () => {
 
     await page.getByLabel('Your email').fill('visitor@example.com');
     await page.getByLabel(/Message/).fill('Hello from a real browser, with JavaScript.');
+    await writing(page);
     await Promise.all([
       page.waitForURL('**/contact/thanks'),
       page.getByRole('button', { name: 'Send message' }).click(),
@@ -88,6 +100,7 @@ describe('contact form with JavaScript', () => {
     await page.getByLabel('Your email').fill('retry@example.com');
     await page.getByLabel(/Message/).fill(message);
     const button = page.getByRole('button', { name: 'Send message' });
+    await writing(page);
     await button.click();
     await expect.poll(() => page.locator('#form-status').textContent()).toContain('Could not reach the server');
     expect(await button.isEnabled()).toBe(true);
@@ -117,6 +130,7 @@ describe('contact form without JavaScript', () => {
 
     const message = `Plain browser post ${Date.now()}`;
     await page.getByLabel(/Message/).fill(message);
+    await writing(page);
     await Promise.all([
       page.waitForURL('**/contact/thanks'),
       page.getByRole('button', { name: 'Send message' }).click(),
@@ -124,5 +138,59 @@ describe('contact form without JavaScript', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Thank you');
     expect((await readInbox(server.dataDir)).filter((m) => m.message === message)).toHaveLength(1);
     expect(unexpected(problems)).toEqual([]);
+  });
+});
+
+describe('spam guards of the form without JavaScript', () => {
+  /** Fills the form as a visitor would, sends it, and expects the thank-you page whatever the verdict. */
+  async function send(page: Page, message: string): Promise<void> {
+    await page.getByLabel('Your name').fill('Quick Sender');
+    await page.getByLabel('Your email').fill('quick@example.com');
+    await page.getByLabel(/Message/).fill(message);
+    await Promise.all([
+      page.waitForURL('**/contact/thanks'),
+      page.getByRole('button', { name: 'Send message' }).click(),
+    ]);
+  }
+
+  it('keeps a form sent sooner than the minimum fill time as spam, showing the thank-you page all the same', async () => {
+    // A minimum no test outlasts: the post surely comes too fast.
+    const patient = await startServer({ CONTACT_MIN_FILL_SECONDS: '600' });
+    try {
+      const { page, problems } = await watchedPage(browser, false);
+      await page.goto(`${patient.baseUrl}/contact`);
+      const message = `Sent at once ${Date.now()}`;
+      await send(page, message);
+      expect(await readInbox(patient.dataDir)).toEqual([]);
+      const spam = await readInbox(patient.dataDir, '--spam');
+      expect(spam.map((entry) => [entry.message, entry.spamReasons])).toEqual([[message, ['form sent too fast (+5)']]]);
+      expect(problems).toEqual([]);
+    } finally {
+      await patient.stop();
+    }
+  });
+
+  it('keeps a form whose hidden field was filled as spam; people never reach that field', async () => {
+    const { page, problems } = await openContact(false);
+    const honeypot = page.locator('#website');
+    expect(await honeypot.getAttribute('tabindex')).toBe('-1');
+    expect(await honeypot.getAttribute('autocomplete')).toBe('off');
+    expect(await page.locator('label[for="website"]').textContent()).toBe('Leave this field empty');
+    // Hidden from assistive technology: the accessibility tree of the form has no such field.
+    expect(await page.locator('form').ariaSnapshot()).not.toMatch(/Leave this field empty/);
+    await page.getByLabel('Your name').focus();
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('website');
+    }
+
+    await honeypot.fill('https://bot.example', { force: true });
+    const message = `Filled by a bot ${Date.now()}`;
+    await writing(page);
+    await send(page, message);
+    const spam = await readInbox(server.dataDir, '--spam');
+    expect(spam.find((entry) => entry.message === message)?.spamReasons).toEqual(['hidden field filled (+5)']);
+    expect((await readInbox(server.dataDir)).map((entry) => entry.message)).not.toContain(message);
+    expect(problems).toEqual([]);
   });
 });

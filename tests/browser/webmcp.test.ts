@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactSchema } from '../../functions/contact/schema.ts';
+import { contactMessageSchema } from '../../functions/contact/schema.ts';
 import { inputJsonSchema } from '../../functions/mcp/tool-registry.ts';
 import { searchQuery } from '../../functions/search/schema.ts';
 import { SEARCH_QUERY_MAX_LENGTH } from '../../functions/search/search-types.ts';
@@ -116,7 +116,7 @@ describe('WebMCP tools registered with navigator.modelContext', () => {
     expect(contactTool).toEqual({
       name: 'send_message',
       description: expect.stringMatching(/^Send the portfolio's owner a message/),
-      inputSchema: inputJsonSchema(contactSchema),
+      inputSchema: inputJsonSchema(contactMessageSchema),
       execute: 'function',
     });
     expect(contactTool!.inputSchema).toMatchObject({

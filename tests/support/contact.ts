@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../../functions/config/env.ts';
 import { openStorage } from '../../functions/state/open-storage.ts';
 import { inboxEntry, type InboxEntry } from '../../functions/contact/inbox-entry.ts';
+import type { Folder } from '../../functions/contact/message-store.ts';
 import { engineEnv } from './engines.ts';
 import { ROOT } from './server.ts';
 
@@ -43,6 +44,13 @@ export async function postContact(
   };
 }
 
+/** The contact page as served: its Idempotency-Key and fill-time token, for a plain form post. */
+export async function contactPageTokens(baseUrl: string): Promise<{ idempotency_key: string; form_token: string }> {
+  const html = await (await fetch(`${baseUrl}/contact`)).text();
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1] ?? '';
+  return { idempotency_key: field('idempotency_key'), form_token: field('form_token') };
+}
+
 /** The inbox command's output, run the way the owner runs it: `npm run inbox -- <args>`. */
 export async function runInbox(dataDir: string, ...args: string[]): Promise<string> {
   return (await runInboxOutput({}, dataDir, ...args)).stdout;
@@ -72,10 +80,13 @@ export async function readInbox(dataDir: string, ...args: string[]): Promise<Inb
  * The inbox read straight from the database, in the CLI's --json shape, without starting the
  * CLI: for tests of what was stored (the CLI itself has its own tests).
  */
-export async function storedInbox(dataDir: string, options: { sandbox?: boolean } = {}): Promise<InboxEntry[]> {
+export async function storedInbox(
+  dataDir: string,
+  options: { sandbox?: boolean; folder?: Folder } = {},
+): Promise<InboxEntry[]> {
   const storage = await openStorage(loadConfig({ DATA_DIR: dataDir, ...(await engineEnv(dataDir)) }));
   try {
-    return (await storage.messages.list({ sandbox: options.sandbox === true })).map(inboxEntry);
+    return (await storage.messages.list({ sandbox: options.sandbox === true, folder: options.folder })).map(inboxEntry);
   } finally {
     await storage.close();
   }

@@ -102,13 +102,13 @@ describe('npm run backup while contact traffic flows, then npm run restore', () 
     expect(modeOf(file)).toBe(0o600);
     const copied = /(\d+) messages \(and 0 in the sandbox\)/.exec(made.stdout);
     expect(copied, made.stdout).not.toBeNull();
-    expect(made.stdout).toMatch(/secrets: cursor, token/);
+    expect(made.stdout).toMatch(/secrets: cursor, token, form/);
 
     const dataDir = freshDataDir();
     const put = await restore(dataDir, file);
     expect(put.code, put.stderr).toBe(0);
     expect(put.stdout).toContain(copied![0]);
-    for (const name of ['portfolio.db', 'cursor.key', 'token.key']) {
+    for (const name of ['portfolio.db', 'cursor.key', 'token.key', 'form.key']) {
       expect(modeOf(path.join(dataDir, name)), name).toBe(0o600);
       if (name.endsWith('.key'))
         expect(readFileSync(path.join(dataDir, name))).toEqual(readFileSync(path.join(server.dataDir, name)));
@@ -158,7 +158,7 @@ describe('backup and restore rules', () => {
     expect((await postContact(server.baseUrl, { ...VALID, message: 'After the backup' })).status).toBe(200);
     const plain = await restore(server.dataDir, file);
     expect(plain.code).toBe(1);
-    expect(plain.stderr).toMatch(/already holds a deployment \(portfolio\.db, cursor\.key, token\.key\)/);
+    expect(plain.stderr).toMatch(/already holds a deployment \(portfolio\.db, cursor\.key, token\.key, form\.key\)/);
     expect(plain.stderr).toMatch(/Stop the service/);
     const running = await restore(server.dataDir, '--force', file);
     expect(running.code).toBe(1);

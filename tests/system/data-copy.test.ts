@@ -81,6 +81,7 @@ const before = {
   replay: { key: randomUUID(), body: { ...VALID, message: `Sent before the move ${randomUUID()}` } },
   inbox: [] as InboxEntry[],
   sandboxInbox: [] as InboxEntry[],
+  spam: [] as InboxEntry[],
 };
 
 beforeAll(async () => {
@@ -100,6 +101,8 @@ beforeAll(async () => {
       (await postContact(single.baseUrl, { ...VALID, message: 'Trying the sandbox first' }, { query: '?sandbox=true' }))
         .status,
     ).toBe(200);
+    const links = ['a', 'b', 'c', 'd'].map((host) => `https://${host}.example`).join(' ');
+    expect((await postContact(single.baseUrl, { ...VALID, message: `Spam ${links}` })).status).toBe(200);
     expect((await postContact(single.baseUrl, { ...VALID, message: 'Read by the owner' })).status).toBe(200);
     await hook.accepted(2);
     await waitFor(
@@ -115,9 +118,10 @@ beforeAll(async () => {
     await single.stop();
     hook.close();
   }
-  [before.inbox, before.sandboxInbox] = await Promise.all([
+  [before.inbox, before.sandboxInbox, before.spam] = await Promise.all([
     readInbox(before.dataDir),
     readInbox(before.dataDir, '--sandbox'),
+    readInbox(before.dataDir, '--spam'),
   ]);
 });
 
@@ -131,26 +135,28 @@ describe.skipIf(!HAS_POSTGRES)('npm run data:copy', () => {
       [false, 'delivered'],
       [false, 'failed'],
     ]);
+    expect(before.spam.map((entry) => [entry.folder, entry.spamReasons.length])).toEqual([['spam', 1]]);
     const DATABASE_URL = await freshDatabaseUrl();
     const env = { DATABASE_URL, DATA_DIR: before.dataDir };
 
     const dry = await dataCopy(env, '--dry-run');
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/Dry run, nothing written/);
-    expect(dry.stdout).toMatch(/messages +4 to copy, 0 already present/);
+    expect(dry.stdout).toMatch(/messages +5 to copy, 0 already present/);
     expect(await queryPg(DATABASE_URL, "SELECT to_regclass('messages') AS found")).toEqual([{ found: null }]);
 
     const copy = await dataCopy(env);
     expect(copy.code, copy.stderr).toBe(0);
-    expect(copy.stdout).toMatch(/messages +4 copied, 0 already present/);
+    expect(copy.stdout).toMatch(/messages +5 copied, 0 already present/);
     expect(copy.stdout).toMatch(/api_keys +1 copied/);
-    expect(copy.stdout).toMatch(/idempotency +4 copied/);
-    expect(copy.stdout).toMatch(/secrets +2 copied/);
+    expect(copy.stdout).toMatch(/idempotency +5 copied/);
+    expect(copy.stdout).toMatch(/secrets +3 copied/);
     expect(copy.stdout).toMatch(/jobs +not copied/);
 
     shared = await startService({ ...QUOTAS, DATABASE_URL });
     expect(await inboxOn(DATABASE_URL)).toEqual(before.inbox);
     expect(await inboxOn(DATABASE_URL, '--sandbox')).toEqual(before.sandboxInbox);
+    expect(await inboxOn(DATABASE_URL, '--spam')).toEqual(before.spam);
     expect(await keyStatus(shared.baseUrl, { 'x-api-key': before.key.key })).toBe('valid');
     expect(await keyStatus(shared.baseUrl, { authorization: `Bearer ${before.token}` })).toBe('valid');
     const next = await fetch(`${shared.baseUrl}/api/v1/projects?limit=2&cursor=${encodeURIComponent(before.cursor)}`);
@@ -161,7 +167,7 @@ describe.skipIf(!HAS_POSTGRES)('npm run data:copy', () => {
     // The owner reads the inbox on PostgreSQL now: copied messages move on there.
     const after = await inboxOn(DATABASE_URL, '--unread', '--mark-read');
     expect(after[0]?.message).toBe('After the move');
-    const copied = [...idsOf(before.inbox), ...idsOf(before.sandboxInbox)];
+    const copied = [...idsOf(before.inbox), ...idsOf(before.sandboxInbox), ...idsOf(before.spam)];
     expect(after[0]!.id).toBeGreaterThan(Math.max(...copied));
     await shared.stop();
     shared = undefined;
@@ -169,8 +175,8 @@ describe.skipIf(!HAS_POSTGRES)('npm run data:copy', () => {
     const again = await dataCopy(env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/^Nothing to copy/);
-    expect(again.stdout).toMatch(/messages +0 copied, 4 already present \(2 of them changed since in PostgreSQL/);
-    expect(again.stdout).toMatch(/secrets +0 copied, 2 already present/);
+    expect(again.stdout).toMatch(/messages +0 copied, 5 already present \(2 of them changed since in PostgreSQL/);
+    expect(again.stdout).toMatch(/secrets +0 copied, 3 already present/);
   });
 
   it('copies nothing into a PostgreSQL that other instances have used, naming the table and the id', async () => {
@@ -195,14 +201,17 @@ describe.skipIf(!HAS_POSTGRES)('npm run data:copy', () => {
     const env = { DATABASE_URL, DATA_DIR: before.dataDir };
     const kept = await dataCopy(env);
     expect(kept.code, kept.stderr).toBe(0);
-    expect(kept.stdout).toMatch(/secrets +0 copied, 2 already present \(2 of them different: PostgreSQL's kept\)/);
+    expect(kept.stdout).toMatch(/secrets +0 copied, 3 already present \(3 of them different: PostgreSQL's kept\)/);
     expect(kept.stderr).toMatch(/cursors issued by the SQLite instance stop verifying/);
     const replaced = await dataCopy(env, '--replace-secrets');
     expect(replaced.code, replaced.stderr).toBe(0);
-    expect(replaced.stdout).toMatch(/secrets +2 copied, 0 already present/);
+    expect(replaced.stdout).toMatch(/secrets +3 copied, 0 already present/);
     const rows = await queryPg(DATABASE_URL, 'SELECT name, value FROM app_secrets ORDER BY name');
     expect(rows).toEqual(
-      ['cursor', 'token'].map((name) => ({ name, value: readFileSync(path.join(before.dataDir, `${name}.key`)) })),
+      ['cursor', 'form', 'token'].map((name) => ({
+        name,
+        value: readFileSync(path.join(before.dataDir, `${name}.key`)),
+      })),
     );
   });
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
   // Its own process group, so stopping it stops Vite's helpers too.
   dev = spawn(process.execPath, ['node_modules/astro/astro.js', 'dev', '--host', '127.0.0.1', '--port', String(port)], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port) },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), CONTACT_MIN_FILL_SECONDS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -54,6 +54,7 @@ describe('astro dev mounts the production service', () => {
     expect(token).toMatch(/^[0-9a-f-]{36}$/);
     const body = new URLSearchParams({
       idempotency_key: token!,
+      form_token: /name="form_token" value="([^"]+)"/.exec(form)?.[1] ?? '',
       name: 'Dev Visitor',
       email: 'dev@example.com',
       message: 'Sent to the dev server by a plain form.',

@@ -112,6 +112,7 @@ describe('no secrets, internals or stack traces in answers', () => {
       '/data/portfolio.db',
       '/cursor.key',
       '/token.key',
+      '/form.key',
       '/.env',
       '/package.json',
       '/functions/server/main.ts',
@@ -161,7 +162,14 @@ describe('no secrets, internals or stack traces in answers', () => {
     const mode = (file: string) => (statSync(path.join(server.dataDir, file)).mode & 0o777).toString(8);
     expect(mode('.')).toBe('700');
     const files = readdirSync(server.dataDir).sort();
-    expect(files).toEqual(['cursor.key', 'portfolio.db', 'portfolio.db-shm', 'portfolio.db-wal', 'token.key']);
+    expect(files).toEqual([
+      'cursor.key',
+      'form.key',
+      'portfolio.db',
+      'portfolio.db-shm',
+      'portfolio.db-wal',
+      'token.key',
+    ]);
     for (const file of files) expect(mode(file), file).toBe('600');
   });
 

@@ -45,6 +45,7 @@ describe('the baked configuration', () => {
     HOST: '0.0.0.0',
     DATA_DIR: '/tmp/elsewhere',
     TRUST_PROXY: '2',
+    CONTACT_MIN_FILL_SECONDS: '10',
     NOTIFY_WEBHOOK_URL: 'https://hooks.example/inbox',
     NOTIFY_RETRY_BASE_MS: '5',
     NOTIFY_MAX_ATTEMPTS: '3',

@@ -36,12 +36,14 @@ const MESSAGE_COLUMNS = columns({
   message: 'text',
   created_at: 'bigint',
   read_at: 'bigint',
+  folder: 'text',
+  spam_reasons: 'text',
 });
 
 /**
- * Every message, with its id (the inbox, replays and webhook receivers know messages by it). What
- * a visitor wrote identifies it; whether it was read since is state, and PostgreSQL's is kept when
- * they differ (an instance there has moved it on).
+ * Every message, spam included, with its id (the inbox, replays and webhook receivers know messages
+ * by it). What a visitor wrote identifies it; whether it was read since, or moved out of the spam
+ * folder, is state, and PostgreSQL's is kept when they differ (an instance there has moved it on).
  */
 const MESSAGES: TableCopy = {
   table: 'messages',

@@ -97,4 +97,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE messages DROP COLUMN notify_state, DROP COLUMN notify_attempts, DROP COLUMN notify_next_at,
     DROP COLUMN notify_last_error;
   `,
+  // Folders, as on SQLite (migration 6 there).
+  `
+  ALTER TABLE messages ADD COLUMN folder TEXT NOT NULL DEFAULT 'inbox' CHECK (folder IN ('inbox', 'spam')),
+    ADD COLUMN spam_reasons TEXT;
+  DROP INDEX messages_by_time;
+  CREATE INDEX messages_by_folder ON messages (sandbox, folder, created_at);
+  `,
 ];

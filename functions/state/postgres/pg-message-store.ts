@@ -12,14 +12,15 @@ import type {
 import type { RecordedAnswer } from '../idempotency-store.ts';
 import {
   MAX_ERROR_LENGTH,
+  MESSAGE_COLUMNS,
+  spamReasonsColumn,
   toMessageRecord,
   withDeliveries,
   type DeliveryRow,
   type MessageRow,
 } from '../message-rows.ts';
 import { withPostgres } from './pg-errors.ts';
-
-const MESSAGE_COLUMNS = 'id, sandbox, name, email, message, created_at, read_at';
+import { inTransaction } from './pg-transaction.ts';
 
 /**
  * The answer, the message and its deliveries in one statement, so one round trip and one atomic
@@ -35,8 +36,8 @@ const STORE_SUBMISSION = `
     WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4
     RETURNING 1
   ), stored AS (
-    INSERT INTO messages (sandbox, name, email, message, created_at)
-    SELECT $9::boolean, $10::text, $11::text, $12::text, $13::bigint FROM answered
+    INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons)
+    SELECT $9::boolean, $10::text, $11::text, $12::text, $13::bigint, $15::text, $16::text FROM answered
     RETURNING id
   ), queued AS (
     INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
@@ -64,7 +65,7 @@ const CLAIM_DUE = `
 const REQUEUE = `
   WITH before AS (SELECT state FROM deliveries WHERE message_id = $1 AND channel = $2)
   INSERT INTO deliveries AS d (message_id, channel, state, attempts, next_at)
-    SELECT id, $2, 'pending', 0, $3 FROM messages WHERE id = $1 AND NOT sandbox
+    SELECT id, $2, 'pending', 0, $3 FROM messages WHERE id = $1 AND NOT sandbox AND folder = 'inbox'
   ON CONFLICT (message_id, channel) DO UPDATE SET state = 'pending', attempts = 0, next_at = EXCLUDED.next_at,
     last_error = NULL WHERE d.state = 'failed'
   RETURNING (SELECT state FROM before) AS was`;
@@ -93,6 +94,8 @@ export class PgMessageStore implements MessageStore {
         message.message,
         now,
         channels,
+        message.folder ?? 'inbox',
+        spamReasonsColumn(message.spamReasons),
       ]);
       const stored = rows[0];
       if (stored !== undefined) return { stored: true, id: stored.id };
@@ -101,12 +104,12 @@ export class PgMessageStore implements MessageStore {
     });
   }
 
-  list({ sandbox, since, unreadOnly, limit }: InboxQuery): Promise<StoredMessage[]> {
+  list({ sandbox, folder, since, unreadOnly, limit }: InboxQuery): Promise<StoredMessage[]> {
     return withPostgres(async () => {
       const messages = await this.pool.query<MessageRow>(
-        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sandbox = $1 AND created_at >= $2 ${unreadOnly ? 'AND read_at IS NULL' : ''}
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sandbox = $1 AND folder = $4 AND created_at >= $2 ${unreadOnly ? 'AND read_at IS NULL' : ''}
          ORDER BY created_at DESC, id DESC LIMIT $3`,
-        [sandbox, since ?? 0, limit ?? null],
+        [sandbox, since ?? 0, limit ?? null, folder ?? 'inbox'],
       );
       const deliveries = await this.pool.query<DeliveryRow>(
         'SELECT * FROM deliveries WHERE message_id = ANY($1::bigint[])',
@@ -169,6 +172,20 @@ export class PgMessageStore implements MessageStore {
       }
       return queued;
     });
+  }
+
+  moveToInbox(ids: readonly number[], channels: readonly Channel[], now = Date.now()): Promise<number[]> {
+    return withPostgres(() =>
+      inTransaction(this.pool, async (client) => {
+        const { rows } = await client.query<{ id: number }>(
+          "UPDATE messages SET folder = 'inbox' WHERE id = ANY($1::bigint[]) AND NOT sandbox AND folder = 'spam' RETURNING id",
+          [ids],
+        );
+        const moved = rows.map((row) => row.id).sort((a, b) => a - b);
+        for (const id of moved) for (const channel of channels) await client.query(REQUEUE, [id, channel, now]);
+        return moved;
+      }),
+    );
   }
 
   purgeSandbox(before: number): Promise<number> {

@@ -97,4 +97,12 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE messages DROP COLUMN notify_next_at;
   ALTER TABLE messages DROP COLUMN notify_last_error;
   `,
+  // Folders: a message judged spam (functions/contact/spam-score.ts) is kept apart, with its reasons
+  // (a JSON array), and never notified. Every message stored before was in the inbox.
+  `
+  ALTER TABLE messages ADD COLUMN folder TEXT NOT NULL DEFAULT 'inbox';
+  ALTER TABLE messages ADD COLUMN spam_reasons TEXT;
+  DROP INDEX messages_by_time;
+  CREATE INDEX messages_by_folder ON messages (sandbox, folder, created_at);
+  `,
 ];

@@ -10,6 +10,8 @@ import type {
 } from '../../contact/message-store.ts';
 import {
   MAX_ERROR_LENGTH,
+  MESSAGE_COLUMNS,
+  spamReasonsColumn,
   toMessageRecord,
   withDeliveries,
   type DeliveryRow,
@@ -20,9 +22,7 @@ import type { Db } from './database.ts';
 import type { InFlightKeys } from './in-flight-keys.ts';
 import type { SqliteIdempotencyStore } from './sqlite-idempotency-store.ts';
 
-const MESSAGE_COLUMNS = 'id, sandbox, name, email, message, created_at, read_at';
-
-/** The inbox (migration 1) and its outbox (table deliveries, migration 5) in SQLite. */
+/** The inbox (migration 1, its folders migration 6) and its outbox (table deliveries, migration 5) in SQLite. */
 export class SqliteMessageStore implements MessageStore {
   /** The statements of the request path and of the notifiers (which run after every stored message), prepared once. */
   private readonly statements;
@@ -34,7 +34,9 @@ export class SqliteMessageStore implements MessageStore {
     private readonly idempotencyTtlMs: number,
   ) {
     this.statements = {
-      insert: db.prepare(`INSERT INTO messages (sandbox, name, email, message, created_at) VALUES (?, ?, ?, ?, ?)`),
+      insert: db.prepare(
+        `INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
       insertDelivery: db.prepare(
         "INSERT INTO deliveries (message_id, channel, state, attempts, next_at) VALUES (?, ?, 'pending', 0, ?)",
       ),
@@ -60,11 +62,12 @@ export class SqliteMessageStore implements MessageStore {
       ),
       requeue: db.prepare(
         `INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
-           SELECT id, ?, 'pending', 0, ? FROM messages WHERE id = ? AND sandbox = 0
+           SELECT id, ?, 'pending', 0, ? FROM messages WHERE id = ? AND sandbox = 0 AND folder = 'inbox'
          ON CONFLICT (message_id, channel) DO UPDATE SET state = 'pending', attempts = 0, next_at = excluded.next_at,
            last_error = NULL WHERE deliveries.state = 'failed'
          RETURNING message_id`,
       ),
+      toInbox: db.prepare("UPDATE messages SET folder = 'inbox' WHERE id = ? AND sandbox = 0 AND folder = 'spam'"),
       deliveryState: db.prepare('SELECT state FROM deliveries WHERE message_id = ? AND channel = ?'),
       purgeSandbox: db.prepare('DELETE FROM messages WHERE sandbox = 1 AND created_at < ?'),
     };
@@ -85,6 +88,8 @@ export class SqliteMessageStore implements MessageStore {
             message.email,
             message.message,
             now,
+            message.folder ?? 'inbox',
+            spamReasonsColumn(message.spamReasons),
           );
           const id = Number(lastInsertRowid);
           for (const channel of channels) this.statements.insertDelivery.run(id, channel, now);
@@ -110,10 +115,10 @@ export class SqliteMessageStore implements MessageStore {
     return withStorage(() => {
       const messages = this.db
         .prepare(
-          `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sandbox = ? AND created_at >= ? ${query.unreadOnly ? 'AND read_at IS NULL' : ''}
+          `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sandbox = ? AND folder = ? AND created_at >= ? ${query.unreadOnly ? 'AND read_at IS NULL' : ''}
            ORDER BY created_at DESC, id DESC LIMIT ?`,
         )
-        .all(Number(query.sandbox), query.since ?? 0, query.limit ?? -1) as MessageRow[];
+        .all(Number(query.sandbox), query.folder ?? 'inbox', query.since ?? 0, query.limit ?? -1) as MessageRow[];
       const deliveries = this.db
         .prepare('SELECT * FROM deliveries WHERE message_id IN (SELECT value FROM json_each(?))')
         .all(JSON.stringify(messages.map((message) => message.id))) as DeliveryRow[];
@@ -169,6 +174,16 @@ export class SqliteMessageStore implements MessageStore {
           }
         }
         return queued;
+      })(),
+    );
+  }
+
+  async moveToInbox(ids: readonly number[], channels: readonly Channel[], now = Date.now()): Promise<number[]> {
+    return withStorage(() =>
+      this.db.transaction(() => {
+        const moved = ids.filter((id) => this.statements.toInbox.run(id).changes > 0);
+        for (const id of moved) for (const channel of channels) this.statements.requeue.get(channel, now, id);
+        return moved;
       })(),
     );
   }

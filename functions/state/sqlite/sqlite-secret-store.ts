@@ -7,7 +7,7 @@ import { SECRET_NAMES, type SecretName, type SecretStore } from '../storage.ts';
 const SECRET_BYTES = 32;
 
 /**
- * Secrets as files in DATA_DIR (`cursor.key`, `token.key`), made on first start. Keeping them on
+ * Secrets as files in DATA_DIR (`cursor.key`, `token.key`, `form.key`), made on first start. Keeping them on
  * disk lets signed values stay valid across restarts; a new data directory means new secrets.
  * Where they cannot be written, they are kept in memory, and their signatures end with the process.
  */

@@ -1,0 +1,43 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** A token older than this is stale: nobody keeps the page open for a day before writing. */
+export const FORM_TOKEN_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/** What a form post's token says about how the form was filled. */
+export type FormTokenCheck = 'ok' | 'too_fast' | 'missing' | 'invalid' | 'expired';
+
+/**
+ * The contact page's fill-time token: the time the page was issued, signed with the deployment's
+ * `form` secret (HMAC-SHA256), so a post can tell how long the form was open without the server
+ * keeping any state, on any instance. A person takes seconds to write a message; a bot posts at
+ * once, replays an old token or makes one up.
+ */
+export class FormTokens {
+  constructor(
+    private readonly secret: Buffer,
+    /** The shortest time a person takes to fill the form (CONTACT_MIN_FILL_SECONDS). */
+    private readonly minFillMs: number,
+  ) {}
+
+  issue(now = Date.now()): string {
+    const issued = now.toString(36);
+    return `${issued}.${this.sign(issued)}`;
+  }
+
+  check(token: string | undefined, now = Date.now()): FormTokenCheck {
+    if (token === undefined || token === '') return 'missing';
+    const [issued = '', signature = '', ...rest] = token.split('.');
+    const expected = Buffer.from(this.sign(issued));
+    const given = Buffer.from(signature);
+    if (rest.length > 0 || !/^[0-9a-z]{1,11}$/.test(issued) || given.length !== expected.length) return 'invalid';
+    if (!timingSafeEqual(given, expected)) return 'invalid';
+    const age = now - parseInt(issued, 36);
+    if (age < 0) return 'invalid';
+    if (age > FORM_TOKEN_MAX_AGE_MS) return 'expired';
+    return age < this.minFillMs ? 'too_fast' : 'ok';
+  }
+
+  private sign(issued: string): string {
+    return createHmac('sha256', this.secret).update(`contact-form.${issued}`).digest('base64url');
+  }
+}

@@ -1,0 +1,62 @@
+import type { FormTokenCheck } from './form-token.ts';
+
+/** The score from which a message is judged spam, and how many links a message may carry below it. */
+export const SPAM_RULES = { threshold: 5, maxLinks: 3 } as const;
+
+/** What only the site's own contact page sends (absent for API, MCP and WebMCP clients). */
+export interface FormSignals {
+  /** What the hidden field held: people never see it, so anything in it was typed by a bot. */
+  honeypot: string;
+  /** What the fill-time token says (form-token.ts). */
+  token: FormTokenCheck;
+}
+
+export interface ScoredFields {
+  name: string;
+  email: string;
+  message: string;
+}
+
+/** The verdict and why: each reason names a rule and its points, as the owner sees it in `npm run inbox -- --spam`. */
+export interface SpamVerdict {
+  spam: boolean;
+  score: number;
+  reasons: string[];
+}
+
+const LINK = /\b(?:https?:\/\/|www\.)[^\s<>"']+/gi;
+const WORD = /\p{L}{2,}/u;
+
+const TOKEN_REASONS: Record<Exclude<FormTokenCheck, 'ok'>, string> = {
+  too_fast: 'form sent too fast',
+  missing: 'form token missing',
+  invalid: 'form token invalid',
+  expired: 'form token expired',
+};
+
+/**
+ * A small, explainable spam score of a valid contact message: each rule that matches adds its
+ * points, and a message reaching SPAM_RULES.threshold is spam. The form's own signals and many
+ * links decide alone; the weaker hints (a link, a name that is a URL or the email, a message that
+ * is only a link or has no words) only in combination.
+ */
+export function spamScore(fields: ScoredFields, form?: FormSignals): SpamVerdict {
+  const matched: [string, number][] = [];
+  if (form !== undefined) {
+    if (form.honeypot.trim() !== '') matched.push(['hidden field filled', SPAM_RULES.threshold]);
+    if (form.token !== 'ok') matched.push([TOKEN_REASONS[form.token], SPAM_RULES.threshold]);
+  }
+  const links = fields.message.match(LINK) ?? [];
+  if (links.length > SPAM_RULES.maxLinks) matched.push([`${links.length} links`, SPAM_RULES.threshold]);
+  else if (links.length > 0) matched.push([`${links.length} link${links.length > 1 ? 's' : ''}`, links.length]);
+  if (new RegExp(LINK.source, 'i').test(fields.name)) matched.push(['link in the name', 4]);
+  if (fields.name.trim().toLowerCase() === fields.email.trim().toLowerCase()) matched.push(['name is the email', 3]);
+  if (links.length === 1 && fields.message.trim() === links[0]) matched.push(['message is only a link', 4]);
+  else if (!WORD.test(fields.message)) matched.push(['no words in the message', 3]);
+  const score = matched.reduce((sum, [, points]) => sum + points, 0);
+  return {
+    spam: score >= SPAM_RULES.threshold,
+    score,
+    reasons: matched.map(([reason, points]) => `${reason} (+${points})`),
+  };
+}
