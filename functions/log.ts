@@ -7,9 +7,12 @@ const FLUSH_BYTES = 64 * 1024;
 const FLUSH_INTERVAL_MS = 50;
 let pending = '';
 let scheduled = false;
+/** Set once stdout's reader has gone away (see keepLoggingSafe): from then on lines are dropped. */
+let logLost = false;
 
 export function flushLog(): void {
   scheduled = false;
+  if (logLost) pending = '';
   if (pending === '') return;
   const chunk = pending;
   pending = '';
@@ -83,10 +86,24 @@ export function logEvent(message: string, fields: Record<string, unknown> = {}):
 }
 
 /**
- * Writes what is still buffered when the process exits, whatever makes it exit. The server's
- * entry point installs it: a module that only writes logs (the CLI, a test) leaves the process's
- * exit handlers alone.
+ * Writes what is still buffered when the process exits, whatever makes it exit, and keeps a lost
+ * log from stopping the service: when stdout's reader goes away (a pipe into a process that
+ * ended, a log collector restarting), writing to it fails with EPIPE on every line. Unhandled,
+ * each failure was an uncaught exception whose own log line failed again, a loop that spun the
+ * CPU and outlived SIGTERM. Instead the log is dropped from then on, said once on stderr, and the
+ * service serves on. The server's entry point installs this: a module that only writes logs (the
+ * CLI, a test) leaves the process's handlers alone.
  */
 export function flushLogOnExit(): void {
   process.on('exit', flushLog);
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (logLost) return;
+    logLost = true;
+    pending = '';
+    process.stderr.write(
+      `The log on stdout cannot be written (${error.code ?? error.message}); log lines are dropped from now on.\n`,
+    );
+  });
+  // If stderr has lost its reader too, there is nowhere left to say anything.
+  process.stderr.on('error', () => undefined);
 }
