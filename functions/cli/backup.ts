@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/env.ts';
 import { describeContents } from './backup/backup-file.ts';
 import { makeBackup } from './backup/make-backup.ts';
-import { ownersPath } from './backup/owners-path.ts';
+import { fileCommandOptions } from './backup/owners-path.ts';
 
 const USAGE = `Usage: npm run backup -- [options] <file>
 
@@ -19,25 +18,9 @@ With DATABASE_URL set the state is in PostgreSQL, which has its own tools: see b
 PostgreSQL (DATABASE_URL): pg_dump -Fc "$DATABASE_URL" -f portfolio.dump
   and back with: pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump`;
 
-function parseOptions() {
-  const { values, positionals } = parseArgs({
-    options: {
-      force: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  return { ...values, positionals };
-}
-
 function main(): void {
-  const options = parseOptions();
-  if (options.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (options.positionals.length !== 1) throw new Error('Name one file to write the backup to.');
+  const options = fileCommandOptions(USAGE, 'Name one file to write the backup to.');
+  if (options === null) return;
   const config = loadConfig();
   if (config.databaseUrl !== null) {
     throw new Error(
@@ -46,7 +29,7 @@ function main(): void {
         'The signing secrets are in its app_secrets table, so the dump holds them too.',
     );
   }
-  const file = ownersPath(options.positionals[0]!);
+  const { file } = options;
   const { database, contents } = makeBackup(config.dataDir, file, { force: options.force });
   process.stdout.write(`Backed up ${database} to ${file}:\n  ${describeContents(contents)}\n`);
 }

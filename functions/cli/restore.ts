@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/env.ts';
 import { describeContents } from './backup/backup-file.ts';
-import { ownersPath } from './backup/owners-path.ts';
+import { fileCommandOptions } from './backup/owners-path.ts';
 import { restoreBackup } from './backup/restore-backup.ts';
 
 const USAGE = `Usage: npm run restore -- [options] <file>
@@ -17,25 +16,9 @@ service starts; one made by a newer version is refused.
 
 PostgreSQL (DATABASE_URL) has its own tools: pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump`;
 
-function parseOptions() {
-  const { values, positionals } = parseArgs({
-    options: {
-      force: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  return { ...values, positionals };
-}
-
 function main(): void {
-  const options = parseOptions();
-  if (options.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (options.positionals.length !== 1) throw new Error('Name the backup file to restore.');
+  const options = fileCommandOptions(USAGE, 'Name the backup file to restore.');
+  if (options === null) return;
   const config = loadConfig();
   if (config.databaseUrl !== null) {
     throw new Error(
@@ -44,7 +27,7 @@ function main(): void {
         'to move a SQLite backup into PostgreSQL, restore it into a DATA_DIR without DATABASE_URL, then run npm run data:copy.',
     );
   }
-  const { database, contents } = restoreBackup(ownersPath(options.positionals[0]!), config.dataDir, {
+  const { database, contents } = restoreBackup(options.file, config.dataDir, {
     force: options.force,
   });
   process.stdout.write(
