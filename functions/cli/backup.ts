@@ -37,7 +37,7 @@ function main(): void {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (options.positionals.length !== 1) throw new Error('Name one file to write the backup to.');
+  // On PostgreSQL no file name helps: say so first, so a bare `npm run backup` points to pg_dump.
   const config = loadConfig();
   if (config.databaseUrl !== null) {
     throw new Error(
@@ -46,6 +46,7 @@ function main(): void {
         'The signing secrets are in its app_secrets table, so the dump holds them too.',
     );
   }
+  if (options.positionals.length !== 1) throw new Error('Name one file to write the backup to.');
   const file = ownersPath(options.positionals[0]!);
   const { database, contents } = makeBackup(config.dataDir, file, { force: options.force });
   process.stdout.write(`Backed up ${database} to ${file}:\n  ${describeContents(contents)}\n`);
