@@ -19,8 +19,9 @@ PostgreSQL (DATABASE_URL): pg_dump -Fc "$DATABASE_URL" -f portfolio.dump
   and back with: pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump`;
 
 function main(): void {
-  const options = fileCommandOptions(USAGE, 'Name one file to write the backup to.');
+  const options = fileCommandOptions(USAGE);
   if (options === null) return;
+  // On PostgreSQL no file name helps: say so first, so a bare `npm run backup` points to pg_dump.
   const config = loadConfig();
   if (config.databaseUrl !== null) {
     throw new Error(
@@ -29,6 +30,7 @@ function main(): void {
         'The signing secrets are in its app_secrets table, so the dump holds them too.',
     );
   }
+  if (options.file === undefined) throw new Error('Name one file to write the backup to.');
   const { file } = options;
   const { database, contents } = makeBackup(config.dataDir, file, { force: options.force });
   process.stdout.write(`Backed up ${database} to ${file}:\n  ${describeContents(contents)}\n`);

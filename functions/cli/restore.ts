@@ -17,7 +17,7 @@ service starts; one made by a newer version is refused.
 PostgreSQL (DATABASE_URL) has its own tools: pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump`;
 
 function main(): void {
-  const options = fileCommandOptions(USAGE, 'Name the backup file to restore.');
+  const options = fileCommandOptions(USAGE);
   if (options === null) return;
   const config = loadConfig();
   if (config.databaseUrl !== null) {
@@ -27,6 +27,7 @@ function main(): void {
         'to move a SQLite backup into PostgreSQL, restore it into a DATA_DIR without DATABASE_URL, then run npm run data:copy.',
     );
   }
+  if (options.file === undefined) throw new Error('Name the backup file to restore.');
   const { database, contents } = restoreBackup(options.file, config.dataDir, {
     force: options.force,
   });

@@ -11,8 +11,8 @@ import { freePort } from './free-port.ts';
 const run = promisify(execFile);
 
 /** Debian's postgresql-15, which `.ci/run` installs. */
-const BIN = '/usr/lib/postgresql/15/bin';
-export const HAS_POSTGRES = existsSync(path.join(BIN, 'initdb'));
+export const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
+export const HAS_POSTGRES = existsSync(path.join(POSTGRES_BIN, 'initdb'));
 
 /** A throwaway PostgreSQL on loopback: its own port and data directory, trust authentication. */
 export interface ThrowawayPostgres {
@@ -36,7 +36,7 @@ export interface ThrowawayPostgres {
 const asRoot = process.getuid?.() === 0;
 
 function command(program: string, args: string[]): [string, string[]] {
-  const file = path.join(BIN, program);
+  const file = path.join(POSTGRES_BIN, program);
   return asRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
 }
 

@@ -64,10 +64,10 @@ function parse(raw: string): Omit<ReceivedMail, 'from' | 'to'> {
 
 /**
  * A real SMTP server in this process (the smtp-server package), on a free port or `port`: it
- * requires the account in the URL, and keeps every mail it accepts. STARTTLS is off: it has no
- * certificate, and nodemailer would otherwise upgrade to it.
+ * requires the account in the URL (`account`, or a test one), and keeps every mail it accepts.
+ * STARTTLS is off: it has no certificate, and nodemailer would otherwise upgrade to it.
  */
-export function startMailbox(port = 0): Promise<Mailbox> {
+export function startMailbox(port = 0, account = { user: USER, password: PASSWORD }): Promise<Mailbox> {
   const mails: ReceivedMail[] = [];
   let refusals = 0;
   let attempts = 0;
@@ -77,7 +77,7 @@ export function startMailbox(port = 0): Promise<Mailbox> {
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
     onAuth(auth, _session, callback) {
-      if (auth.username === USER && auth.password === PASSWORD) callback(null, { user: USER });
+      if (auth.username === account.user && auth.password === account.password) callback(null, { user: account.user });
       else callback(new Error('Invalid username or password'));
     },
     onData(stream, session, callback) {
@@ -104,7 +104,7 @@ export function startMailbox(port = 0): Promise<Mailbox> {
     server.listen(port, '127.0.0.1', () => {
       const { port: bound } = server.server.address() as { port: number };
       resolve({
-        url: `smtp://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${bound}`,
+        url: `smtp://${encodeURIComponent(account.user)}:${encodeURIComponent(account.password)}@127.0.0.1:${bound}`,
         port: bound,
         mails,
         attempts: () => attempts,

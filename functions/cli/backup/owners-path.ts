@@ -11,9 +11,10 @@ export function ownersPath(file: string): string {
 
 /**
  * The command line of backup and restore: one file, `--force`, `--help`. Prints `usage` and
- * returns null for `--help`; throws `missingFile` unless exactly one file is named.
+ * returns null for `--help`; `file` is undefined unless exactly one file is named (each command
+ * says what it needs, after the checks that come first).
  */
-export function fileCommandOptions(usage: string, missingFile: string): { file: string; force: boolean } | null {
+export function fileCommandOptions(usage: string): { file: string | undefined; force: boolean } | null {
   const { values, positionals } = parseArgs({
     options: {
       force: { type: 'boolean', default: false },
@@ -26,6 +27,5 @@ export function fileCommandOptions(usage: string, missingFile: string): { file: 
     process.stdout.write(`${usage}\n`);
     return null;
   }
-  if (positionals.length !== 1) throw new Error(missingFile);
-  return { file: ownersPath(positionals[0]!), force: values.force };
+  return { file: positionals.length === 1 ? ownersPath(positionals[0]!) : undefined, force: values.force };
 }

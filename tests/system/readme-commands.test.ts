@@ -1,0 +1,587 @@
+import { spawn } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../functions/config/env.ts';
+import { parseSite } from '../../functions/config/site.ts';
+import { postContact, readInbox, runInboxOutput, VALID } from '../support/contact.ts';
+import { npmRun } from '../support/npm-run.ts';
+import { freshDatabaseUrl, HAS_POSTGRES, POSTGRES_BIN } from '../support/postgres.ts';
+import { queryState } from '../support/raw-state.ts';
+import { readmeCommands, sh, substitute } from '../support/readme-commands.ts';
+import { ROOT } from '../support/server.ts';
+import { startService } from '../support/service.ts';
+import { startMailbox, type Mailbox } from '../support/smtp.ts';
+import { waitFor } from '../support/webhook.ts';
+
+/**
+ * The commands of the README's owner sections that no test runs here, and why. Reviewed: a
+ * command the README adds must be run by a test below or listed here, or the last test fails.
+ */
+const NOT_RUN: Record<string, string> = {
+  'npm install && npm start': 'needs the registry and rewrites node_modules; `npm start` alone is run (Upgrading)',
+  'npm install': 'needs the registry and rewrites node_modules',
+  'npm ci': 'needs the registry and rewrites node_modules',
+  'npm test': 'this test is part of it',
+  'npm run build': 'about a minute, and it rewrites dist/ under the tests running beside this one; `npm test` runs it',
+  'SITE_URL=https://staging.example npm run build':
+    'a build (see `npm run build`); the refusal of a build made for another SITE_URL is run with the environment file (Deploy)',
+  'npm rebuild better-sqlite3': 'recompiles the addon this test run uses',
+  'npm run bench': 'minutes of benchmarks; not a test',
+  'node --import tsx scripts/record-example-content.ts':
+    'writes scripts/init/example-content.json in this checkout; tests/unit/content-check.test.ts says when it is due',
+  'git clone <your fork> /opt/portfolio && cd /opt/portfolio': 'a fork on a server, and /opt',
+  'sudo useradd --system --home-dir /var/lib/portfolio --shell /usr/sbin/nologin portfolio': 'root, and a system user',
+  'sudo install -d -m 0750 /etc/portfolio': 'root, /etc',
+  'sudo cp deploy/systemd/portfolio.env /etc/portfolio/portfolio.env':
+    'root, /etc; the file is sourced as it is (Deploy)',
+  'systemd-analyze verify': 'run on deploy/systemd/portfolio.service by tests/system/systemd-unit.test.ts',
+  'sudo cp deploy/systemd/portfolio.service /etc/systemd/system/ && sudo systemctl daemon-reload && sudo systemctl enable --now portfolio':
+    'root and a running systemd',
+  'journalctl -u portfolio': 'a running systemd',
+  'sudo apt-get install nginx':
+    "root and Debian's archive; .ci/run installs nginx for tests/system/nginx-front.test.ts",
+  'sudo nginx -t && sudo systemctl reload nginx':
+    'root and a running systemd; tests/system/nginx-front.test.ts runs the site with nginx',
+  'sudo certbot certonly --standalone -d example.com': 'a public host name and a certificate authority',
+  'certbot certonly --webroot -w /var/www/letsencrypt -d example.com': 'a public host name and a certificate authority',
+  'git pull && npm ci': 'a remote, and the registry; pulling upstream changes is run with a local upstream (Upgrading)',
+  'git pull': 'a remote; pulling upstream changes is run with a local upstream (Upgrading)',
+  'sudo systemctl restart portfolio': 'root and a running systemd',
+  'systemctl enable --now portfolio-backup.timer': 'a running systemd; the ExecStart= line of its service is run',
+  'apt-get install python3 make g++': "root and Debian's archive",
+};
+
+/** Commands the tests below run, by test: with NOT_RUN, exactly those the owner sections show. */
+const RUN = new Map<string, string>();
+
+/**
+ * A test of README commands: it names the commands it runs (as the README shows them), and the
+ * body must pass each through `shown` to use it, so a command is never listed as run yet skipped.
+ */
+function runs(
+  title: string,
+  commands: readonly string[],
+  body: (shown: (command: string) => string) => Promise<void>,
+  { skip = false } = {},
+): void {
+  for (const command of commands) RUN.set(command, title);
+  it.skipIf(skip)(title, async () => {
+    const used = new Set<string>();
+    await body((command) => {
+      if (!commands.includes(command)) throw new Error(`not named by this test: ${command}`);
+      used.add(command);
+      return command;
+    });
+    expect(commands.filter((command) => !used.has(command))).toEqual([]);
+  });
+}
+
+const scratchDirs: string[] = [];
+afterAll(() => {
+  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
+});
+/** A new temporary directory, deleted after the file's tests. */
+function scratch(name: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), `portfolio-readme-${name}-`));
+  scratchDirs.push(dir);
+  return dir;
+}
+const pad = (n: number) => String(n).padStart(2, '0');
+/** `date +%F`, the date the commands put in file names. */
+const today = () => {
+  const now = new Date();
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+};
+const idsIn = async (dataDir: string) => (await readInbox(dataDir)).map((entry) => entry.id);
+/** Message ids in the text of `npm run inbox`, in order. */
+const listedIds = (text: string) => [...text.matchAll(/^#(\d+) /gm)].map((m) => Number(m[1]));
+/** The ids of `Queued #<id> for <channel>` lines. */
+const queuedIds = (stderr: string) => [...stderr.matchAll(/^Queued #(\d+) for email/gm)].map((m) => Number(m[1]));
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+it('every command the owner sections show is run below or listed as not run, with a reason', () => {
+  const shown = new Set([...readmeCommands().values()].flat());
+  expect([...shown].filter((command) => !RUN.has(command) && NOT_RUN[command] === undefined)).toEqual([]);
+  expect(Object.keys(NOT_RUN).filter((command) => !shown.has(command))).toEqual([]);
+  expect([...RUN.keys()].filter((command) => !shown.has(command))).toEqual([]);
+  expect(Object.keys(NOT_RUN).filter((command) => RUN.has(command))).toEqual([]);
+});
+
+describe('Make it yours', () => {
+  const INIT =
+    'npm run init -- --name "Ada Lovelace" --url https://ada.example [--tagline "..."] [--email you@ada.example]';
+  /** A copy of content/ to initialize (the real one is never touched). */
+  const contentCopy = () => {
+    const root = scratch('init');
+    cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true });
+    return root;
+  };
+  const site = (root: string) => parseSite(JSON.parse(readFileSync(path.join(root, 'content/site.json'), 'utf8')));
+
+  runs('npm run init, with and without its optional parts, then again changing nothing', [INIT], async (shown) => {
+    const bare = contentCopy();
+    const required = await sh(`${substitute(shown(INIT), [[/ \[.*\]$/, '']])} --root ${bare}`);
+    expect(required.code, required.stderr).toBe(0);
+    expect(site(bare)).toMatchObject({ name: 'Ada Lovelace', siteUrl: 'https://ada.example' });
+    expect(readdirSync(path.join(bare, 'content/projects'))).toEqual(['my-first-project.md']);
+
+    const full = contentCopy();
+    const everything = `${substitute(INIT, [
+      ['"..."', '"Poetical science"'],
+      [/[[\]]/g, ''],
+    ])} --root ${full}`;
+    expect((await sh(everything)).code).toBe(0);
+    expect(site(full)).toMatchObject({ tagline: 'Poetical science', email: 'you@ada.example' });
+    const before = readFileSync(path.join(full, 'content/site.json'), 'utf8');
+    const again = await sh(everything);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/nothing to change/);
+    expect(readFileSync(path.join(full, 'content/site.json'), 'utf8')).toBe(before);
+  });
+});
+
+/** One deployment on SQLite with 15 messages, stored before any channel was configured; #12 is spam. */
+const owner = { dataDir: '' };
+beforeAll(async () => {
+  owner.dataDir = scratch('data');
+  const service = await startService({ CONTACT_RATE_LIMIT: '1000/600' }, owner.dataDir);
+  try {
+    for (let n = 1; n <= 15; n++) {
+      const message =
+        n === 12
+          ? 'Buy now https://a.example https://b.example https://c.example https://d.example'
+          : `Message ${n}: I enjoyed reading about Leakhound.`;
+      expect((await postContact(service.baseUrl, { ...VALID, message })).status).toBe(200);
+    }
+  } finally {
+    await service.stop();
+  }
+  // Eight days old: outside `--since 7d`.
+  await queryState(owner.dataDir, 'UPDATE messages SET created_at = ? WHERE id = 1', Date.now() - 8 * 86_400_000);
+});
+
+describe('Be told', () => {
+  const EMAIL = [
+    'SMTP_URL=smtp://you%40example.com:app-password@smtp.example.com:587',
+    'SMTP_URL=smtps://you%40example.com:app-password@smtp.example.com:465',
+    'NOTIFY_EMAIL_TO=you@example.com',
+    'NOTIFY_EMAIL_FROM="Portfolio <site@example.com>"',
+  ];
+  let mailbox: Mailbox;
+  /** The three variables as the README sets them, the SMTP host replaced by the mailbox in this process. */
+  let emailEnv: Record<string, string>;
+
+  /** The value an assignment line leaves in the shell. */
+  async function assigned(line: string): Promise<[string, string]> {
+    const name = line.slice(0, line.indexOf('='));
+    return [name, (await sh(`${line}; printf %s "$${name}"`)).stdout];
+  }
+
+  runs('the email variables: both SMTP_URL forms load, and the smtp:// one delivers', EMAIL, async (shown) => {
+    const [starttls, tls, to, from] = await Promise.all(EMAIL.map((line) => assigned(shown(line))));
+    for (const smtpUrl of [starttls![1], tls![1]]) {
+      const config = loadConfig({ SMTP_URL: smtpUrl, [to![0]]: to![1], [from![0]]: from![1] });
+      expect(config.notify.email).toEqual({ smtpUrl, to: 'you@example.com', from: 'Portfolio <site@example.com>' });
+    }
+    // The account as the README percent-encodes it; the mailbox accepts only it, decoded.
+    const account = new URL(starttls![1]);
+    mailbox = await startMailbox(0, { user: decodeURIComponent(account.username), password: account.password });
+    emailEnv = {
+      SMTP_URL: substitute(starttls![1], [['smtp.example.com:587', `127.0.0.1:${mailbox.port}`]]),
+      [to![0]]: to![1],
+      [from![0]]: from![1],
+    };
+  });
+
+  runs(
+    'npm run inbox -- --redeliver: by id, --since 7d, then every message',
+    ['npm run inbox -- --redeliver 12 15', 'npm run inbox -- --redeliver --since 7d', 'npm run inbox -- --redeliver'],
+    async (shown) => {
+      const env = { ...emailEnv, DATA_DIR: owner.dataDir };
+      // #12 is spam, which is never delivered: only #15 is queued.
+      const byId = await sh(shown('npm run inbox -- --redeliver 12 15'), { env });
+      expect(byId.code, byId.stderr).toBe(0);
+      expect(queuedIds(byId.stderr)).toEqual([15]);
+      const recent = await sh(shown('npm run inbox -- --redeliver --since 7d'), { env });
+      expect(queuedIds(recent.stderr).sort((a, b) => a - b)).toEqual([...range(2, 11), 13, 14]);
+      const all = await sh(shown('npm run inbox -- --redeliver'), { env });
+      expect(queuedIds(all.stderr)).toEqual([1]);
+      const inbox = await readInbox(owner.dataDir);
+      expect(inbox.every((entry) => entry.deliveries.email?.state === 'pending')).toBe(true);
+    },
+  );
+
+  runs(
+    'npm run inbox -- --spam lists the spam, --not-spam 12 moves it and queues its mail',
+    ['npm run inbox -- --spam', 'npm run inbox -- --not-spam 12'],
+    async (shown) => {
+      const env = { ...emailEnv, DATA_DIR: owner.dataDir };
+      const spam = await sh(shown('npm run inbox -- --spam'), { env });
+      expect(listedIds(spam.stdout)).toEqual([12]);
+      expect(spam.stdout).toMatch(/spam: never notified \(.*link/);
+      const moved = await sh(shown('npm run inbox -- --not-spam 12'), { env });
+      expect(moved.stderr).toContain('Moved #12 to the inbox (queued for email)');
+      expect((await readInbox(owner.dataDir, '12'))[0]).toMatchObject({
+        folder: 'inbox',
+        deliveries: { email: { state: 'pending' } },
+      });
+    },
+  );
+
+  runs(
+    'the running server mails what was queued and every new message; npm run inbox shows it',
+    ['npm run inbox'],
+    async (shown) => {
+      const service = await startService(emailEnv, owner.dataDir);
+      try {
+        expect(
+          (await postContact(service.baseUrl, { ...VALID, message: 'Message 16, after the channel' })).status,
+        ).toBe(200);
+        await waitFor(() => mailbox.mails.length >= 16, 'a mail for every message');
+        await waitFor(
+          async () => (await readInbox(owner.dataDir)).every((e) => e.deliveries.email?.state === 'delivered'),
+          'the deliveries to be recorded',
+        );
+      } finally {
+        await service.stop();
+        await mailbox.close();
+      }
+      const ids = mailbox.mails.map((mail) => Number(/<message-(\d+)@/.exec(mail.headers['message-id'] ?? '')?.[1]));
+      expect(ids.sort((a, b) => a - b)).toEqual(range(1, 16));
+      for (const mail of mailbox.mails) {
+        expect(mail.to).toEqual(['you@example.com']);
+        expect(mail.headers['reply-to']).toContain(VALID.email);
+        expect(mail.headers.from).toBe('Portfolio <site@example.com>');
+      }
+      const inbox = await sh(shown('npm run inbox'), { env: { DATA_DIR: owner.dataDir } });
+      expect(listedIds(inbox.stdout).sort((a, b) => a - b)).toEqual(range(1, 16));
+      expect(inbox.stdout.match(/email: delivered/g)).toHaveLength(16);
+    },
+  );
+
+  runs(
+    'npm run inbox takes its options with and without --, and --help lists every option the README names',
+    [
+      'npm run inbox --unread',
+      'npm run inbox -- --since 1h',
+      'npm run inbox --since=1h',
+      'npm run inbox --since 1h',
+      'npm run inbox -- --help',
+    ],
+    async (shown) => {
+      const env = { DATA_DIR: owner.dataDir };
+      await runInboxOutput({}, owner.dataDir, '--mark-read', '2');
+      const unread = listedIds((await sh(shown('npm run inbox --unread'), { env })).stdout);
+      expect(unread).not.toContain(2);
+      expect(unread).toContain(3);
+      const recent = listedIds((await sh(shown('npm run inbox -- --since 1h'), { env })).stdout);
+      expect(recent).not.toContain(1);
+      expect(recent).toContain(2);
+      expect(listedIds((await sh(shown('npm run inbox --since=1h'), { env })).stdout)).toEqual(recent);
+      const astray = await sh(shown('npm run inbox --since 1h'), { env });
+      expect(astray.code).toBe(1);
+      expect(astray.stderr).toContain('--since=<value>');
+      const help = await sh(shown('npm run inbox -- --help'), { env });
+      expect(help.code).toBe(0);
+      const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+      const options = /Options: (.*?) and `--help`/s.exec(readme)![1]!;
+      for (const [, option] of options.matchAll(/`(--[a-z-]+)/g)) expect(help.stdout).toContain(option);
+    },
+  );
+
+  runs('openssl rand -hex 32 makes a webhook secret the service takes', ['openssl rand -hex 32'], async (shown) => {
+    const secret = (await sh(shown('openssl rand -hex 32'))).stdout.trim();
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    const config = loadConfig({ NOTIFY_WEBHOOK_URL: 'https://hooks.example/portfolio', NOTIFY_WEBHOOK_SECRET: secret });
+    expect(config.notify.webhook?.secret).toBe(secret);
+  });
+});
+
+describe('Backups', () => {
+  const EXEC_START =
+    "ExecStart=/bin/sh -c 'exec node dist/server/backup.mjs /var/backups/portfolio/portfolio-$(date +%%F).db'";
+  const CRON =
+    '15 3 * * * cd /opt/portfolio && DATA_DIR=/var/lib/portfolio node dist/server/backup.mjs /var/backups/portfolio/portfolio-$(date +\\%F).db';
+  const PRUNE = "find /var/backups/portfolio -name 'portfolio-*.db' -mtime +30 -delete";
+
+  /** The messages of a backup, restored into a new DATA_DIR by the README's restore command. */
+  async function restoredIds(restore: string, file: string): Promise<number[]> {
+    const dataDir = path.join(scratch('restored'), 'data');
+    const restored = await sh(substitute(restore, [['<file>', file]]), { env: { DATA_DIR: dataDir } });
+    expect(restored.code, restored.stderr).toBe(0);
+    return idsIn(dataDir);
+  }
+
+  runs(
+    'npm run backup -- <file> writes a copy only the owner reads; npm run restore -- <file> puts it back',
+    ['npm run backup -- <file>', 'npm run restore -- <file>'],
+    async (shown) => {
+      const file = path.join(scratch('backup'), 'portfolio.db');
+      const backup = await sh(substitute(shown('npm run backup -- <file>'), [['<file>', file]]), {
+        env: { DATA_DIR: owner.dataDir },
+      });
+      expect(backup.code, backup.stderr).toBe(0);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(await restoredIds(shown('npm run restore -- <file>'), file)).toEqual(await idsIn(owner.dataDir));
+    },
+  );
+
+  runs(
+    "the timer's ExecStart= (with systemd's %%) and the cron line (with cron's \\%) each write today's backup",
+    [EXEC_START, CRON],
+    async (shown) => {
+      const expected = [`portfolio-${today()}.db`];
+      const byTimer = scratch('timer');
+      // systemd turns %% into %, then runs /bin/sh -c '...' in WorkingDirectory= with Environment=.
+      const execStart = substitute(shown(EXEC_START), [
+        [/^ExecStart=/, ''],
+        ['%%', '%'],
+        ['/var/backups/portfolio', byTimer],
+      ]);
+      const timer = await sh(execStart, { env: { DATA_DIR: owner.dataDir } });
+      expect(timer.code, timer.stderr).toBe(0);
+      expect(readdirSync(byTimer)).toEqual(expected);
+
+      // cron hands the text after the schedule, with \% made %, to sh in the user's home.
+      const byCron = scratch('cron');
+      const cronCommand = substitute(shown(CRON), [
+        [/^(?:\S+ ){5}/, ''],
+        ['\\%', '%'],
+        ['/opt/portfolio', ROOT],
+        ['/var/lib/portfolio', owner.dataDir],
+        ['/var/backups/portfolio', byCron],
+      ]);
+      const cron = await sh(cronCommand, { cwd: scratch('home') });
+      expect(cron.code, cron.stderr).toBe(0);
+      expect(readdirSync(byCron)).toEqual(expected);
+      const restore = 'npm run restore -- <file>';
+      expect(await restoredIds(restore, path.join(byCron, expected[0]!))).toEqual(await idsIn(owner.dataDir));
+    },
+  );
+
+  runs('find ... -mtime +30 -delete removes only old backups', [PRUNE], async (shown) => {
+    const dir = scratch('prune');
+    const old = new Date(Date.now() - 40 * 86_400_000);
+    for (const file of ['portfolio-2000-01-01.db', 'notes.txt', `portfolio-${today()}.db`]) {
+      writeFileSync(path.join(dir, file), '');
+      if (file !== `portfolio-${today()}.db`) utimesSync(path.join(dir, file), old, old);
+    }
+    expect((await sh(substitute(shown(PRUNE), [['/var/backups/portfolio', dir]]))).code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['notes.txt', `portfolio-${today()}.db`]);
+  });
+});
+
+/** The messages in a PostgreSQL, as `npm run inbox` on it lists them. */
+async function idsOn(databaseUrl: string): Promise<number[]> {
+  const { code, stdout, stderr } = await npmRun('inbox', { DATABASE_URL: databaseUrl }, '--json');
+  expect(code, stderr).toBe(0);
+  return listedJson(stdout);
+}
+const listedJson = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => (JSON.parse(line) as { id: number }).id);
+
+async function messageRows(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ table: string | null }>(`SELECT to_regclass('messages')::text AS table`);
+    if (rows[0]!.table === null) return 0;
+    return (await client.query<{ count: number }>('SELECT COUNT(*)::int AS count FROM messages')).rows[0]!.count;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('PostgreSQL: moving up from SQLite, and its backups', () => {
+  const COPY = 'DATABASE_URL=postgres://… npm run data:copy -- --data-dir ./data';
+  const DUMP = 'pg_dump -Fc "$DATABASE_URL" -f portfolio-$(date +%F).dump';
+  const RESTORE = 'pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio-2026-11-26.dump';
+
+  runs(
+    'data:copy (--dry-run first), then pg_dump and pg_restore bring back what was lost; npm run backup refuses',
+    [COPY, DUMP, RESTORE, 'npm run backup'],
+    async (shown) => {
+      const url = await freshDatabaseUrl();
+      const copy = substitute(shown(COPY), [
+        ['postgres://…', url],
+        ['./data', owner.dataDir],
+      ]);
+      const dryRun = await sh(`${copy} --dry-run`);
+      expect(dryRun.code, dryRun.stderr).toBe(0);
+      expect(await messageRows(url)).toBe(0);
+      const copied = await sh(copy);
+      expect(copied.code, copied.stderr).toBe(0);
+      const ids = await idsIn(owner.dataDir);
+      expect(await idsOn(url)).toEqual(ids);
+
+      // The README's pg_dump and pg_restore, from Debian's postgresql-15 (also on PATH where installed).
+      const env = { DATABASE_URL: url, PATH: `${POSTGRES_BIN}:${process.env.PATH ?? ''}` };
+      const dir = scratch('pg-dump');
+      const dumped = await sh(shown(DUMP), { cwd: dir, env });
+      expect(dumped.code, dumped.stderr).toBe(0);
+      expect(readdirSync(dir)).toEqual([`portfolio-${today()}.dump`]);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query('DELETE FROM deliveries; DELETE FROM messages');
+      } finally {
+        await client.end();
+      }
+      expect(await idsOn(url)).toEqual([]);
+      const restore = substitute(shown(RESTORE), [['portfolio-2026-11-26.dump', `portfolio-${today()}.dump`]]);
+      const restored = await sh(restore, { cwd: dir, env });
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(await idsOn(url)).toEqual(ids);
+
+      const refused = await sh(shown('npm run backup'), { env: { DATABASE_URL: url } });
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/pg_dump/);
+    },
+    { skip: !HAS_POSTGRES },
+  );
+});
+
+describe('Deploy', () => {
+  const SOURCE_AND_BUILD = 'set -a && . /etc/portfolio/portfolio.env && set +a && npm run build';
+  const ENV_FILE = ['/etc/portfolio/portfolio.env', path.join(ROOT, 'deploy/systemd/portfolio.env')] as [
+    string,
+    string,
+  ];
+
+  runs(
+    'deploy/systemd/portfolio.env sourced as shown sets a valid configuration, which a build for another SITE_URL refuses',
+    [SOURCE_AND_BUILD],
+    async (shown) => {
+      const printEnv = `node -e 'process.stdout.write(JSON.stringify(process.env))'`;
+      const sourced = await sh(substitute(shown(SOURCE_AND_BUILD), [ENV_FILE, ['npm run build', printEnv]]));
+      expect(sourced.code, sourced.stderr).toBe(0);
+      const config = loadConfig(JSON.parse(sourced.stdout) as NodeJS.ProcessEnv);
+      expect(config.siteUrl).toBe('https://example.com');
+      // This run's build was made for the default SITE_URL: the server names what differs.
+      const check = await sh(
+        substitute(SOURCE_AND_BUILD, [ENV_FILE, ['npm run build', 'node dist/server/portfolio.mjs --check']]),
+      );
+      expect(check.code).not.toBe(0);
+      expect(check.stderr).toContain('SITE_URL');
+    },
+  );
+
+  runs('command -v node names the node to put in ExecStart=', ['command -v node'], async (shown) => {
+    const node = (await sh(shown('command -v node'))).stdout.trim();
+    expect(path.isAbsolute(node) && existsSync(node)).toBe(true);
+  });
+});
+
+describe('Upgrading', () => {
+  runs(
+    'npm run backup -- ~/portfolio-before-upgrade.db writes into the home directory',
+    ['npm run backup -- ~/portfolio-before-upgrade.db'],
+    async (shown) => {
+      const home = scratch('home');
+      const backup = await sh(shown('npm run backup -- ~/portfolio-before-upgrade.db'), {
+        env: { HOME: home, DATA_DIR: owner.dataDir, npm_config_update_notifier: 'false' },
+      });
+      expect(backup.code, backup.stderr).toBe(0);
+      expect(statSync(path.join(home, 'portfolio-before-upgrade.db')).mode & 0o777).toBe(0o600);
+    },
+  );
+
+  runs('npm start serves the build as it is when nothing changed', ['npm start'], async (shown) => {
+    const child = spawn('sh', ['-c', shown('npm start')], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: scratch('start') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const lines: string[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+    try {
+      // A stale build would be rebuilt under the other tests: stop at once and say why.
+      await waitFor(() => lines.some((line) => line.startsWith('start:')), 'npm start to decide');
+      expect(
+        lines.find((line) => line.startsWith('start:')),
+        'run `npm run build` before this test',
+      ).toMatch(/not rebuilding/);
+      await waitFor(() => lines.some((line) => line.includes('"listening"')), 'the server to listen');
+      const { port } = JSON.parse(lines.find((line) => line.includes('"listening"'))!) as { port: number };
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
+  });
+
+  const MERGE = [
+    'git remote add upstream <upstream repository URL>',
+    'git fetch upstream',
+    'git merge upstream/main',
+    'git checkout --ours content/ && git add content/ && git commit',
+  ];
+  runs('pulling upstream into a fork keeps the fork’s content and takes upstream’s code', MERGE, async (shown) => {
+    const base = scratch('git');
+    const env = {
+      HOME: base,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_AUTHOR_NAME: 'Ada',
+      GIT_AUTHOR_EMAIL: 'ada@ada.example',
+      GIT_COMMITTER_NAME: 'Ada',
+      GIT_COMMITTER_EMAIL: 'ada@ada.example',
+      // `git commit` of a merge opens the editor on the prepared message; the owner saves it as it is.
+      GIT_EDITOR: 'true',
+    };
+    const git = async (cwd: string, line: string) => {
+      const outcome = await sh(line, { cwd, env });
+      expect(outcome.code, `${line}: ${outcome.stderr}`).toBe(0);
+    };
+    const upstream = path.join(base, 'upstream');
+    const fork = path.join(base, 'fork');
+    const write = (root: string, file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    };
+    write(upstream, 'content/site.json', '{"name": "Example"}\n');
+    write(upstream, 'functions/server.ts', 'export const version = 1;\n');
+    await git(upstream, 'git init -q -b main && git add . && git commit -qm example');
+    await git(base, `git clone -q ${upstream} ${fork}`);
+    write(fork, 'content/site.json', '{"name": "Ada Lovelace"}\n');
+    await git(fork, 'git commit -qam "my content"');
+    write(upstream, 'content/site.json', '{"name": "Example, renamed"}\n');
+    write(upstream, 'functions/server.ts', 'export const version = 2;\n');
+    write(upstream, 'content/projects/new-example.md', '# New example\n');
+    await git(upstream, 'git add . && git commit -qm upstream');
+
+    const [remote, fetchUpstream, merge, keepOurs] = MERGE.map(shown);
+    await git(fork, substitute(remote!, [['<upstream repository URL>', upstream]]));
+    await git(fork, fetchUpstream!);
+    const conflicted = await sh(merge!, { cwd: fork, env });
+    expect(conflicted.code).toBe(1);
+    expect(conflicted.stdout).toContain('CONFLICT (content): Merge conflict in content/site.json');
+    await git(fork, keepOurs!);
+    const read = (file: string) => readFileSync(path.join(fork, file), 'utf8');
+    expect(read('content/site.json')).toBe('{"name": "Ada Lovelace"}\n');
+    expect(read('functions/server.ts')).toBe('export const version = 2;\n');
+    expect(existsSync(path.join(fork, 'content/projects/new-example.md'))).toBe(true);
+    // A clean tree, and a merge commit: its two parents are the fork's work and upstream's.
+    expect((await sh('git status --porcelain', { cwd: fork, env })).stdout).toBe('');
+    expect((await sh('git log -1 --format=%P', { cwd: fork, env })).stdout.trim().split(' ')).toHaveLength(2);
+  });
+});
