@@ -1,6 +1,7 @@
 import { getCollection } from 'astro:content';
 import { loadConfig } from '../../functions/config/env.ts';
 import { Catalog, type ProjectSource } from '../../functions/projects/catalog.ts';
+import type { ProjectRecord } from '../../functions/projects/schema.ts';
 
 /** The project sources as the build sees them: front matter, slug (the file name) and Markdown. */
 export async function projectSources(): Promise<ProjectSource[]> {
@@ -14,6 +15,18 @@ let catalog: Promise<Catalog> | undefined;
 export function buildCatalog(): Promise<Catalog> {
   catalog ??= projectSources().then((sources) => new Catalog(sources, loadConfig().siteUrl));
   return catalog;
+}
+
+/** One static path per project (`[slug]` routes: its twin, its Open Graph image). */
+export async function projectSlugPaths(): Promise<{ params: { slug: string } }[]> {
+  return (await buildCatalog()).records.map(({ project }) => ({ params: { slug: project.slug } }));
+}
+
+/** The project a `[slug]` route was built for; a slug the build did not list is a bug. */
+export async function projectAt(slug: string | undefined): Promise<ProjectRecord> {
+  const record = (await buildCatalog()).get(slug ?? '');
+  if (record === undefined) throw new Error(`No project ${slug}`);
+  return record;
 }
 
 /** URL-safe form of a stack name, e.g. "Node.js" -> "node-js". */
