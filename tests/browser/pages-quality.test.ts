@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser } from 'playwright-core';
+import type { Browser, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
@@ -41,10 +41,11 @@ async function visit(path: string): Promise<Visit> {
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
-  page.on('requestfinished', (request) => {
+  const recordSize = (request: Request) => {
     if (request.resourceType() === 'script') scripts.push(request.url());
     sizes.push(request.sizes().then((size) => size.responseBodySize + size.responseHeadersSize));
-  });
+  };
+  page.on('requestfinished', recordSize);
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) =>
       console.error(`Content Security Policy: ${event.violatedDirective} ${event.blockedURI}`),
@@ -71,6 +72,10 @@ async function visit(path: string): Promise<Visit> {
       nodes: violation.nodes.length,
     }));
   });
+  // Stop recording first: a request that finishes while the sizes are awaited (a lazy image that
+  // axe scrolled into view) would add a sizes() promise nobody awaits, which rejects once the
+  // context closes.
+  page.off('requestfinished', recordSize);
   const transferred = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
   await context.close();
   return { violations, cspViolations, transferred, scripts };
