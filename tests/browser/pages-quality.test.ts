@@ -31,7 +31,12 @@ interface Visit {
   scripts: string[];
 }
 
-/** Loads a page in a fresh context, records CSP reports and every response's encoded size, then runs axe. */
+/**
+ * Loads a page in a fresh context as a visitor does and sums every response's encoded size until the
+ * network is idle; only then runs axe, which scrolls nodes into view and so makes Chromium fetch lazy
+ * images (a cover's PNG fallback) that no visit at this viewport loads. CSP reports are recorded
+ * throughout.
+ */
 async function visit(path: string): Promise<Visit> {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -52,6 +57,10 @@ async function visit(path: string): Promise<Visit> {
     );
   });
   await page.goto(`${server.baseUrl}${path}`, { waitUntil: 'networkidle' });
+  // Stop recording before awaiting the sizes: a request that finished later would add a sizes()
+  // promise nobody awaits, which rejects once the context closes.
+  page.off('requestfinished', recordSize);
+  const transferred = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
   // Evaluated through the DevTools protocol, so the page's CSP does not apply to axe itself.
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
@@ -72,11 +81,6 @@ async function visit(path: string): Promise<Visit> {
       nodes: violation.nodes.length,
     }));
   });
-  // Stop recording first: a request that finishes while the sizes are awaited (a lazy image that
-  // axe scrolled into view) would add a sizes() promise nobody awaits, which rejects once the
-  // context closes.
-  page.off('requestfinished', recordSize);
-  const transferred = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
   await context.close();
   return { violations, cspViolations, transferred, scripts };
 }
