@@ -28,8 +28,9 @@ describe('owner notification by email across a restart', () => {
       expect(warning).toMatchObject({ level: 'warning', channel: 'email', attempt: 1 });
       expect(String(warning!.error)).toMatch(/451/);
       expect(typeof warning!.nextAttemptAt).toBe('string');
+      // The retry comes 1.5 s later and may already have failed again by the time the inbox reads.
       const text = await runInbox(first.dataDir);
-      expect(text).toMatch(/email: pending \(1 attempts, last error: .*451.*, next /);
+      expect(text).toMatch(/email: pending \(\d+ attempts, last error: .*451.*, next /);
     } finally {
       await first.stop('SIGKILL');
     }
@@ -44,10 +45,9 @@ describe('owner notification by email across a restart', () => {
         async () => (await storedInbox(restarted.dataDir))[0]?.deliveries.email?.state === 'delivered',
         'the delivery to be recorded',
       );
-      expect((await storedInbox(restarted.dataDir))[0]!.deliveries.email).toMatchObject({
-        attempts: 2,
-        lastError: null,
-      });
+      const delivered = (await storedInbox(restarted.dataDir))[0]!.deliveries.email!;
+      expect(delivered.lastError).toBeNull();
+      expect(delivered.attempts).toBeGreaterThanOrEqual(2);
       expect(await runInbox(restarted.dataDir)).toContain('email: delivered');
     } finally {
       await restarted.stop();
