@@ -255,13 +255,14 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)('several instances behave as one se
     const { jobId } = createdSchema.parse(posted.body);
     const row = async () =>
       (await queryState(a.dataDir, 'SELECT status, locked_by, attempts FROM jobs WHERE id = ?', jobId))[0];
-    const onA = await row();
-    expect(onA).toMatchObject({ status: 'running', attempts: 1 });
-    expect(onA?.locked_by).toContain(`:${a.process.pid}:`);
-    // A is frozen mid-job, so the job is certainly still running on A for all of B's restart
-    // (its 30 s lease outlasts the freeze).
+    // A is frozen mid-job before anything else is awaited, so the job is certainly still running
+    // on A however slowly a busy machine reads its row, and for all of B's restart (its 30 s lease
+    // outlasts the freeze).
     process.kill(a.process.pid!, 'SIGSTOP');
     try {
+      const onA = await row();
+      expect(onA).toMatchObject({ status: 'running', attempts: 1 });
+      expect(onA?.locked_by).toContain(`:${a.process.pid}:`);
       expect(await b.stop('SIGTERM')).toBe(0);
       b = await start({}, b.dataDir);
       expect(await row()).toEqual(onA);
