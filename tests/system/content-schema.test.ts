@@ -108,6 +108,11 @@ describe('the content check that npm run build runs first', () => {
     writeFileSync(path.join(dir, 'content/site.json'), '{"name": "Ada", "siteUrl": "nope"}');
     writeFileSync(path.join(dir, 'content/projects/a-yaml.md'), '---\ntitle: "unterminated\n---\n');
     writeFileSync(path.join(dir, 'content/projects/b-schema.md'), '---\ntitle: B\nyear: 20\n---\n');
+    writeFileSync(
+      path.join(dir, 'content/projects/c-bitmap.md'),
+      '---\ntitle: Bitmap\ndescription: A project whose cover is in a format the build cannot read.\nstack: [Go]\ndomain: web\nyear: 2020\ncover: {src: ./c-bitmap.bmp, alt: A bitmap}\n---\n',
+    );
+    writeFileSync(path.join(dir, 'content/projects/c-bitmap.bmp'), '');
     const { code, output } = await runCheck(dir);
     expect(code).toBe(1);
     expect(output).toContain('content/site.json is not valid:\n  - tagline: is required');
@@ -117,7 +122,10 @@ describe('the content check that npm run build runs first', () => {
     );
     expect(output).toContain('content/projects/b-schema.md is not valid:\n  - title: String must contain at least 3');
     expect(output).toContain('  - year: Number must be greater than or equal to 1990');
-    expect(output).toContain('3 content file(s) to fix');
+    expect(output).toContain(
+      'content/projects/c-bitmap.md is not valid:\n  - cover.src: must name a .png, .jpg, .jpeg, .webp, .avif, .gif, .tiff or .svg file (the accepted image formats)',
+    );
+    expect(output).toContain('4 content file(s) to fix');
     expect(output).not.toContain('node_modules');
   });
 
