@@ -20,8 +20,7 @@ export const ENV_VARIABLES = {
     },
     /** Shown as the default instead of the value: the owner's file, not a constant. */
     defaultFrom: SITE_URL_DEFAULT_SOURCE,
-    meaning:
-      'Public base URL used in every absolute link (pages, API, documents). Unset, the siteUrl in content/site.json is used (what `npm run init -- --url` writes); set, it overrides that, for the build and the server alike (to build one checkout for a staging address, say).',
+    meaning: `Public base URL used in every absolute link (pages, API, documents). Unset, the ${SITE_URL_DEFAULT_SOURCE} is used (what \`npm run init -- --url\` writes); set, it overrides that, for the build and the server alike (to build one checkout for a staging address, say).`,
   },
   DATA_DIR: {
     default: './data',
