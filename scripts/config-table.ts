@@ -5,7 +5,8 @@ import { ENV_VARIABLES } from '../functions/config/env-variables.ts';
 export function configTable(): string {
   const rows = Object.entries(ENV_VARIABLES).map(([name, variable]) => {
     const baked = 'baked' in variable ? ' Baked into the build.' : '';
-    return `| \`${name}\` | \`${variable.default}\` | ${variable.meaning}${baked} |`;
+    const shownDefault = 'defaultFrom' in variable ? variable.defaultFrom : `\`${variable.default}\``;
+    return `| \`${name}\` | ${shownDefault} | ${variable.meaning}${baked} |`;
   });
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
 }

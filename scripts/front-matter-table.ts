@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { projectFrontMatterSchema, projectImageFields } from '../functions/projects/schema.ts';
+import { domainLabel } from '../functions/projects/project-markdown.ts';
+import { IMAGE_FORMATS_TEXT, projectFrontMatterSchema, projectImageFields } from '../functions/projects/schema.ts';
 
 /** What each field is for; the limits come from the schema itself, so the table cannot go stale. */
 const MEANING: Record<string, string> = {
   title: 'The project name: page title, card heading.',
   description: 'One or two sentences: cards, search, meta description.',
   stack: 'Technologies; each links to the other projects using it.',
-  domain: 'Groups projects, e.g. `developer-tools`.',
+  domain: `Groups projects, e.g. \`developer-tools\`, shown as "${domainLabel('developer-tools')}" (a hyphen after one letter stays: "${domainLabel('e-commerce')}").`,
   year: 'Orders the projects, newest first.',
   repository: 'Link to the source code.',
   website: 'Link to the live project.',
   updated: "When the page last changed (YYYY-MM-DD): the sitemap's lastmod.",
-  cover:
-    "Image beside the project file (`src`, relative path) with `alt` text: leads the page, the card's thumbnail, the og:image.",
-  screenshots: 'Images, each `{src, alt}`, shown in a gallery under the text.',
+  cover: `Image beside the project file (\`src\`, relative path to a ${IMAGE_FORMATS_TEXT} file; an SVG becomes a PNG at build) with \`alt\` text: leads the page, the card's thumbnail, the og:image.`,
+  screenshots: 'Images, each `{src, alt}` in the formats of `cover`, shown in a gallery under the text.',
 };
 
 /** A field's limits in words, read from its zod checks. */

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { siteBaseUrl } from '../functions/config/site-url.ts';
 import { parseSite, type Site } from '../functions/config/site.ts';
 import { ContentError } from '../functions/content/content-error.ts';
 import { exampleHashes } from './init/example-content.ts';
@@ -98,7 +99,11 @@ if (edited.length > 0 && !values.force) {
   );
 }
 if (changes.length === 0) {
-  process.stdout.write(`init: nothing to change; content/ is already ${site.name}'s portfolio.\n`);
+  process.stdout.write(
+    [`init: nothing to change; content/ is already ${site.name}'s portfolio.`, ...overridingSiteUrl(site), ''].join(
+      '\n',
+    ),
+  );
   process.exit(0);
 }
 for (const change of changes) {
@@ -115,6 +120,18 @@ process.stdout.write(
     `The site is built for ${site.siteUrl} (siteUrl in content/site.json). To build for another address`,
     `without editing it, set SITE_URL when building, e.g. SITE_URL=https://staging.example npm run build;`,
     'it is baked into the build, so set it for npm run build or npm start, not only for the server.',
+    ...overridingSiteUrl(site),
     '',
   ].join('\n'),
 );
+
+/** A warning when this shell's SITE_URL would override the siteUrl just written, as it does for the build and the server. */
+function overridingSiteUrl(written: Site): string[] {
+  const variable = process.env.SITE_URL;
+  if (variable === undefined || variable === '' || siteBaseUrl(variable) === siteBaseUrl(written.siteUrl)) return [];
+  return [
+    '',
+    `Note: SITE_URL is set in this shell to ${variable}. It overrides siteUrl, so a build or server started`,
+    `from here is for ${variable}, not ${written.siteUrl}: unset it (unset SITE_URL) to use siteUrl.`,
+  ];
+}

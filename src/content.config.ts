@@ -1,15 +1,20 @@
+import path from 'node:path';
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { PROJECTS_DIR } from '../functions/content/check-content.ts';
 import { projectFrontMatterSchema, projectImageFields } from '../functions/projects/schema.ts';
+import { svgAsPng } from './lib/svg-images.ts';
 
 /**
  * Projects live outside src so the owner edits only content/; the slug is the file name. Images
- * are paths relative to the project file, which `image()` resolves for Astro's image pipeline.
+ * are paths relative to the project file, which `image()` resolves for Astro's image pipeline; an
+ * SVG is rendered to PNG first (the pipeline passes SVGs through untouched).
  */
 const projects = defineCollection({
-  loader: glob({ pattern: '*.md', base: './content/projects' }),
-  schema: ({ image }) => projectFrontMatterSchema.extend(projectImageFields(image())),
+  loader: glob({ pattern: '*.md', base: `./${PROJECTS_DIR}` }),
+  schema: ({ image }) =>
+    projectFrontMatterSchema.extend(projectImageFields(svgAsPng(image(), path.resolve(PROJECTS_DIR)))),
 });
 
 /**

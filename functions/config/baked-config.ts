@@ -1,11 +1,11 @@
 import { effectiveValue, loadConfig, type Env } from './env.ts';
-import { ENV_VARIABLES, type EnvVariable } from './env-variables.ts';
+import { ENV_VARIABLES, envVariable, type EnvVariable } from './env-variables.ts';
 
 /** The effective value of every variable the build writes into pages and documents, by name. */
 export type BakedEnvironment = Partial<Record<EnvVariable, string>>;
 
 export const BAKED_VARIABLES = (Object.keys(ENV_VARIABLES) as EnvVariable[]).filter(
-  (variable) => (ENV_VARIABLES[variable] as { baked?: true }).baked === true,
+  (variable) => envVariable(variable).baked === true,
 );
 
 /** What a build records of its environment (see functions/server/build-manifest.ts). */
@@ -19,17 +19,31 @@ export function bakedEnvironment(env: Env): BakedEnvironment {
  * without a trailing slash is one site, `120/60` and ` 120/60` one quota. A variable the build
  * did not record (a build older than the variable) counts as a mismatch.
  */
-export function bakedMismatches(
-  recorded: BakedEnvironment,
-  env: Env,
-): { variable: EnvVariable; built: string; now: string }[] {
+export function bakedMismatches(recorded: BakedEnvironment, env: Env): BakedMismatch[] {
   const current = JSON.stringify(loadConfig(env));
   return BAKED_VARIABLES.flatMap((variable) => {
     const built = recorded[variable];
     const now = effectiveValue(env, variable);
     if (built !== undefined && (built === now || sameConfig(env, variable, built, current))) return [];
-    return [{ variable, built: built ?? '(not recorded)', now }];
+    const { defaultFrom } = envVariable(variable);
+    const unset = env[variable] === undefined || env[variable] === '';
+    return [
+      {
+        variable,
+        built: built ?? '(not recorded)',
+        now,
+        ...(unset && defaultFrom !== undefined ? { nowFrom: defaultFrom } : {}),
+      },
+    ];
   });
+}
+
+/** A baked variable whose value differs; `nowFrom` names where today's value comes from when the variable is unset. */
+export interface BakedMismatch {
+  variable: EnvVariable;
+  built: string;
+  now: string;
+  nowFrom?: string;
 }
 
 function sameConfig(env: Env, variable: EnvVariable, built: string, current: string): boolean {

@@ -1,4 +1,5 @@
 import { JOB_MAX_ATTEMPTS } from '../jobs/job-store.ts';
+import { SITE_URL_DEFAULT_SOURCE } from './site-url.ts';
 import { loadSite } from './site.ts';
 
 /**
@@ -17,7 +18,9 @@ export const ENV_VARIABLES = {
     get default() {
       return loadSite().siteUrl;
     },
-    meaning: 'Public base URL used in every absolute link (pages, API, documents).',
+    /** Shown as the default instead of the value: the owner's file, not a constant. */
+    defaultFrom: SITE_URL_DEFAULT_SOURCE,
+    meaning: `Public base URL used in every absolute link (pages, API, documents). Unset, the ${SITE_URL_DEFAULT_SOURCE} is used (what \`npm run init -- --url\` writes); set, it overrides that, for the build and the server alike (to build one checkout for a staging address, say).`,
   },
   DATA_DIR: {
     default: './data',
@@ -180,6 +183,19 @@ export const ENV_VARIABLES = {
     meaning:
       'Serve a build made with other values of the variables marked "baked" (its pages and documents then publish values the server does not use). For tests of enforcement only; otherwise the server refuses such a build.',
   },
-} as const satisfies Record<string, { default: string; meaning: string; baked?: true }>;
+} as const satisfies Record<string, EnvVariableDefinition>;
+
+/** One variable: its default, what it does, whether the build bakes it, and where a default read from a file comes from. */
+interface EnvVariableDefinition {
+  default: string;
+  meaning: string;
+  baked?: true;
+  defaultFrom?: string;
+}
 
 export type EnvVariable = keyof typeof ENV_VARIABLES;
+
+/** A variable's definition, its optional members typed for every variable. */
+export function envVariable(variable: EnvVariable): EnvVariableDefinition {
+  return ENV_VARIABLES[variable];
+}

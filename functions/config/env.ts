@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseRateQuota, type RateQuota } from './rate-quota.ts';
+import { SITE_URL_RULE, siteBaseUrl } from './site-url.ts';
 import { ENV_VARIABLES, type EnvVariable } from './env-variables.ts';
 
 export interface Config {
@@ -111,22 +112,12 @@ function boolean(env: Env, variable: EnvVariable): boolean {
   throw new ConfigError(variable, text, 'true or false');
 }
 
+/** SITE_URL when set, else the siteUrl of content/site.json (already checked by the same rule when read). */
 function siteUrl(env: Env): string {
   const text = effectiveValue(env, 'SITE_URL');
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError('SITE_URL', text, 'an absolute http:// or https:// URL');
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
-    throw new ConfigError(
-      'SITE_URL',
-      text,
-      'an absolute http:// or https:// URL without query, fragment or credentials',
-    );
-  }
-  return url.href.replace(/\/+$/, '');
+  const url = siteBaseUrl(text);
+  if (url === null) throw new ConfigError('SITE_URL', text, SITE_URL_RULE);
+  return url;
 }
 
 /** An absolute URL with one of `protocols` (e.g. `['http:', 'https:']`), or null when empty. */

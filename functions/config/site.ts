@@ -1,6 +1,7 @@
 import siteJson from '../../content/site.json' with { type: 'json' };
 import { z } from 'zod';
 import { ContentError, contentProblems } from '../content/content-error.ts';
+import { SITE_URL_RULE, siteBaseUrl } from './site-url.ts';
 
 /** Where the owner's identity lives, relative to the repository; named in every error about it. */
 export const SITE_FILE = 'content/site.json';
@@ -12,7 +13,7 @@ const siteSchema = z
     tagline: z.string().trim().min(1).max(160),
     description: z.string().trim().min(1).max(1000),
     location: z.string().trim().min(1).max(80).optional(),
-    siteUrl: z.string().refine(isHttpUrl, 'must be an absolute http:// or https:// URL such as https://ada.example'),
+    siteUrl: z.string().refine((value) => siteBaseUrl(value) !== null, `must be ${SITE_URL_RULE}`),
     email: z.string().email('must be an email address such as hello@ada.example').optional(),
     links: z.array(
       z
@@ -24,10 +25,6 @@ const siteSchema = z
     ),
   })
   .strict();
-
-function isHttpUrl(value: string): boolean {
-  return URL.canParse(value) && /^https?:\/\//.test(value);
-}
 
 export type Site = z.infer<typeof siteSchema>;
 

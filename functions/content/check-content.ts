@@ -3,14 +3,16 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { parseSite, SITE_FILE } from '../config/site.ts';
-import { projectFrontMatterSchema, projectImageFields } from '../projects/schema.ts';
+import {
+  IMAGE_EXTENSIONS,
+  IMAGE_FORMATS_TEXT,
+  projectFrontMatterSchema,
+  projectImageFields,
+} from '../projects/schema.ts';
 import { ContentError, contentProblems, type ContentProblem } from './content-error.ts';
 
 /** Where the projects live, relative to the repository; each `<slug>.md` there is one project. */
 export const PROJECTS_DIR = 'content/projects';
-
-/** The image formats Astro's image pipeline reads. */
-const IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif', '.tiff'];
 
 /**
  * Every problem in the owner's content, one ContentError per bad file: the build checks all of
@@ -72,8 +74,8 @@ export function projectProblems(text: string, dir: string): ContentProblem[] {
 function imageFileIn(dir: string) {
   return z
     .string()
-    .refine((src) => IMAGE_EXTENSIONS.includes(path.extname(src).toLowerCase()), {
-      message: `must name a ${IMAGE_EXTENSIONS.join(', ')} file`,
+    .refine((src) => (IMAGE_EXTENSIONS as readonly string[]).includes(path.extname(src).toLowerCase()), {
+      message: `must name a ${IMAGE_FORMATS_TEXT} file (the accepted image formats)`,
     })
     .refine((src) => existsSync(path.resolve(dir, src)), {
       message: 'names no file (the path is relative to the project file, e.g. ./my-project/cover.png)',

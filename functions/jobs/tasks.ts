@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Catalog } from '../projects/catalog.ts';
+import { domainLabel } from '../projects/project-markdown.ts';
 import { projectSchema, type Project } from '../projects/schema.ts';
 
 /** What a running task may use: the portfolio, a progress channel and a stop request. */
@@ -117,7 +118,7 @@ export function isTaskName(name: string): name is TaskName {
 function digestSection(project: Project): string {
   return [
     `## ${project.title}`,
-    `- Year: ${project.year}\n- Domain: ${project.domain}\n- Stack: ${project.stack.join(', ')}`,
+    `- Year: ${project.year}\n- Domain: ${domainLabel(project.domain)}\n- Stack: ${project.stack.join(', ')}`,
     project.description,
   ].join('\n\n');
 }

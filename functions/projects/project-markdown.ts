@@ -1,8 +1,15 @@
 import type { ProjectRecord } from './schema.ts';
 
-/** "developer-tools" -> "Developer tools". */
+/**
+ * A domain as people read it, everywhere it is shown (pages, cards, twins, llms.txt): its hyphens
+ * become spaces and its first letter a capital ("developer-tools" -> "Developer tools"), except a
+ * hyphen after a one-letter part, which belongs to the word ("e-commerce" -> "E-commerce",
+ * "x-ray-imaging" -> "X-ray imaging"). The API and the URLs keep the domain as written.
+ */
 export function domainLabel(domain: string): string {
-  const words = domain.replace(/-/g, ' ');
+  const words = domain.replace(/-/g, (hyphen, offset: number) =>
+    /(?:^|-)[^-]$/.test(domain.slice(0, offset)) ? hyphen : ' ',
+  );
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -34,6 +34,16 @@ export type ProjectFrontMatter = z.infer<typeof projectFrontMatterSchema>;
 const SCREENSHOTS_MAX = 8;
 
 /**
+ * The file extensions a cover or screenshot may have: the formats Astro's image pipeline reads
+ * (VALID_SUPPORTED_FORMATS in astro/dist/assets/consts.js), where an SVG is first rendered to
+ * PNG at build (src/lib/svg-images.ts), so pages, cards and the og:image use raster images only.
+ */
+export const IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif', '.tiff', '.svg'] as const;
+
+/** The accepted image formats in words, as the docs, the starter project and the content check say them. */
+export const IMAGE_FORMATS_TEXT = `${IMAGE_EXTENSIONS.slice(0, -1).join(', ')} or ${IMAGE_EXTENSIONS.at(-1)}`;
+
+/**
  * A project's optional images: a cover (the page's lead image, the card's thumbnail and the
  * og:image) and screenshots, each a file beside the project with its text alternative. `source`
  * checks the file: Astro's `image()` at build (content.config.ts), a path check in the content check.
@@ -41,7 +51,9 @@ const SCREENSHOTS_MAX = 8;
 export function projectImageFields<Source extends z.ZodTypeAny>(source: Source) {
   const figure = z
     .object({
-      src: source,
+      src: source.describe(
+        `The image file, relative to the project file: a ${IMAGE_FORMATS_TEXT} file (an SVG is rendered to PNG at build).`,
+      ),
       alt: z.string().trim().min(3).max(200).describe('What the image shows, for people who cannot see it.'),
     })
     .strict();

@@ -1,4 +1,4 @@
-import { bakedMismatches, type BakedEnvironment } from '../config/baked-config.ts';
+import { bakedMismatches, type BakedEnvironment, type BakedMismatch } from '../config/baked-config.ts';
 
 /** The manifest's name inside the build output (dist/); scripts/start.mjs reads it too. */
 export const BUILD_MANIFEST_FILE = 'build-manifest.json';
@@ -20,13 +20,13 @@ export interface BuildManifest {
 
 /** Thrown when the build was made for another environment; the message names each variable and what to run. */
 export class BuildMismatch extends Error {
-  constructor(readonly variables: readonly { variable: string; built: string; now: string }[]) {
+  constructor(readonly variables: readonly BakedMismatch[]) {
     super(
       [
         'The build in dist/ was made for another configuration, so its pages and documents would publish values this server does not use:',
         ...variables.map(
-          ({ variable, built, now }) =>
-            `  ${variable}: built with ${JSON.stringify(built)}, now ${JSON.stringify(now)}`,
+          ({ variable, built, now, nowFrom }) =>
+            `  ${variable}: built with ${JSON.stringify(built)}, now ${JSON.stringify(now)}${nowFrom === undefined ? '' : ` (${variable} is not set: the ${nowFrom})`}`,
         ),
         'Run `npm run build` with this environment (`npm start` rebuilds by itself when the build does not match).',
       ].join('\n'),

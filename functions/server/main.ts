@@ -50,7 +50,11 @@ function shutdown(reason: string, exitCode: number): void {
   shuttingDown = true;
   logEvent('shutting down', { reason, exitCode });
   process.exitCode = exitCode;
-  setTimeout(() => process.exit(exitCode), EXIT_DEADLINE_MS).unref();
+  setTimeout(() => {
+    // On stderr: stdout, the log, may be what is broken.
+    process.stderr.write(`Draining did not finish within ${EXIT_DEADLINE_MS / 1000} s; exiting without it.\n`);
+    process.exit(exitCode);
+  }, EXIT_DEADLINE_MS).unref();
   void (service?.close() ?? Promise.resolve()).finally(() => {
     flushLog();
     process.exit(exitCode);

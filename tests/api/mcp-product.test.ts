@@ -8,6 +8,7 @@ import { callTool, connectMcp, structured, toolError } from '../support/mcp.ts';
 import { validationErrorSchema } from '../support/schemas.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { ROOT } from '../support/server.ts';
+import { waitFor } from '../support/webhook.ts';
 
 const PRODUCT_TOOL_NAMES = [
   'list_projects',
@@ -208,11 +209,11 @@ describe('/mcp: jobs and sandbox', () => {
     const created = structured(await callTool(client, 'create_job', { task: 'stats' }));
     expect(created).toMatchObject({ jobId: expect.any(String), pollUrl: expect.stringContaining('/api/v1/jobs/') });
     let job: Record<string, unknown> = {};
-    for (let attempt = 0; attempt < 100; attempt++) {
+    // Polled until it ends, however long a busy machine takes; the deadline only catches a hang.
+    await waitFor(async () => {
       job = structured(await callTool(client, 'get_job', { job_id: created.jobId }));
-      if (job.status === 'succeeded' || job.status === 'failed') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return job.status === 'succeeded' || job.status === 'failed';
+    }, 'the job to end');
     expect(job).toMatchObject({ jobId: created.jobId, task: 'stats', status: 'succeeded', progress: 1 });
     expect(toolError(await callTool(client, 'get_job', { job_id: 'job_missing' })).code).toBe('job_not_found');
     expect(toolError(await callTool(client, 'create_job', { task: 'mine-bitcoin' })).code).toBe('unknown_task');

@@ -84,6 +84,9 @@ describe('contact form with JavaScript', () => {
     const { page, problems } = await openContact(true);
     const keys: string[] = [];
     let attempt = 0;
+    // The second request is held until the test has seen the disabled button, however long that takes.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/v1/contact', async (route) => {
       keys.push(route.request().headers()['idempotency-key'] ?? '');
       attempt++;
@@ -91,8 +94,7 @@ describe('contact form with JavaScript', () => {
         await route.abort('failed');
         return;
       }
-      // Hold the second request so the disabled button can be observed.
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await released;
       await route.continue();
     });
     const message = `Retried message ${Date.now()}`;
@@ -107,6 +109,7 @@ describe('contact form with JavaScript', () => {
 
     await button.click();
     await expect.poll(() => button.isDisabled()).toBe(true);
+    release();
     await page.waitForURL('**/contact/thanks');
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);

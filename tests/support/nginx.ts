@@ -115,7 +115,8 @@ function errorLog(dir: string): string {
 
 /** Resolves once something accepts connections on the port; `failed` names a reason to give up. */
 async function waitForPort(port: number, failed: () => string | null): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  // The deadline only catches an nginx that never listens: a busy machine may take long.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     const reason = failed();
     if (reason !== null) throw new Error(reason);
     const open = await new Promise<boolean>((resolve) => {

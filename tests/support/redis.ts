@@ -45,7 +45,8 @@ export async function startRedis(extraArgs: readonly string[] = []): Promise<Thr
       path.join(dir, 'redis.log'),
       ...extraArgs,
     ]);
-    for (let tries = 0; tries < 200; tries++) {
+    // The deadline only catches a server that never starts: a busy machine may take long.
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
       const ready = await run('redis-cli', ['-p', String(port), 'ping']).then(
         ({ stdout }) => stdout.trim() === 'PONG',
         () => false,

@@ -10,7 +10,7 @@ import { engineEnv } from './engines.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The production entry as the build compiles it (`npm run serve`); tests run what production runs. */
-const SERVER_ENTRY = 'dist/server/portfolio.mjs';
+export const SERVER_ENTRY = 'dist/server/portfolio.mjs';
 
 /**
  * The environment a test server runs with. A test that sets a baked variable (a quota, say) to

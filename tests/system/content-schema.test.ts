@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,8 +9,12 @@ import { ROOT } from '../support/server.ts';
 const run = promisify(execFile);
 const copies: string[] = [];
 
-/** A copy of the project with one extra project file, synced by Astro as a build would. */
-async function syncWith(fileName: string, text: string): Promise<{ code: number; output: string }> {
+/** A copy of the project with one extra project file (and its images), synced by Astro as a build would. */
+async function syncWith(
+  fileName: string,
+  text: string,
+  images: Record<string, string> = {},
+): Promise<{ code: number; output: string; dir: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-content-'));
   copies.push(dir);
   for (const entry of ['content', 'src', 'public', 'functions', 'astro.config.mjs', 'package.json', 'tsconfig.json']) {
@@ -18,16 +22,20 @@ async function syncWith(fileName: string, text: string): Promise<{ code: number;
   }
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   writeFileSync(path.join(dir, 'content/projects', fileName), text);
+  for (const [image, content] of Object.entries(images)) {
+    mkdirSync(path.dirname(path.join(dir, 'content/projects', image)), { recursive: true });
+    writeFileSync(path.join(dir, 'content/projects', image), content);
+  }
   const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   try {
     const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'node_modules/astro/astro.js'), 'sync'], {
       cwd: dir,
       env,
     });
-    return { code: 0, output: withoutColors(stdout + stderr) };
+    return { code: 0, output: withoutColors(stdout + stderr), dir };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, output: withoutColors(failure.stdout + failure.stderr) };
+    return { code: failure.code, output: withoutColors(failure.stdout + failure.stderr), dir };
   }
 }
 
@@ -64,6 +72,34 @@ describe('the project schema is enforced at build', () => {
   });
 });
 
+describe('an SVG image in the front matter', () => {
+  const drawing =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200"><rect width="400" height="200" fill="#c00"/></svg>';
+  const project = (src: string) =>
+    `---\ntitle: Drawn\ndescription: A project whose cover is an SVG drawing.\nstack: [Go]\ndomain: web\nyear: 2020\ncover: {src: ${src}, alt: A red field}\n---\nBody.\n`;
+
+  it('reaches the image pipeline as the PNG rendered from it, never as the SVG', async () => {
+    const { code, output, dir } = await syncWith('drawn.md', project('./drawn/cover.svg'), {
+      'drawn/cover.svg': drawing,
+    });
+    expect(code, output).toBe(0);
+    const assets = readFileSync(path.join(dir, '.astro/content-assets.mjs'), 'utf8');
+    expect(assets).toMatch(
+      /"\.\.\/\.\.\/\.astro\/rendered-svg\/cover-[0-9a-f]{16}\.png\?[^"]*importer=content%2Fprojects%2Fdrawn\.md"/,
+    );
+    expect(assets).not.toContain('cover.svg');
+  });
+
+  it('fails the build, naming the project file and the image, when the SVG cannot be rendered', async () => {
+    const { code, output } = await syncWith('scribbled.md', project('./scribbled/cover.svg'), {
+      'scribbled/cover.svg': '<svg xmlns="http://www.w3.org/2000/svg"><rect',
+    });
+    expect(code).not.toBe(0);
+    expect(output).toContain('scribbled.md');
+    expect(output).toContain('./scribbled/cover.svg cannot be rendered to PNG');
+  });
+});
+
 describe('the content check that npm run build runs first', () => {
   it('reports every bad file with its fields and rules, and exits 1', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-content-'));
@@ -72,6 +108,11 @@ describe('the content check that npm run build runs first', () => {
     writeFileSync(path.join(dir, 'content/site.json'), '{"name": "Ada", "siteUrl": "nope"}');
     writeFileSync(path.join(dir, 'content/projects/a-yaml.md'), '---\ntitle: "unterminated\n---\n');
     writeFileSync(path.join(dir, 'content/projects/b-schema.md'), '---\ntitle: B\nyear: 20\n---\n');
+    writeFileSync(
+      path.join(dir, 'content/projects/c-bitmap.md'),
+      '---\ntitle: Bitmap\ndescription: A project whose cover is in a format the build cannot read.\nstack: [Go]\ndomain: web\nyear: 2020\ncover: {src: ./c-bitmap.bmp, alt: A bitmap}\n---\n',
+    );
+    writeFileSync(path.join(dir, 'content/projects/c-bitmap.bmp'), '');
     const { code, output } = await runCheck(dir);
     expect(code).toBe(1);
     expect(output).toContain('content/site.json is not valid:\n  - tagline: is required');
@@ -81,7 +122,10 @@ describe('the content check that npm run build runs first', () => {
     );
     expect(output).toContain('content/projects/b-schema.md is not valid:\n  - title: String must contain at least 3');
     expect(output).toContain('  - year: Number must be greater than or equal to 1990');
-    expect(output).toContain('3 content file(s) to fix');
+    expect(output).toContain(
+      'content/projects/c-bitmap.md is not valid:\n  - cover.src: must name a .png, .jpg, .jpeg, .webp, .avif, .gif, .tiff or .svg file (the accepted image formats)',
+    );
+    expect(output).toContain('4 content file(s) to fix');
     expect(output).not.toContain('node_modules');
   });
 

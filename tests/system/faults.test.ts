@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { postContact, readInbox, VALID } from '../support/contact.ts';
 import { errorSchema } from '../support/schemas.ts';
 import { freshDataDir, startServer } from '../support/server.ts';
+import { waitFor } from '../support/webhook.ts';
 
 /** A small tmpfs to fill up; mounting needs the root the build machines run tests as. */
 function mountTmpfs(sizeKiB: number): string | null {
@@ -242,7 +243,8 @@ describe('kill -9 during sustained contact traffic', () => {
       }
     };
     const senders = Array.from({ length: 16 }, sender);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Killed once enough messages are acknowledged, however many a busy machine gets through per second.
+    await waitFor(() => acknowledged.size > 20, 'more than 20 acknowledged messages');
     server.process.kill('SIGKILL');
     killed = true;
     await Promise.all(senders);
@@ -318,7 +320,11 @@ describe('SIGTERM under load', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 150));
     const exit = server.stop('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // The bodies end only once the server is draining, however late a busy machine handles the signal.
+    await waitFor(
+      () => server.logLines.some((line) => line.message === 'shutting down'),
+      'the server to log that it is shutting down',
+    );
     for (const finish of finishBodies) finish();
     expect(await Promise.all(slowPosts)).toEqual(Array(10).fill(200));
     for (const read of await reads) {

@@ -13,12 +13,20 @@ const ADA = ['--name', 'Ada Lovelace', '--url', 'https://ada.example', '--email'
 let root: string;
 
 /** `npm run init` as a user runs it, on a copy of the repository's content/ (the real one is never touched). */
-async function init(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function init(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { SITE_URL: _unset, ...env } = process.env;
+  return initWith(env, ...args);
+}
+
+async function initWith(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
       ['--import', 'tsx', path.join(ROOT, 'scripts/init.ts'), '--root', root, ...args],
-      { cwd: ROOT },
+      { cwd: ROOT, env },
     );
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -74,6 +82,16 @@ describe('npm run init', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/nothing to change/);
     expect(snapshot()).toEqual(before);
+  });
+
+  it('warns when SITE_URL in this shell overrides the siteUrl it writes, and only then', async () => {
+    const overridden = await initWith({ ...process.env, SITE_URL: 'https://staging.example' }, ...ADA);
+    expect(overridden.code).toBe(0);
+    expect(overridden.stdout).toContain(
+      'SITE_URL is set in this shell to https://staging.example. It overrides siteUrl',
+    );
+    const same = await initWith({ ...process.env, SITE_URL: 'https://ada.example/' }, ...ADA);
+    expect(same.stdout).not.toContain('SITE_URL is set');
   });
 
   it('keeps the starter project once the owner edits it', async () => {

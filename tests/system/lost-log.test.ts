@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/server.ts';
+import { waitFor } from '../support/webhook.ts';
+
+const NOTICE = 'The log on stdout cannot be written (EPIPE)';
 
 /**
  * The log's reader goes away: the server's stdout is a pipe into a process that ends (`| head`,
@@ -18,14 +21,13 @@ describe('a server whose log reader went away', () => {
       expect(response.status).toBe(200);
       await response.arrayBuffer();
     }
-    // Give the batched access log its flush (every 50 ms), so the broken pipe has been met.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The batched access log meets the broken pipe at its next flush, however late a busy machine runs it.
+    await waitFor(() => server.stderr().includes(NOTICE), 'the notice of the broken log');
     expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
-    const started = Date.now();
     expect(await server.stop('SIGTERM')).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5_000);
-    const notices = server.stderr().match(/The log on stdout cannot be written \(EPIPE\)/g) ?? [];
-    expect(notices).toHaveLength(1);
+    // It drained and exited by itself, not at the shutdown deadline (functions/server/main.ts).
+    expect(server.stderr()).not.toContain('Draining did not finish');
+    expect(server.stderr().split(NOTICE)).toHaveLength(2);
     expect(server.stderr()).not.toMatch(/\n\s+at /);
   });
 });

@@ -204,10 +204,13 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)('several instances through faults',
     const { jobId } = createdSchema.parse(posted.body);
     const row = async () =>
       (await queryState(b.dataDir, 'SELECT status, locked_by, attempts FROM jobs WHERE id = ?', jobId))[0];
+    // Killed before anything else is awaited, so the job is certainly cut short mid-run, however
+    // slowly a busy machine reads its row.
+    const pid = runner.process.pid;
+    await runner.stop('SIGKILL');
     const before = await row();
     expect(before).toMatchObject({ status: 'running', attempts: 1 });
-    expect(before?.locked_by).toContain(`:${runner.process.pid}:`);
-    await runner.stop('SIGKILL');
+    expect(before?.locked_by).toContain(`:${pid}:`);
 
     expect((await pollUntilFinished(b.baseUrl, jobId)).status).toBe('succeeded');
     // Run twice: cut short on the dead instance, then taken over after its lease and finished.

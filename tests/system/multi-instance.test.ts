@@ -197,8 +197,10 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)('several instances behave as one se
     }
     const last = answers.at(-1)!;
     const refusals = answers.slice(0, -1);
-    // The restart took less than the lease (8 s), so the first answers came while it held.
-    expect(refusals.length).toBeGreaterThan(0);
+    // Every answer that came while the lease (8 s) held was a refusal: the start freed nothing. How
+    // many came that early depends on how fast A restarted, which is the machine's business: on a
+    // quiet one, A is back within a second or two and most answers come under the lease.
+    expect(answers.filter((answer) => answer.at < leaseEnd!).every((answer) => answer.status === 409)).toBe(true);
     expect(refusals.every((answer) => answer.code === 'idempotency_request_in_progress')).toBe(true);
     expect(refusals.every((answer) => answer.sent < leaseEnd!)).toBe(true);
     expect([last.status, last.replayed]).toEqual([200, null]);
@@ -253,13 +255,14 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)('several instances behave as one se
     const { jobId } = createdSchema.parse(posted.body);
     const row = async () =>
       (await queryState(a.dataDir, 'SELECT status, locked_by, attempts FROM jobs WHERE id = ?', jobId))[0];
-    const onA = await row();
-    expect(onA).toMatchObject({ status: 'running', attempts: 1 });
-    expect(onA?.locked_by).toContain(`:${a.process.pid}:`);
-    // A is frozen mid-job, so the job is certainly still running on A for all of B's restart
-    // (its 30 s lease outlasts the freeze).
+    // A is frozen mid-job before anything else is awaited, so the job is certainly still running
+    // on A however slowly a busy machine reads its row, and for all of B's restart (its 30 s lease
+    // outlasts the freeze).
     process.kill(a.process.pid!, 'SIGSTOP');
     try {
+      const onA = await row();
+      expect(onA).toMatchObject({ status: 'running', attempts: 1 });
+      expect(onA?.locked_by).toContain(`:${a.process.pid}:`);
       expect(await b.stop('SIGTERM')).toBe(0);
       b = await start({}, b.dataDir);
       expect(await row()).toEqual(onA);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
 import { postContact, VALID } from '../support/contact.ts';
 import { freshDataDir, startServer, type RunningServer } from '../support/server.ts';
+import { waitFor } from '../support/webhook.ts';
 
 let server: RunningServer;
 
@@ -202,7 +203,11 @@ describe('no secrets, internals or stack traces in answers', () => {
         })
       ).status,
     ).toBe(400);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The access log is written in request order: once the last request's line is read, every line is.
+    await waitFor(
+      () => server.logLines.some((line) => line.path === '/api/v1/sandbox/ping' && line.status === 400),
+      'the access-log line of the last request',
+    );
     const stored = readdirSync(server.dataDir)
       .map((file) => readFileSync(path.join(server.dataDir, file)).toString('latin1'))
       .join('\n');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorSchema } from '../support/schemas.ts';
 import { freshDataDir, startExpectingFailure, startServer, type RunningServer } from '../support/server.ts';
 import { startService } from '../support/service.ts';
+import { waitFor } from '../support/webhook.ts';
 
 let server: RunningServer;
 
@@ -187,7 +188,11 @@ describe('cross-cutting rules', () => {
     expect(answered.headers.get('x-request-id')).toBe(id);
     await fetch(`${server.baseUrl}/`, { headers: { 'x-request-id': `${id}-page` } });
     await fetch(`${server.baseUrl}/api/v1/projects?limit=1`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The log is written in request order: once the page's line is read, the API request's is too.
+    await waitFor(
+      () => server.logLines.some((line) => line.clientRequestId === `${id}-page`),
+      'the access-log line of the page request',
+    );
     // ...but it never replaces ours in the log: a caller cannot choose the id, or reuse another's.
     const api = server.logLines.filter((line) => line.clientRequestId === id);
     expect(api).toHaveLength(1);

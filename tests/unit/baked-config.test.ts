@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BAKED_VARIABLES, bakedEnvironment, bakedMismatches } from '../../functions/config/baked-config.ts';
 import { loadConfig } from '../../functions/config/env.ts';
+import { loadSite } from '../../functions/config/site.ts';
+import { BuildMismatch } from '../../functions/server/build-manifest.ts';
 import { ENV_VARIABLES, type EnvVariable } from '../../functions/config/env-variables.ts';
 import { docFacts } from '../../functions/docs/facts.ts';
 import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
@@ -21,6 +23,23 @@ describe('the baked configuration', () => {
       { variable: 'SITE_URL', built: 'http://localhost:4321', now: 'https://ada.example' },
       { variable: 'READ_RATE_LIMIT', built: '120/60', now: '7/60' },
     ]);
+  });
+
+  it('says where the site address now comes from when SITE_URL is unset: siteUrl in content/site.json', () => {
+    const forStaging = { ...built, SITE_URL: 'https://staging.example' };
+    const mismatches = bakedMismatches(forStaging, {});
+    expect(mismatches).toEqual([
+      {
+        variable: 'SITE_URL',
+        built: 'https://staging.example',
+        now: loadSite().siteUrl,
+        nowFrom: 'siteUrl in content/site.json',
+      },
+    ]);
+    expect(new BuildMismatch(mismatches).message).toContain(
+      `SITE_URL: built with "https://staging.example", now ${JSON.stringify(loadSite().siteUrl)} (SITE_URL is not set: the siteUrl in content/site.json)`,
+    );
+    expect(bakedMismatches(forStaging, { SITE_URL: 'https://staging.example/' })).toEqual([]);
   });
 
   it('counts a variable the build did not record as different', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../functions/projects/catalog.ts';
+import { domainLabel, projectAsMarkdown } from '../../functions/projects/project-markdown.ts';
 import { projectSource as source } from '../support/fixtures.ts';
 
 const catalog = new Catalog(
@@ -35,5 +36,20 @@ describe('Catalog', () => {
       { value: 'web', count: 2 },
       { value: 'data', count: 1 },
     ]);
+  });
+});
+
+describe('the label of a domain, as pages, twins, cards and llms.txt show it', () => {
+  it('turns hyphens into spaces, but keeps the hyphen of a word such as e-commerce', () => {
+    expect(domainLabel('developer-tools')).toBe('Developer tools');
+    expect(domainLabel('e-commerce')).toBe('E-commerce');
+    expect(domainLabel('x-ray-imaging')).toBe('X-ray imaging');
+    expect(domainLabel('b2b-e-commerce')).toBe('B2b e-commerce');
+    expect(domainLabel('web')).toBe('Web');
+  });
+
+  it('is the label of the Markdown twin', () => {
+    const [record] = new Catalog([source('shop', 2024, 'e-commerce', ['Go'])], 'https://ada.example').records;
+    expect(projectAsMarkdown(record!)).toContain('\n- Domain: E-commerce\n');
   });
 });

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../functions/config/env.ts';
 import { ENV_VARIABLES } from '../../functions/config/env-variables.ts';
 import { parseRateQuota } from '../../functions/config/rate-quota.ts';
+import { SITE_URL_RULE, siteBaseUrl } from '../../functions/config/site-url.ts';
+import { loadSite, parseSite } from '../../functions/config/site.ts';
+import { configTable } from '../../scripts/config-table.ts';
 
 describe('parseRateQuota', () => {
   it('reads <count>/<seconds>', () => {
@@ -104,5 +107,36 @@ describe('owner notification settings', () => {
       loadConfig({ NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x', NOTIFY_WEBHOOK_SECRET: 's3cret' }).notify.webhook
         ?.secret,
     ).toBe('s3cret');
+  });
+});
+
+describe('the site address', () => {
+  it('is SITE_URL when set, else siteUrl in content/site.json, as the configuration table says', () => {
+    const fromFile = siteBaseUrl(loadSite().siteUrl);
+    expect(fromFile).not.toBeNull();
+    expect(loadConfig({}).siteUrl).toBe(fromFile);
+    expect(loadConfig({ SITE_URL: '' }).siteUrl).toBe(fromFile);
+    expect(loadConfig({ SITE_URL: 'https://staging.example/' }).siteUrl).toBe('https://staging.example');
+    const row = configTable()
+      .split('\n')
+      .find((line) => line.startsWith('| `SITE_URL` |'))!;
+    expect(row).toMatch(/^\| `SITE_URL` \| siteUrl in content\/site\.json \| /);
+    expect(row).toContain('Unset, the siteUrl in content/site.json is used');
+    expect(row).toContain('set, it overrides that, for the build and the server alike');
+  });
+
+  it.each([
+    'https://ada.example/?q=1',
+    'https://me:pw@ada.example',
+    'https://ada.example/#top',
+    'ftp://ada.example',
+    'ada.example',
+  ])('follows one rule in both sources: %j is refused by each, naming where it was written', (value) => {
+    expect(() => loadConfig({ SITE_URL: value })).toThrow(
+      `Invalid SITE_URL=${JSON.stringify(value)}: expected ${SITE_URL_RULE}.`,
+    );
+    expect(() => parseSite({ ...loadSite(), siteUrl: value })).toThrow(
+      `content/site.json is not valid:\n  - siteUrl: must be ${SITE_URL_RULE}`,
+    );
   });
 });

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSite } from '../../functions/config/site.ts';
 import { projectProblems } from '../../functions/content/check-content.ts';
-import { projectFrontMatterSchema, projectImageFields } from '../../functions/projects/schema.ts';
+import { IMAGE_EXTENSIONS, projectFrontMatterSchema, projectImageFields } from '../../functions/projects/schema.ts';
+import { frontMatterTable } from '../../scripts/front-matter-table.ts';
 import { z } from 'zod';
 import { contentHash, exampleFilesIn, exampleHashes } from '../../scripts/init/example-content.ts';
 import { STARTER_TEMPLATE } from '../../scripts/init/plan-init.ts';
@@ -28,7 +29,7 @@ describe('a bad content/site.json', () => {
       [
         'content/site.json is not valid:',
         '  - tagline: String must contain at least 1 character(s)',
-        '  - siteUrl: must be an absolute http:// or https:// URL such as https://ada.example',
+        '  - siteUrl: must be an absolute http:// or https:// URL without query, fragment or credentials, such as https://ada.example',
         '  - links[0].url: must be an absolute URL such as https://github.com/ada',
         '  - twitter: is not a known field (check its spelling)',
       ].join('\n'),
@@ -69,6 +70,19 @@ describe('a project file', () => {
     ]);
   });
 
+  it('accepts an SVG image, and names the accepted formats for an image in any other', () => {
+    mkdirSync(path.join(dir, 'drawn'));
+    writeFileSync(path.join(dir, 'drawn/cover.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"/>');
+    writeFileSync(path.join(dir, 'drawn/shot.bmp'), '');
+    const withImages = `---\n${GOOD}cover: {src: ./drawn/cover.svg, alt: A drawing}\nscreenshots: [{src: ./drawn/shot.bmp, alt: The mill}]\n---\n`;
+    expect(projectProblems(withImages, dir)).toEqual([
+      {
+        field: 'screenshots[0].src',
+        problem: 'must name a .png, .jpg, .jpeg, .webp, .avif, .gif, .tiff or .svg file (the accepted image formats)',
+      },
+    ]);
+  });
+
   it('accepts every example project, parsed as the check parses it (the build parses with another YAML library)', () => {
     for (const name of readdirSync(PROJECTS).filter((file) => file.endsWith('.md'))) {
       expect(projectProblems(readFileSync(path.join(PROJECTS, name), 'utf8'), PROJECTS), name).toEqual([]);
@@ -87,6 +101,23 @@ describe('npm run init', () => {
     const starter = readFileSync(STARTER_TEMPLATE, 'utf8');
     const fields = Object.keys(projectFrontMatterSchema.extend(projectImageFields(z.string())).shape);
     for (const field of fields) expect(starter, field).toMatch(new RegExp(`^#? ?${field}:`, 'm'));
+  });
+});
+
+describe('the accepted image formats', () => {
+  it('are listed wherever the front matter is explained: the README table, the starter project, the schema', () => {
+    const coverRow = frontMatterTable()
+      .split('\n')
+      .find((row) => row.startsWith('| `cover`'))!;
+    const starter = readFileSync(STARTER_TEMPLATE, 'utf8');
+    const { cover } = projectImageFields(z.string());
+    const description = cover.unwrap().shape.src.description!;
+    for (const extension of IMAGE_EXTENSIONS) {
+      expect(coverRow, extension).toContain(extension);
+      expect(starter, extension).toContain(extension);
+      expect(description, extension).toContain(extension);
+    }
+    expect(IMAGE_EXTENSIONS).toContain('.svg');
   });
 });
 

@@ -1,13 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { JobService, type JobServiceDependencies } from '../../functions/jobs/job-service.ts';
 import type { JobView } from '../../functions/jobs/job-store.ts';
+import { TASKS } from '../../functions/jobs/tasks.ts';
 import { Catalog } from '../../functions/projects/catalog.ts';
 import { openDatabase, type Db } from '../../functions/state/sqlite/database.ts';
 import { SqliteJobStore } from '../../functions/state/sqlite/sqlite-job-store.ts';
 import { projectSource, refusal } from '../support/fixtures.ts';
+import { waitFor } from '../support/webhook.ts';
 
 const catalog = new Catalog(
   ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((slug, i) =>
@@ -45,15 +47,15 @@ afterEach(() => {
   for (const jobs of opened.splice(0)) jobs.close();
 });
 
-/** Polls until the job leaves pending and running, as a client would. */
+/** Polls until the job leaves pending and running, as a client would; the deadline only catches a hang. */
 async function finished(jobs: JobService, jobId: string, sandbox = false): Promise<JobView> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const job = await jobs.get(jobId, sandbox);
+  let job: JobView | undefined;
+  await waitFor(async () => {
+    job = await jobs.get(jobId, sandbox);
     if (job === undefined) throw new Error(`job ${jobId} disappeared`);
-    if (job.status === 'succeeded' || job.status === 'failed') return job;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`job ${jobId} did not finish`);
+    return job.status === 'succeeded' || job.status === 'failed';
+  }, `job ${jobId} to finish`);
+  return job!;
 }
 
 describe('JobService', () => {
@@ -213,6 +215,15 @@ describe('JobService', () => {
   });
 
   it('after a restart fails the job that was running and runs the ones still pending', async () => {
+    // Each digest run, so that the test can wait for the closed service's to end rather than guess how long it takes.
+    const digests: Promise<unknown>[] = [];
+    const execute = TASKS.digest.execute;
+    const spy = vi.spyOn(TASKS.digest, 'execute').mockImplementation((input, context) => {
+      const run = execute(input, context);
+      digests.push(run);
+      return run;
+    });
+    onTestFinished(() => spy.mockRestore());
     const { jobs: before, db } = await service({ concurrency: 1 });
     const running = await before.create('digest', {}, LIVE);
     const pending = await before.create('export', {}, LIVE);
@@ -224,8 +235,11 @@ describe('JobService', () => {
     expect(interrupted).toMatchObject({ status: 'failed', result: null, error: { code: 'interrupted' } });
     expect(interrupted?.error?.message).toContain('create it again');
     expect((await finished(after, pending.jobId)).status).toBe('succeeded');
-    // The closed service's abandoned digest must not write over the new service's verdict.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The closed service's abandoned digest must not write over the new service's verdict: once its
+    // run has stopped (aborted by close()), and the service has had its turn to act on that, look.
+    expect(digests).toHaveLength(1);
+    await Promise.allSettled(digests);
+    await new Promise((resolve) => setImmediate(resolve));
     expect((await after.get(running.jobId, false))?.status).toBe('failed');
   });
 });

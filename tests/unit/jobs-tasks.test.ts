@@ -60,7 +60,7 @@ describe('digest', () => {
     expect(result.markdown).toMatch(/^# Portfolio digest\n/);
     expect(result.markdown.match(/^## /gm)).toHaveLength(3);
     expect(result.markdown).toContain(
-      '## Project gamma\n\n- Year: 2024\n- Domain: web\n- Stack: Go, TypeScript\n\ngamma description text',
+      '## Project gamma\n\n- Year: 2024\n- Domain: Web\n- Stack: Go, TypeScript\n\ngamma description text',
     );
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
