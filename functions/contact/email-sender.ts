@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { EmailConfig } from '../config/env.ts';
 import type { MessageRecord } from './message-store.ts';
-import type { ChannelSender } from './notifier.ts';
+import { spamNoticeLine, type ChannelSender, type OwnerNotice } from './notifier.ts';
 
 /** A visitor's text inside a header or a one-line summary: line breaks and other control characters become spaces. */
 function oneLine(text: string): string {
@@ -11,8 +11,14 @@ function oneLine(text: string): string {
 }
 
 /** The mail for one message, as nodemailer takes it. */
-function ownerMail(message: MessageRecord, config: EmailConfig, siteUrl: string): nodemailer.SendMailOptions {
+function ownerMail(
+  message: MessageRecord,
+  notice: OwnerNotice,
+  config: EmailConfig,
+  siteUrl: string,
+): nodemailer.SendMailOptions {
   const name = oneLine(message.name);
+  const spam = spamNoticeLine(notice);
   const sentAt = new Date(message.createdAt);
   return {
     from: config.from,
@@ -30,6 +36,7 @@ function ownerMail(message: MessageRecord, config: EmailConfig, siteUrl: string)
       message.message,
       '',
       '-- ',
+      ...(spam === null ? [] : [spam]),
       `Message #${message.id}. Reply to this mail to answer ${name}: Reply-To is their address.`,
       'Your inbox on the server: npm run inbox',
     ].join('\n'),
@@ -54,7 +61,7 @@ export class EmailSender implements ChannelSender {
     readonly timeoutMs = 30_000,
   ) {}
 
-  async send(message: MessageRecord): Promise<string | null> {
+  async send(message: MessageRecord, notice: OwnerNotice): Promise<string | null> {
     let socket: Socket | undefined;
     let timedOut = false;
     const third = Math.floor(this.timeoutMs / 3);
@@ -91,7 +98,7 @@ export class EmailSender implements ChannelSender {
       socket?.destroy(new Error('send time limit passed'));
     }, this.timeoutMs);
     try {
-      await transport.sendMail(ownerMail(message, this.config, this.siteUrl));
+      await transport.sendMail(ownerMail(message, notice, this.config, this.siteUrl));
       return null;
     } catch (error) {
       if (timedOut)

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { MessageRecord } from './message-store.ts';
-import type { ChannelSender } from './notifier.ts';
+import { spamNoticeLine, type ChannelSender, type OwnerNotice } from './notifier.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts';
 
 /** The JSON a webhook receives (documented field by field in content/docs/developers/webhooks.md). */
@@ -12,6 +12,8 @@ interface WebhookPayload {
   email: string;
   message: string;
   createdAt: string;
+  /** Live messages kept as spam in the last 24 hours (never posted themselves: `npm run inbox -- --spam`). */
+  spamLastDay: number;
   /** One line for chat tools: Slack's incoming webhooks (and Discord's Slack-compatible ones) show it as the post. */
   text: string;
 }
@@ -41,7 +43,7 @@ function chatText(text: string): string {
     .replace(/@(everyone|here|channel)\b/gi, '@\u200b$1');
 }
 
-function webhookPayload(message: MessageRecord): WebhookPayload {
+function webhookPayload(message: MessageRecord, notice: OwnerNotice): WebhookPayload {
   const oneLine = message.message.replace(/\s+/g, ' ').trim();
   const excerpt = oneLine.length > TEXT_EXCERPT ? `${oneLine.slice(0, TEXT_EXCERPT - 1)}…` : oneLine;
   return {
@@ -51,7 +53,13 @@ function webhookPayload(message: MessageRecord): WebhookPayload {
     email: message.email,
     message: message.message,
     createdAt: new Date(message.createdAt).toISOString(),
-    text: chatText(`New message #${message.id} from ${message.name} <${message.email}>: ${excerpt}`),
+    spamLastDay: notice.spamLastDay,
+    text: [
+      chatText(`New message #${message.id} from ${message.name} <${message.email}>: ${excerpt}`),
+      spamNoticeLine(notice),
+    ]
+      .filter((line) => line !== null)
+      .join('\n'),
   };
 }
 
@@ -73,8 +81,8 @@ export class WebhookSender implements ChannelSender {
     readonly timeoutMs = 10_000,
   ) {}
 
-  async send(message: MessageRecord): Promise<string | null> {
-    const body = JSON.stringify(webhookPayload(message));
+  async send(message: MessageRecord, notice: OwnerNotice): Promise<string | null> {
+    const body = JSON.stringify(webhookPayload(message, notice));
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'idempotency-key': `message-${message.id}`,
