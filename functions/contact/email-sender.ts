@@ -72,7 +72,8 @@ export class EmailSender implements ChannelSender {
         url: this.config.smtpUrl,
         connectionTimeout: third,
         greetingTimeout: third,
-        socketTimeout: third,
+        // A server may think for a while after the data (a spam scan): only the deadline below limits that.
+        socketTimeout: this.timeoutMs,
         // Our own connection, so that the deadline below can end it whatever phase the send is in;
         // nodemailer speaks SMTP over it, and TLS for smtps:// or after STARTTLS.
         getSocket: (options: SMTPTransport.Options, done: (error: Error | null, socket: object) => void) => {
