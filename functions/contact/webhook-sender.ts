@@ -85,6 +85,7 @@ export class WebhookSender implements ChannelSender {
     const body = JSON.stringify(webhookPayload(message, notice));
     const headers: Record<string, string> = {
       'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
       'idempotency-key': `message-${message.id}`,
     };
     // Signed at each attempt: a retry carries a fresh timestamp, so it passes a receiver's tolerance window.

@@ -169,6 +169,9 @@ describe('owner notification by webhook: signature and text', () => {
         text: `New message #${String(post!.body.id)} from ${VALID.name} &lt;${VALID.email}&gt;: ${message}`,
       });
       expect(post!.headers['idempotency-key']).toBe(`message-${String(post!.body.id)}`);
+      // A plain body with its length, not chunks: some receivers refuse chunked posts.
+      expect(post!.headers['content-length']).toBe(String(Buffer.byteLength(post!.raw)));
+      expect(post!.headers['transfer-encoding']).toBeUndefined();
     } finally {
       await server.stop();
       hook.close();
