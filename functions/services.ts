@@ -1,7 +1,12 @@
 import type { Config } from './config/env.ts';
 import { ContactService } from './contact/contact-service.ts';
 import { EmailSender } from './contact/email-sender.ts';
-import { FormTokens } from './contact/form-token.ts';
+import {
+  FORM_TOKEN_CLOCK_SKEW_MS,
+  FORM_TOKEN_MAX_AGE_MS,
+  FORM_TOKEN_MAX_MESSAGES,
+  FormTokens,
+} from './contact/form-token.ts';
 import { Notifier, type ChannelSender } from './contact/notifier.ts';
 import { WebhookSender } from './contact/webhook-sender.ts';
 import { JobService } from './jobs/job-service.ts';
@@ -104,6 +109,10 @@ export async function createServices(
       idempotency: storage.idempotency,
       messages: storage.messages,
       formTokens,
+      formTokenMessages: quotas.counter('form-token', {
+        count: FORM_TOKEN_MAX_MESSAGES,
+        seconds: (FORM_TOKEN_MAX_AGE_MS + FORM_TOKEN_CLOCK_SKEW_MS) / 1000,
+      }),
       channels: notifiers.map((notifier) => notifier.channel),
       claimLeaseMs: config.connections.requestTimeoutMs + CLAIM_LEASE_MARGIN_MS,
       onStored: () => notifiers.forEach((notifier) => notifier.wake()),

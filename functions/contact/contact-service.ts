@@ -7,7 +7,7 @@ import type { IdempotencyStore, KeyRef, RecordedAnswer } from '../state/idempote
 import type { FormTokens } from './form-token.ts';
 import type { Channel, MessageStore, SubmissionOutcome } from './message-store.ts';
 import { CONTACT_PROBLEM_WORDS, contactSchema } from './schema.ts';
-import { spamScore } from './spam-score.ts';
+import { spamScore, type FormSignals } from './spam-score.ts';
 
 /** What a submission came to; `replayed` marks an answer repeated from the key's first request. */
 export interface ContactOutcome {
@@ -33,6 +33,8 @@ export interface ContactDependencies {
   messages: MessageStore;
   /** Checks the fill-time token a post of the contact page carries. */
   formTokens: FormTokens;
+  /** Messages kept per form token, FORM_TOKEN_MAX_MESSAGES in its lifetime (functions/contact/form-token.ts). */
+  formTokenMessages: QuotaLimiter;
   /** The channels configured now: each live message is queued for delivery to each. */
   channels: readonly Channel[];
   /**
@@ -82,11 +84,23 @@ export class ContactService {
         );
       }
       const { form, ...fields } = parsed.data;
-      const verdict = spamScore(
-        fields,
-        form === undefined ? undefined : { honeypot: form.honeypot, token: this.deps.formTokens.check(form.token) },
-      );
       const headers = await charge(request.limiter, quotaKeyOf(request), 1, 'messages');
+      // The form token this message counts against, if any: only a stored message counts (see undo).
+      let counted: string | undefined;
+      let signals: FormSignals | undefined;
+      if (form !== undefined) {
+        let token = this.deps.formTokens.check(form.token);
+        if (token === 'ok') {
+          if ((await this.deps.formTokenMessages.consume(form.token)).allowed) counted = form.token;
+          else token = 'reused';
+        }
+        signals = { honeypot: form.honeypot, token };
+      }
+      const undo = async () => {
+        await request.limiter.refund(quotaKeyOf(request));
+        if (counted !== undefined) await this.deps.formTokenMessages.refund(counted);
+      };
+      const verdict = spamScore(fields, signals);
       const answer = { fingerprint: fingerprintOf(raw), status: 200, body: JSON.stringify({ success: true }) };
       let outcome: SubmissionOutcome;
       try {
@@ -103,12 +117,12 @@ export class ContactService {
         claimEnded = true;
       } catch (error) {
         // Nothing was stored, so the message must not use up the quota either.
-        await request.limiter.refund(quotaKeyOf(request));
+        await undo();
         throw error;
       }
       if (!outcome.stored) {
         // The claim ran out and another request took the key over: its answer, or a 409 while it runs.
-        await request.limiter.refund(quotaKeyOf(request));
+        await undo();
         if (outcome.earlier === undefined) throw inProgress();
         return this.replay(outcome.earlier, raw, request);
       }

@@ -2,9 +2,22 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** A token older than this is stale: nobody keeps the page open for a day before writing. */
 export const FORM_TOKEN_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/**
+ * How far in the future a token may have been issued: another instance behind the same site
+ * whose clock runs ahead of this one's signs times this one has not reached yet. Within it the
+ * fill time cannot be told, so the form counts as filled in time.
+ */
+export const FORM_TOKEN_CLOCK_SKEW_MS = 5 * 60 * 1000;
+/**
+ * Messages kept from one token before the next counts as spam: a person sends one message per
+ * page (the page moves on to the thank-you page), perhaps another after going back; a script
+ * that fetched one page and posts with its token for a day does not get past this. Counted in the
+ * quotas' store (functions/limits/quotas.ts), shared by every instance on Redis.
+ */
+export const FORM_TOKEN_MAX_MESSAGES = 3;
 
 /** What a form post's token says about how the form was filled. */
-export type FormTokenCheck = 'ok' | 'too_fast' | 'missing' | 'invalid' | 'expired';
+export type FormTokenCheck = 'ok' | 'too_fast' | 'missing' | 'invalid' | 'expired' | 'reused';
 
 /**
  * The contact page's fill-time token: the time the page was issued, signed with the deployment's
@@ -32,7 +45,8 @@ export class FormTokens {
     if (rest.length > 0 || !/^[0-9a-z]{1,11}$/.test(issued) || given.length !== expected.length) return 'invalid';
     if (!timingSafeEqual(given, expected)) return 'invalid';
     const age = now - parseInt(issued, 36);
-    if (age < 0) return 'invalid';
+    if (age < -FORM_TOKEN_CLOCK_SKEW_MS) return 'invalid';
+    if (age < 0) return 'ok';
     if (age > FORM_TOKEN_MAX_AGE_MS) return 'expired';
     return age < this.minFillMs ? 'too_fast' : 'ok';
   }

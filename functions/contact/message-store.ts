@@ -129,4 +129,9 @@ export interface MessageStore {
    * messages, spam included, are never deleted.
    */
   purgeSandbox(before: number): Promise<number>;
+  /**
+   * How many live messages that came in at `since` or later are in the spam folder now: what each
+   * notification tells the owner, so that spam never hides a real message in silence.
+   */
+  countSpam(since: number): Promise<number>;
 }

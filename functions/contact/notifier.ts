@@ -1,13 +1,29 @@
 import { logError, logWarning } from '../log.ts';
 import type { Channel, MessageRecord, MessageStore } from './message-store.ts';
 
+/** What each notification tells the owner besides its message. */
+export interface OwnerNotice {
+  /** Live messages kept as spam in the last SPAM_NOTICE_MS: spam is never notified, so this says it exists. */
+  spamLastDay: number;
+}
+
+/** The span of OwnerNotice.spamLastDay. */
+const SPAM_NOTICE_MS = 24 * 60 * 60 * 1000;
+
+/** The line of a notification that tells the owner about recent spam, or null when there was none. */
+export function spamNoticeLine({ spamLastDay }: OwnerNotice): string | null {
+  if (spamLastDay === 0) return null;
+  const messages = spamLastDay === 1 ? '1 message' : `${spamLastDay} messages`;
+  return `${messages} went to spam in the last 24 hours: npm run inbox -- --spam`;
+}
+
 /** One way of telling the owner (a webhook post, an email): the notifier decides when, the sender how. */
 export interface ChannelSender {
   readonly channel: Channel;
   /** The longest one send may take; a claimed delivery stays hidden from other instances a while longer. */
   readonly timeoutMs: number;
   /** Delivers one message; null once the receiver accepted it, otherwise why it did not (a status, an error). */
-  send(message: MessageRecord): Promise<string | null>;
+  send(message: MessageRecord, notice: OwnerNotice): Promise<string | null>;
   close?(): void;
 }
 
@@ -162,7 +178,9 @@ export class Notifier {
       const [due] = await this.messages.claimDue(channel, Date.now(), 1, claimMs);
       if (due === undefined || this.stopped) return;
       const { message } = due;
-      const error = await this.sender.send(message);
+      // Counted for each message: a round may go on while more messages come in.
+      const notice = { spamLastDay: await this.messages.countSpam(Date.now() - SPAM_NOTICE_MS) };
+      const error = await this.sender.send(message, notice);
       // Stopped during the send: the database may be closed; the delivery stays pending.
       if (this.stopped) return;
       if (error === null) {

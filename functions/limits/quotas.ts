@@ -26,6 +26,7 @@ export function quotaTable(config: Config): Record<Tier, Record<QuotaName, RateQ
 export class QuotaBook {
   private readonly limiters: Record<Tier, Record<QuotaName, QuotaLimiter>>;
   private readonly redis: RedisQuotaStore | null;
+  private readonly maxClients: number;
 
   constructor(config: Config) {
     const table = quotaTable(config);
@@ -43,6 +44,16 @@ export class QuotaBook {
     });
     this.limiters = { anonymous: build('anonymous'), test: build('test') };
     this.redis = redis;
+    this.maxClients = config.rateLimitMaxClients;
+  }
+
+  /**
+   * A count of the service's own (not a published quota) kept where the quotas are: in this
+   * process, or in Redis under `portfolio:<name>:`, shared by every instance.
+   */
+  counter(name: string, quota: RateQuota): QuotaLimiter {
+    const memory = new MemoryLimiter(quota, this.maxClients);
+    return this.redis === null ? memory : new RedisLimiter(quota, `portfolio:${name}`, this.redis, memory);
   }
 
   /** Where quotas are counted, for the start-up log line. */

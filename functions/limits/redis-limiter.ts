@@ -20,27 +20,46 @@ function drivers(): { Redis: RedisConstructor; RateLimiterRedis: RateLimiterRedi
 }
 
 /**
+ * The longest a Redis command may take before its quota is counted here instead. A count takes
+ * a few milliseconds even on a busy machine; a Redis that accepts connections but does not answer
+ * (stopped, swapping, stuck in a slow command) would otherwise hold every charged request.
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 1000;
+/** While Redis is counted as down on an open connection, it is asked to answer a PING this often. */
+const PROBE_INTERVAL_MS = 1000;
+
+/**
  * One connection to Redis for every quota of the process, and whether it answers. Commands fail
- * at once while it is down (no offline queue, one retry), so a quota falls back to this
- * instance's own count in about a millisecond instead of waiting for a reconnect. The outage
- * is logged once when it starts and once when Redis is back.
+ * at once while the connection is down (no offline queue, one retry) and after
+ * REDIS_COMMAND_TIMEOUT_MS while it is open but Redis does not answer. Either way the quotas fall
+ * back to this instance's own count, and go on doing so without asking Redis until it answers
+ * again: a new connection becoming ready, or a PING on the open one. The outage is logged once
+ * when it starts and once when Redis is back.
  */
 export class RedisQuotaStore {
   readonly client: RedisClient;
   readonly RateLimiterRedis: RateLimiterRedisConstructor;
   private down = false;
+  private probe: NodeJS.Timeout | undefined;
+  private probing = false;
 
   constructor(url: string) {
     const loaded = drivers();
     this.RateLimiterRedis = loaded.RateLimiterRedis;
-    this.client = new loaded.Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
-    // ioredis reconnects by itself; an 'error' event nobody listens to would crash the process.
-    this.client.on('error', () => this.markDown());
-    this.client.on('ready', () => {
-      if (!this.down) return;
-      this.down = false;
-      logEvent('Redis is back: quotas are counted across instances again');
+    this.client = new loaded.Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     });
+    // ioredis reconnects by itself; an 'error' event nobody listens to would crash the process.
+    this.client.on('error', (error: Error) => this.markDown(error));
+    this.client.on('ready', () => this.markUp());
+  }
+
+  /** False while Redis is counted as down: quotas are then counted in this process without asking it. */
+  get answering(): boolean {
+    return !this.down;
   }
 
   /**
@@ -66,13 +85,38 @@ export class RedisQuotaStore {
     });
   }
 
-  markDown(): void {
+  markDown(cause?: unknown): void {
     if (this.down) return;
     this.down = true;
-    logEvent('Redis unreachable: quotas are counted per instance until it returns', {});
+    logEvent('Redis unreachable: quotas are counted per instance until it returns', {
+      ...(cause === undefined ? {} : { error: cause instanceof Error ? cause.message : String(cause) }),
+    });
+    // A stalled Redis keeps the connection open, so no new 'ready' will say it is back: ask it.
+    this.probe = setInterval(() => this.ping(), PROBE_INTERVAL_MS);
+    this.probe.unref();
+  }
+
+  private ping(): void {
+    if (this.probing || this.client.status !== 'ready') return;
+    this.probing = true;
+    this.client
+      .ping()
+      .then(
+        () => this.markUp(),
+        () => undefined,
+      )
+      .finally(() => (this.probing = false));
+  }
+
+  private markUp(): void {
+    if (!this.down) return;
+    this.down = false;
+    clearInterval(this.probe);
+    logEvent('Redis is back: quotas are counted across instances again');
   }
 
   close(): void {
+    clearInterval(this.probe);
     this.client.disconnect();
   }
 }
@@ -103,10 +147,11 @@ export class RedisLimiter implements QuotaLimiter {
 
   async consume(key: string, units = 1): Promise<RateDecision> {
     if (units === 0) return this.peek(key);
+    if (!this.store.answering) return this.fallback.consume(key, units);
     try {
       return this.decision(await this.limiter.consume(key, units), true);
     } catch (refusal) {
-      if (!isLimiterAnswer(refusal)) return this.fallBack(() => this.fallback.consume(key, units));
+      if (!isLimiterAnswer(refusal)) return this.fallBack(refusal, () => this.fallback.consume(key, units));
       // The window counted the refused units too; give them back, so that a refusal counts nothing.
       const counted = await this.limiter.reward(key, units).catch(() => refusal);
       return this.decision(counted, false);
@@ -114,24 +159,26 @@ export class RedisLimiter implements QuotaLimiter {
   }
 
   async peek(key: string): Promise<RateDecision> {
+    if (!this.store.answering) return this.fallback.peek(key);
     try {
       const state = await this.limiter.get(key);
       return state === null ? this.fresh() : this.decision(state, true);
-    } catch {
-      return this.fallBack(() => this.fallback.peek(key));
+    } catch (error) {
+      return this.fallBack(error, () => this.fallback.peek(key));
     }
   }
 
   async refund(key: string, units = 1): Promise<void> {
+    if (!this.store.answering) return this.fallback.refund(key, units);
     try {
       await this.limiter.reward(key, units);
-    } catch {
-      await this.fallBack(() => this.fallback.refund(key, units));
+    } catch (error) {
+      await this.fallBack(error, () => this.fallback.refund(key, units));
     }
   }
 
-  private fallBack<T>(answer: () => Promise<T>): Promise<T> {
-    this.store.markDown();
+  private fallBack<T>(cause: unknown, answer: () => Promise<T>): Promise<T> {
+    this.store.markDown(cause);
     return answer();
   }
 

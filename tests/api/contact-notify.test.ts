@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startApi } from '../support/api.ts';
 import { postContact, runInboxOutput, storedInbox, VALID } from '../support/contact.ts';
 import { emailEnv, startMailbox } from '../support/smtp.ts';
-import { receiver, waitFor } from '../support/webhook.ts';
+import { floodingReceiver, receiver, redirectingReceiver, waitFor } from '../support/webhook.ts';
 
 /** The JSON log lines this process writes from now on (the API runs in process). */
 function captureLog(): Record<string, unknown>[] {
@@ -166,9 +166,12 @@ describe('owner notification by webhook: signature and text', () => {
         type: 'contact.message',
         ...VALID,
         message,
-        text: `New message #${String(post!.body.id)} from ${VALID.name} <${VALID.email}>: ${message}`,
+        text: `New message #${String(post!.body.id)} from ${VALID.name} &lt;${VALID.email}&gt;: ${message}`,
       });
       expect(post!.headers['idempotency-key']).toBe(`message-${String(post!.body.id)}`);
+      // A plain body with its length, not chunks: some receivers refuse chunked posts.
+      expect(post!.headers['content-length']).toBe(String(Buffer.byteLength(post!.raw)));
+      expect(post!.headers['transfer-encoding']).toBeUndefined();
     } finally {
       await server.stop();
       hook.close();
@@ -184,6 +187,81 @@ describe('owner notification by webhook: signature and text', () => {
       expect((await postContact(server.baseUrl, { ...VALID, message: `Unsigned ${randomUUID()}` })).status).toBe(200);
       await hook.accepted(1);
       expect(hook.received[0]!.headers['portfolio-signature']).toBeUndefined();
+    } finally {
+      await server.stop();
+      hook.close();
+    }
+  });
+});
+
+describe('owner notification by webhook: what the receiver answers, and mentions', () => {
+  it('reads a few KB of an answer that does not end, then drops the connection; the 200 counts as delivered', async () => {
+    const cap = 64 * 1024 * 1024;
+    const flood = await floodingReceiver(cap);
+    const server = await startApi({ NOTIFY_WEBHOOK_URL: flood.url, NOTIFY_RETRY_BASE_MS: '60000' });
+    try {
+      expect((await postContact(server.baseUrl, { ...VALID, message: `Flood me ${randomUUID()}` })).status).toBe(200);
+      await flood.closed;
+      await waitFor(
+        async () => (await storedInbox(server.dataDir))[0]?.deliveries.webhook?.state === 'delivered',
+        'the delivery to be recorded',
+      );
+      // What the receiver got into the socket before it closed is what the kernel's buffers hold
+      // once the reader stops reading (a few MB at most on loopback), never the whole stream.
+      expect(flood.written()).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      await server.stop();
+      flood.close();
+    }
+  });
+
+  it.each([301, 302, 307, 308])(
+    'does not follow a %i redirect with the signed body: a failed attempt, and the other receiver gets nothing',
+    async (status) => {
+      const elsewhere = await receiver(0);
+      const redirect = await redirectingReceiver(status, elsewhere.url);
+      const server = await startApi({
+        NOTIFY_WEBHOOK_URL: redirect.url,
+        NOTIFY_WEBHOOK_SECRET: `whsec-${randomUUID()}`,
+        NOTIFY_RETRY_BASE_MS: '60000',
+      });
+      try {
+        expect((await postContact(server.baseUrl, { ...VALID, message: `Redirect me ${randomUUID()}` })).status).toBe(
+          200,
+        );
+        await waitFor(
+          async () => (await storedInbox(server.dataDir))[0]?.deliveries.webhook?.attempts === 1,
+          'the attempt to be recorded',
+        );
+        const delivery = (await storedInbox(server.dataDir))[0]!.deliveries.webhook!;
+        expect(delivery.state).toBe('pending');
+        expect(delivery.lastError).toBe(
+          `HTTP ${status}: redirects are not followed, the signed body goes only to NOTIFY_WEBHOOK_URL (Location: ${elsewhere.url})`,
+        );
+        expect(redirect.attempts()).toBe(1);
+        expect(elsewhere.attempts()).toBe(0);
+      } finally {
+        await server.stop();
+        redirect.close();
+        elsewhere.close();
+      }
+    },
+  );
+
+  it('escapes Slack and Discord mentions in text, and keeps the fields as typed', async () => {
+    const hook = await receiver(0);
+    const server = await startApi({ NOTIFY_WEBHOOK_URL: hook.url });
+    try {
+      const name = 'Mallory <!channel>';
+      const message = 'Hi <!here> and <@U123>, @everyone @here @channel: Q&A <b>now</b>';
+      expect((await postContact(server.baseUrl, { ...VALID, name, message })).status).toBe(200);
+      await hook.accepted(1);
+      const { body } = hook.received[0]!;
+      expect(body).toMatchObject({ name, message });
+      expect(body.text).toBe(
+        `New message #${String(body.id)} from Mallory &lt;!channel&gt; &lt;${VALID.email}&gt;: ` +
+          'Hi &lt;!here&gt; and &lt;@U123&gt;, @\u200beveryone @\u200bhere @\u200bchannel: Q&amp;A &lt;b&gt;now&lt;/b&gt;',
+      );
     } finally {
       await server.stop();
       hook.close();

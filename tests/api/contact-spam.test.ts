@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORM_TOKEN_MAX_MESSAGES } from '../../functions/contact/form-token.ts';
 import { SPAM_RULES } from '../../functions/contact/spam-score.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { contactPageTokens, postContact, readInbox, runInboxOutput, storedInbox, VALID } from '../support/contact.ts';
-import { receiver, type Receiver } from '../support/webhook.ts';
+import { emailEnv, startMailbox } from '../support/smtp.ts';
+import { receiver, waitFor, type Receiver } from '../support/webhook.ts';
 
 /** More links than a message may carry. */
 const LINKS = Array.from({ length: SPAM_RULES.maxLinks + 2 }, (_, i) => `https://cheap${i}.example/offer`).join(' ');
@@ -108,6 +110,50 @@ describe('spam from any client', () => {
   });
 });
 
+describe('spam the owner hears about', () => {
+  it('counts the spam of the last 24 hours in every notification, by webhook and by mail', async () => {
+    const hook = await receiver(0);
+    const mailbox = await startMailbox();
+    const server = await startApi({
+      NOTIFY_WEBHOOK_URL: hook.url,
+      ...emailEnv(mailbox),
+      NOTIFY_RETRY_BASE_MS: '50',
+      CONTACT_RATE_LIMIT: '1000/600',
+    });
+    const line = (count: string) => `${count} went to spam in the last 24 hours: npm run inbox -- --spam`;
+    try {
+      expect(
+        (await postContact(server.baseUrl, { ...VALID, message: `The first message ${randomUUID()}` })).status,
+      ).toBe(200);
+      await hook.accepted(1);
+      await waitFor(() => mailbox.mails.length === 1, 'the first mail');
+      expect(hook.received[0]!.body.spamLastDay).toBe(0);
+      expect(String(hook.received[0]!.body.text)).not.toContain('went to spam');
+      expect(mailbox.mails[0]!.body).not.toContain('went to spam');
+
+      for (const n of [1, 2]) {
+        expect((await postContact(server.baseUrl, { ...VALID, message: `Spam ${n} ${LINKS}` })).status).toBe(200);
+      }
+      expect((await postContact(server.baseUrl, { ...VALID, message: `After the spam ${randomUUID()}` })).status).toBe(
+        200,
+      );
+      await hook.accepted(2);
+      await waitFor(() => mailbox.mails.length === 2, 'the second mail');
+      const post = hook.received[1]!.body;
+      expect(post.spamLastDay).toBe(2);
+      expect(String(post.text).split('\n')).toEqual([expect.stringContaining('After the spam'), line('2 messages')]);
+      expect(mailbox.mails[1]!.body).toContain(`\r\n${line('2 messages')}\r\n`);
+      // The spam itself is still never sent.
+      expect(hook.received).toHaveLength(2);
+      expect(mailbox.mails).toHaveLength(2);
+    } finally {
+      await server.stop();
+      hook.close();
+      await mailbox.close();
+    }
+  });
+});
+
 describe('the contact form without JavaScript', () => {
   let patient: InProcessApi;
   let quick: InProcessApi;
@@ -115,7 +161,7 @@ describe('the contact form without JavaScript', () => {
     // One that no test outlasts, so any post to it comes too fast; one that a test can wait out.
     [patient, quick] = await Promise.all([
       startApi({ CONTACT_MIN_FILL_SECONDS: '600' }),
-      startApi({ CONTACT_MIN_FILL_SECONDS: '1' }),
+      startApi({ CONTACT_MIN_FILL_SECONDS: '1', CONTACT_RATE_LIMIT: '1000/600' }),
     ]);
   });
   afterAll(() => Promise.all([patient.stop(), quick.stop()]));
@@ -152,6 +198,35 @@ describe('the contact form without JavaScript', () => {
       await post(quick, { form_token: formToken! }, message);
       expect(await reasonsOf(quick, message)).toEqual([`${reason} (+${SPAM_RULES.threshold})`]);
     }
+  });
+
+  it(`keeps ${FORM_TOKEN_MAX_MESSAGES} messages from one page's token, and the next as spam with its reason`, async () => {
+    const tokens = await contactPageTokens(quick.baseUrl);
+    // Longer than CONTACT_MIN_FILL_SECONDS.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const tag = randomUUID();
+    const send = async (n: number, key = randomUUID()) => {
+      const response = await postForm(quick, {
+        ...tokens,
+        idempotency_key: key,
+        ...VALID,
+        message: `Page ${tag} #${n}`,
+        website: '',
+      });
+      expect([response.status, response.headers.get('location')]).toEqual([303, '/contact/thanks']);
+    };
+    const first = randomUUID();
+    await send(1, first);
+    // The same message sent again (a resubmitted form) is a replay: it does not count twice.
+    await send(1, first);
+    for (let n = 2; n <= FORM_TOKEN_MAX_MESSAGES + 1; n++) await send(n);
+    const inbox = (await storedInbox(quick.dataDir)).filter((entry) => entry.message.includes(tag));
+    expect(inbox.map((entry) => entry.message).sort()).toEqual(
+      Array.from({ length: FORM_TOKEN_MAX_MESSAGES }, (_, i) => `Page ${tag} #${i + 1}`),
+    );
+    expect(await reasonsOf(quick, `Page ${tag} #${FORM_TOKEN_MAX_MESSAGES + 1}`)).toEqual([
+      `form token used for more than ${FORM_TOKEN_MAX_MESSAGES} messages (+${SPAM_RULES.threshold})`,
+    ]);
   });
 
   it('puts a form sent after the minimum time, with its token, in the inbox', async () => {

@@ -118,4 +118,53 @@ describe.skipIf(!HAS_REDIS)('quotas shared through Redis', () => {
     );
     expect(tally(statuses)).toEqual({ 200: 20, 429: 4 });
   });
+  it('answers every charged request while Redis holds the connection but never replies (SIGSTOP), says so once, and shares again after SIGCONT', async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const said = (text: string) => written.filter((line) => line.includes(text)).length;
+    // Only a hang-catcher: a request held by the stalled Redis fails the test instead of hanging it.
+    const guarded = <T>(work: Promise<T>) =>
+      Promise.race([
+        work,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('a request waited for the stalled Redis')), 30_000).unref(),
+        ),
+      ]);
+    try {
+      redis.pause();
+      try {
+        const answers = await guarded(
+          spread(12, (api) =>
+            api
+              .request({ path: '/api/v1/sandbox/ping', remoteAddress: '192.0.2.16' })
+              .then((answer) => answer.status * 1000 + Number(answer.headers['ratelimit-remaining'] !== undefined)),
+          ),
+        );
+        // Each answered 200 with its quota headers, counted by its instance.
+        expect(tally(answers)).toEqual({ 200001: 12 });
+        const more = await guarded(a.request({ path: '/api/v1/sandbox/ping', remoteAddress: '192.0.2.16' }));
+        expect([more.status, more.headers['ratelimit-limit']]).toEqual([200, '20']);
+        // Once per instance (both live in this process), not once per request.
+        expect(said('Redis unreachable')).toBe(2);
+      } finally {
+        redis.resume();
+      }
+      for (let waited = 0; said('Redis is back') < 2; waited += 100) {
+        if (waited > 30_000) throw new Error('the instances never saw Redis answer again');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect([said('Redis unreachable'), said('Redis is back')]).toEqual([2, 2]);
+    } finally {
+      spy.mockRestore();
+    }
+    // Shared again: a fresh client gets 20 over both instances, not 20 on each.
+    const statuses = await spread(
+      24,
+      async (api) => (await api.request({ path: '/api/health', remoteAddress: '192.0.2.17' })).status,
+    );
+    expect(tally(statuses)).toEqual({ 200: 20, 429: 4 });
+  });
 });

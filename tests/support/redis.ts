@@ -18,6 +18,10 @@ export interface ThrowawayRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** SIGSTOP: it keeps its connections open and its port accepting, and answers nothing. */
+  pause(): void;
+  /** SIGCONT after pause(): it answers what it was sent meanwhile, and then anything else. */
+  resume(): void;
 }
 
 /** Starts redis-server daemonized (with `extraArgs`); stop() shuts it down by the process id it wrote. */
@@ -71,6 +75,14 @@ export async function startRedis(extraArgs: readonly string[] = []): Promise<Thr
     }
     execFileSync('kill', ['-9', String(pid)]);
   };
+  const signal = (name: NodeJS.Signals) => process.kill(Number(readFileSync(pidFile, 'utf8')), name);
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, stop, start };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    start,
+    pause: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
+  };
 }

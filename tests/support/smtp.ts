@@ -1,3 +1,4 @@
+import { connect, createServer, type Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** A mail as the SMTP server received it: the envelope, and the headers and body of the data. */
@@ -122,4 +123,66 @@ export function emailEnv(mailbox: Mailbox): Record<string, string> {
     NOTIFY_EMAIL_TO: 'owner@example.com',
     NOTIFY_EMAIL_FROM: 'Portfolio <site@example.com>',
   };
+}
+
+export interface Trickler {
+  /** SMTP_URL for it, with `mailbox`'s account. */
+  url: string;
+  /** Connections it trickled to. */
+  stalled: () => number;
+  /** Of those, how many the client closed. */
+  closedByClient: () => number;
+  close(): Promise<void>;
+}
+
+/**
+ * An SMTP peer that stalls a sender without ever going silent: on its first `stalls`
+ * connections it greets at once, then answers EHLO with an endless multi-line reply, one byte
+ * every 100 ms, so no timeout of "this long without data" ever fires. Later connections are
+ * passed through to `mailbox`.
+ */
+export function startTrickler(mailbox: Mailbox, stalls: number): Promise<Trickler> {
+  let stalled = 0;
+  let closedByClient = 0;
+  let closing = false;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => undefined);
+    if (stalled >= stalls) {
+      const upstream = connect(mailbox.port, '127.0.0.1');
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      client.pipe(upstream).pipe(client);
+      return;
+    }
+    stalled++;
+    let timer: NodeJS.Timeout | undefined;
+    client.on('close', () => {
+      if (timer !== undefined && !closing) closedByClient++;
+      clearInterval(timer);
+    });
+    client.write('220 trickle.example ESMTP\r\n');
+    client.once('data', () => {
+      const reply = '250-trickle.example is thinking\r\n';
+      let sent = 0;
+      timer = setInterval(() => client.write(reply[sent++ % reply.length]!), 100);
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({
+        url: mailbox.url.replace(`:${mailbox.port}`, `:${port}`),
+        stalled: () => stalled,
+        closedByClient: () => closedByClient,
+        close: () => {
+          closing = true;
+          for (const socket of sockets) socket.destroy();
+          return new Promise((done) => server.close(() => done()));
+        },
+      });
+    }),
+  );
 }

@@ -68,3 +68,69 @@ export async function waitFor(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+export interface Flood {
+  url: string;
+  /** Bytes of the answer's body it handed to its socket before the socket closed. */
+  written: () => number;
+  /** Resolves once the connection of the post has closed; rejects after HANG_GUARD_MS. */
+  closed: Promise<void>;
+  close: () => void;
+}
+
+/**
+ * A receiver that accepts the post with a 200 and then streams an answer that does not end
+ * (64 KiB chunks, as fast as the client reads them), up to `capBytes`, a bound only for the
+ * test's own sake.
+ */
+export function floodingReceiver(capBytes: number): Promise<Flood> {
+  let written = 0;
+  let onClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the flooded connection never closed')), HANG_GUARD_MS);
+    onClosed = () => (clearTimeout(timer), resolve());
+  });
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const pump = () => {
+        while (!res.destroyed && written < capBytes) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        if (!res.destroyed) res.end();
+      };
+      pump();
+    });
+    res.on('close', onClosed);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({ url: `http://127.0.0.1:${port}/hook`, written: () => written, closed, close: () => server.close() });
+    }),
+  );
+}
+
+/** A receiver that answers every post with `status` (a redirect) to `location`; counts the posts. */
+export function redirectingReceiver(
+  status: number,
+  location: string,
+): Promise<{ url: string; attempts: () => number; close: () => void }> {
+  let attempts = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      attempts++;
+      res.writeHead(status, { location }).end();
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({ url: `http://127.0.0.1:${port}/hook`, attempts: () => attempts, close: () => server.close() });
+    }),
+  );
+}

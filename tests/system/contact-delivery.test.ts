@@ -24,9 +24,9 @@ describe('owner notification by webhook', () => {
         'the message to be marked failed',
       );
       const entry = (await storedInbox(first.dataDir))[0]!;
-      expect(entry.deliveries.webhook).toMatchObject({ state: 'failed', attempts: 2, lastError: 'HTTP 500' });
+      expect(entry.deliveries.webhook).toMatchObject({ state: 'failed', attempts: 2, lastError: 'HTTP 500: not yet' });
       const text = await runInbox(first.dataDir);
-      expect(text).toContain('webhook: FAILED after 2 attempts (HTTP 500)');
+      expect(text).toContain('webhook: FAILED after 2 attempts (HTTP 500: not yet)');
     } finally {
       await first.stop('SIGKILL');
       failing.close();

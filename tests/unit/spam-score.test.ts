@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FORM_TOKEN_MAX_AGE_MS, FormTokens } from '../../functions/contact/form-token.ts';
+import {
+  FORM_TOKEN_CLOCK_SKEW_MS,
+  FORM_TOKEN_MAX_AGE_MS,
+  FORM_TOKEN_MAX_MESSAGES,
+  FormTokens,
+} from '../../functions/contact/form-token.ts';
 import { SPAM_RULES, spamScore } from '../../functions/contact/spam-score.ts';
 
 const HUMAN = {
@@ -36,6 +41,7 @@ describe('spamScore', () => {
       ['missing', 'form token missing'],
       ['invalid', 'form token invalid'],
       ['expired', 'form token expired'],
+      ['reused', `form token used for more than ${FORM_TOKEN_MAX_MESSAGES} messages`],
     ] as const) {
       expect(spamScore(HUMAN, { honeypot: '', token }), token).toMatchObject({
         spam: true,
@@ -68,6 +74,27 @@ describe('spamScore', () => {
     );
   });
 
+  it('counts links without a scheme: www. hosts and host names followed by a path, not words with a dot', () => {
+    expect(spamScore({ ...HUMAN, message: 'See example.com/path and www.example.com today.' })).toMatchObject({
+      score: 2,
+      reasons: ['2 links (+2)'],
+    });
+    expect(spamScore({ ...HUMAN, message: 'cheap-pills.shop/buy' })).toEqual({
+      spam: true,
+      score: 5,
+      reasons: ['1 link (+1)', 'message is only a link (+4)'],
+    });
+    const four = 'a.example/1 b.example/2 (c.example.org/3) www.d.example';
+    expect(spamScore({ ...HUMAN, message: `Offers: ${four}` })).toMatchObject({
+      spam: true,
+      reasons: [`4 links (+${SPAM_RULES.threshold})`],
+    });
+    expect(spamScore({ ...HUMAN, name: 'seo.example/ranking' }).reasons).toEqual(['link in the name (+4)']);
+    // A developer's message: tools, versions and fractions are not links.
+    const stack = 'I use Node.js/Deno, ASP.NET/C# and e.g. TypeScript 5.9/6.0 about 1/2 of the time, and/or Go.';
+    expect(spamScore({ ...HUMAN, message: stack })).toEqual({ spam: false, score: 0, reasons: [] });
+  });
+
   it('counts words in any script, so a message without Latin letters is not wordless', () => {
     expect(spamScore({ ...HUMAN, message: '你好，我想和你合作一个项目。' })).toMatchObject({ spam: false, score: 0 });
   });
@@ -95,7 +122,12 @@ describe('FormTokens', () => {
     expect(tokens.check(`${token}.more`, issuedAt + 5000)).toBe('invalid');
     expect(tokens.check('garbage', issuedAt)).toBe('invalid');
     expect(new FormTokens(Buffer.alloc(32, 8), 3000).check(token, issuedAt + 5000)).toBe('invalid');
-    expect(tokens.check(tokens.issue(issuedAt + 10_000), issuedAt)).toBe('invalid');
+    expect(tokens.check(tokens.issue(issuedAt + FORM_TOKEN_CLOCK_SKEW_MS + 1), issuedAt)).toBe('invalid');
+  });
+
+  it('accepts a token issued by a clock up to a few minutes ahead of this one', () => {
+    expect(tokens.check(tokens.issue(issuedAt + 1), issuedAt)).toBe('ok');
+    expect(tokens.check(tokens.issue(issuedAt + FORM_TOKEN_CLOCK_SKEW_MS), issuedAt)).toBe('ok');
   });
 
   it('with a minimum of 0 accepts a form sent at once', () => {

@@ -192,6 +192,16 @@ export class PgMessageStore implements MessageStore {
     return this.change('DELETE FROM messages WHERE sandbox AND created_at < $1', [before]);
   }
 
+  countSpam(since: number): Promise<number> {
+    return withPostgres(async () => {
+      const { rows } = await this.pool.query<{ spam: number }>(
+        "SELECT COUNT(*)::integer AS spam FROM messages WHERE NOT sandbox AND folder = 'spam' AND created_at >= $1",
+        [since],
+      );
+      return rows[0]!.spam;
+    });
+  }
+
   private change(sql: string, values: unknown[]): Promise<number> {
     return withPostgres(async () => (await this.pool.query(sql, values)).rowCount ?? 0);
   }

@@ -70,6 +70,9 @@ export class SqliteMessageStore implements MessageStore {
       toInbox: db.prepare("UPDATE messages SET folder = 'inbox' WHERE id = ? AND sandbox = 0 AND folder = 'spam'"),
       deliveryState: db.prepare('SELECT state FROM deliveries WHERE message_id = ? AND channel = ?'),
       purgeSandbox: db.prepare('DELETE FROM messages WHERE sandbox = 1 AND created_at < ?'),
+      countSpam: db.prepare(
+        "SELECT COUNT(*) AS spam FROM messages WHERE sandbox = 0 AND folder = 'spam' AND created_at >= ?",
+      ),
     };
   }
 
@@ -190,5 +193,9 @@ export class SqliteMessageStore implements MessageStore {
 
   async purgeSandbox(before: number): Promise<number> {
     return withStorage(() => this.statements.purgeSandbox.run(before).changes);
+  }
+
+  async countSpam(since: number): Promise<number> {
+    return withStorage(() => (this.statements.countSpam.get(since) as { spam: number }).spam);
   }
 }
