@@ -29,6 +29,11 @@ export const ENV_VARIABLES = {
     meaning:
       'If set (postgres:// or postgresql://, with TLS options as the pg driver reads them, e.g. ?sslmode=require), all durable state (inbox, idempotency records, jobs, test keys, signing secrets) lives in PostgreSQL, shared by every instance using it. Empty keeps it in SQLite under DATA_DIR.',
   },
+  PORTFOLIO_ENV_FILE: {
+    default: '',
+    meaning:
+      "The environment file this service's settings come from (its unit's EnvironmentFile=). The service does not read it; each notification mail names it in the command that opens the inbox (npm run inbox -- --env-file <file>), which reads the same settings from it.",
+  },
   TRUST_PROXY: {
     default: '0',
     meaning: 'How many reverse proxies in front of the service to trust for X-Forwarded-For (0 ignores the header).',

@@ -29,7 +29,7 @@ function ownerMail(message: MessageRecord, config: EmailConfig, siteUrl: string)
       '',
       '-- ',
       `Message #${message.id}. Reply to this mail to answer ${name}: Reply-To is their address.`,
-      'Your inbox on the server: npm run inbox',
+      `Your inbox on the server: ${config.inboxCommand}`,
     ].join('\n'),
   };
 }

@@ -46,9 +46,9 @@ const NOT_RUN: Record<string, string> = {
     'writes scripts/init/example-content.json in this checkout; tests/unit/content-check.test.ts says when it is due',
   'git clone <your fork> /opt/portfolio && cd /opt/portfolio': 'a fork on a server, and /opt',
   'sudo useradd --system --home-dir /var/lib/portfolio --shell /usr/sbin/nologin portfolio': 'root, and a system user',
-  'sudo install -d -m 0750 /etc/portfolio': 'root, /etc',
-  'sudo cp deploy/systemd/portfolio.env /etc/portfolio/portfolio.env':
-    'root, /etc; the file is sourced as it is (Deploy)',
+  'sudo install -d -m 2750 -o "$USER" -g portfolio /etc/portfolio': 'root, /etc, and the system user',
+  'sudo install -m 0640 -o "$USER" -g portfolio deploy/systemd/portfolio.env /etc/portfolio/portfolio.env':
+    'root, /etc; the file is sourced as it is, and read with --env-file (Deploy)',
   'systemd-analyze verify': 'run on deploy/systemd/portfolio.service by tests/system/systemd-unit.test.ts',
   'sudo cp deploy/systemd/portfolio.service /etc/systemd/system/ && sudo systemctl daemon-reload && sudo systemctl enable --now portfolio':
     'root and a running systemd',
@@ -62,6 +62,7 @@ const NOT_RUN: Record<string, string> = {
   'git pull && npm ci': 'a remote, and the registry; pulling upstream changes is run with a local upstream (Upgrading)',
   'git pull': 'a remote; pulling upstream changes is run with a local upstream (Upgrading)',
   'sudo systemctl restart portfolio': 'root and a running systemd',
+  'sudo crontab -u portfolio -e': 'root, and an editor; the line it takes is run',
   'systemctl enable --now portfolio-backup.timer': 'a running systemd; the ExecStart= line of its service is run',
   'apt-get install python3 make g++': "root and Debian's archive",
 };
@@ -107,6 +108,12 @@ const today = () => {
   const now = new Date();
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 };
+/** An environment file for the deployment of these tests, as /etc/portfolio/portfolio.env would be. */
+function ownerEnvFile(): string {
+  const file = path.join(scratch('env-file'), 'portfolio.env');
+  writeFileSync(file, `SITE_URL="https://example.com"\nDATA_DIR="${owner.dataDir}"\n`);
+  return file;
+}
 const idsIn = async (dataDir: string) => (await readInbox(dataDir)).map((entry) => entry.id);
 /** Message ids in the text of `npm run inbox`, in order. */
 const listedIds = (text: string) => [...text.matchAll(/^#(\d+) /gm)].map((m) => Number(m[1]));
@@ -196,7 +203,11 @@ describe('Be told', () => {
     const [starttls, tls, to, from] = await Promise.all(EMAIL.map((line) => assigned(shown(line))));
     for (const smtpUrl of [starttls![1], tls![1]]) {
       const config = loadConfig({ SMTP_URL: smtpUrl, [to![0]]: to![1], [from![0]]: from![1] });
-      expect(config.notify.email).toEqual({ smtpUrl, to: 'you@example.com', from: 'Portfolio <site@example.com>' });
+      expect(config.notify.email).toMatchObject({
+        smtpUrl,
+        to: 'you@example.com',
+        from: 'Portfolio <site@example.com>',
+      });
     }
     // The account as the README percent-encodes it; the mailbox accepts only it, decoded.
     const account = new URL(starttls![1]);
@@ -316,7 +327,7 @@ describe('Backups', () => {
   const EXEC_START =
     "ExecStart=/bin/sh -c 'exec node dist/server/backup.mjs /var/backups/portfolio/portfolio-$(date +%%F).db'";
   const CRON =
-    '15 3 * * * cd /opt/portfolio && DATA_DIR=/var/lib/portfolio node dist/server/backup.mjs /var/backups/portfolio/portfolio-$(date +\\%F).db';
+    '15 3 * * * cd /opt/portfolio && node dist/server/backup.mjs --env-file /etc/portfolio/portfolio.env /var/backups/portfolio/portfolio-$(date +\\%F).db';
   const PRUNE = "find /var/backups/portfolio -name 'portfolio-*.db' -mtime +30 -delete";
 
   /** The messages of a backup, restored into a new DATA_DIR by the README's restore command. */
@@ -363,7 +374,7 @@ describe('Backups', () => {
         [/^(?:\S+ ){5}/, ''],
         ['\\%', '%'],
         ['/opt/portfolio', ROOT],
-        ['/var/lib/portfolio', owner.dataDir],
+        ['/etc/portfolio/portfolio.env', ownerEnvFile()],
         ['/var/backups/portfolio', byCron],
       ]);
       const cron = await sh(cronCommand, { cwd: scratch('home') });
@@ -481,6 +492,26 @@ describe('Deploy', () => {
       );
       expect(check.code).not.toBe(0);
       expect(check.stderr).toContain('SITE_URL');
+    },
+  );
+
+  const INBOX_ON_SERVER =
+    'cd /opt/portfolio && sudo -u portfolio npm run inbox -- --env-file /etc/portfolio/portfolio.env';
+  runs(
+    'the inbox on the server: the service’s environment file names its DATA_DIR',
+    [INBOX_ON_SERVER],
+    async (shown) => {
+      // As the service's user: this test runs as the user who owns the data directory already.
+      const command = substitute(shown(INBOX_ON_SERVER), [
+        ['/opt/portfolio', ROOT],
+        ['sudo -u portfolio ', ''],
+        ['/etc/portfolio/portfolio.env', ownerEnvFile()],
+      ]);
+      const listed = await sh(command, { cwd: scratch('elsewhere'), env: { DATA_DIR: '' } });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listedIds(listed.stdout).sort((a, b) => a - b)).toEqual(
+        await idsIn(owner.dataDir).then((ids) => ids.sort((a, b) => a - b)),
+      );
     },
   );
 
