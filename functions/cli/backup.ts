@@ -17,8 +17,10 @@ With DATABASE_URL set the state is in PostgreSQL, which has its own tools: see b
                       file, as systemd does: npm run backup -- --env-file /etc/portfolio/portfolio.env <file>
   --help              this text
 
-PostgreSQL (DATABASE_URL): pg_dump -Fc "$DATABASE_URL" -f portfolio.dump
-  and back with: pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump`;
+PostgreSQL (DATABASE_URL): (umask 077 && pg_dump -Fc "$DATABASE_URL" -f portfolio.dump), readable
+  by you alone (it holds the signing secrets and the visitors' details); restore it into a new
+  database (createdb), point DATABASE_URL at it, pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump,
+  then restart the service.`;
 
 function main(): void {
   const options = fileCommandOptions(USAGE);
@@ -29,7 +31,8 @@ function main(): void {
   if (config.databaseUrl !== null) {
     throw new Error(
       'DATABASE_URL is set: the state is in PostgreSQL, which this command does not back up. Use its own tools: ' +
-        'pg_dump -Fc "$DATABASE_URL" -f portfolio.dump (restore with pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump). ' +
+        '(umask 077 && pg_dump -Fc "$DATABASE_URL" -f portfolio.dump), so that only you can read it (restore it into a new database: ' +
+        'createdb, point DATABASE_URL at it, pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump, restart). ' +
         'The signing secrets are in its app_secrets table, so the dump holds them too.',
     );
   }

@@ -16,7 +16,8 @@ service starts; one made by a newer version is refused.
                       file, as systemd does: npm run restore -- --env-file /etc/portfolio/portfolio.env <file>
   --help              this text
 
-PostgreSQL (DATABASE_URL) has its own tools: pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump`;
+PostgreSQL (DATABASE_URL) has its own tools: restore a pg_dump into a new database (createdb), point
+DATABASE_URL at it, pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump, and restart the service.`;
 
 function main(): void {
   const options = fileCommandOptions(USAGE);
@@ -25,7 +26,8 @@ function main(): void {
   if (config.databaseUrl !== null) {
     throw new Error(
       'DATABASE_URL is set: the service reads its state from PostgreSQL, not from DATA_DIR, so a restored SQLite ' +
-        'backup would not be used. Restore a pg_dump with pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump; ' +
+        'backup would not be used. Restore a pg_dump into a new database (createdb), point DATABASE_URL at it, then ' +
+        'pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump and restart; ' +
         'to move a SQLite backup into PostgreSQL, restore it into a DATA_DIR without DATABASE_URL, then run npm run data:copy.',
     );
   }

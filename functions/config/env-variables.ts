@@ -89,7 +89,7 @@ export const ENV_VARIABLES = {
   SMTP_URL: {
     default: '',
     meaning:
-      'If set (smtp:// or smtps://, with the account in the URL: smtps://user:password@smtp.example.com:465), each new live contact message is mailed to NOTIFY_EMAIL_TO, with retries. Needs NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM.',
+      'If set (smtp:// or smtps://, with the account in the URL: smtps://user:password@smtp.example.com:465), each new live contact message is mailed to NOTIFY_EMAIL_TO, with retries. Needs NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM. A relay on the same machine needs no account: smtp://localhost:25/?ignoreTLS=true (a local Postfix offers STARTTLS with a self-signed certificate, which would fail).',
   },
   NOTIFY_EMAIL_TO: { default: '', meaning: 'Where contact messages are mailed (one address); set with SMTP_URL.' },
   NOTIFY_EMAIL_FROM: {

@@ -1,10 +1,13 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, VALID } from '../support/contact.ts';
 import { npmRun } from '../support/npm-run.ts';
 import { sh } from '../support/readme-commands.ts';
+import { ROOT } from '../support/server.ts';
 import { startService } from '../support/service.ts';
 import { emailEnv, startMailbox } from '../support/smtp.ts';
 import { waitFor } from '../support/webhook.ts';
@@ -135,5 +138,41 @@ describe('the notification mail', () => {
     const listed = await sh(command, { cwd: scratch(), env: { DATA_DIR: '' } });
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain('Tell me where');
+  });
+});
+
+describe('the environment template', () => {
+  const template = readFileSync(path.join(ROOT, 'deploy/systemd/portfolio.env'), 'utf8');
+  /** The value of the template's (commented) line for `name` whose value matches `pattern`. */
+  const line = (name: string, pattern: RegExp) =>
+    [...template.matchAll(new RegExp(`^#?${name}="(.*)"$`, 'gm'))]
+      .map((m) => m[1]!)
+      .find((value) => pattern.test(value));
+
+  it('mails through a local relay without an account, which offers STARTTLS with a self-signed certificate', async () => {
+    const dir = scratch();
+    await promisify(execFile)('openssl', [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'],
+      ...['-subj', '/CN=localhost', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`],
+    ]);
+    const relay = await startMailbox(0, null, {
+      key: readFileSync(`${dir}/key.pem`, 'utf8'),
+      cert: readFileSync(`${dir}/cert.pem`, 'utf8'),
+    });
+    const smtpUrl = line('SMTP_URL', /localhost:25/);
+    expect(smtpUrl, 'a local relay line in deploy/systemd/portfolio.env').toBeDefined();
+    const service = await startService({
+      SMTP_URL: smtpUrl!.replace('localhost:25', `127.0.0.1:${relay.port}`),
+      NOTIFY_EMAIL_TO: line('NOTIFY_EMAIL_TO', /@/)!,
+      NOTIFY_EMAIL_FROM: line('NOTIFY_EMAIL_FROM', /@/)!,
+    });
+    try {
+      expect((await postContact(service.baseUrl, { ...VALID, message: 'Through the local relay' })).status).toBe(200);
+      await waitFor(() => relay.mails.length === 1, 'the mail through the relay');
+      expect(relay.mails[0]!.body).toContain('Through the local relay');
+    } finally {
+      await service.stop();
+      await relay.close();
+    }
   });
 });

@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parseEnvFile } from '../../functions/config/env-file.ts';
 import { loadConfig } from '../../functions/config/env.ts';
 import { parseSite } from '../../functions/config/site.ts';
 import { postContact, readInbox, runInboxOutput, VALID } from '../support/contact.ts';
@@ -62,6 +63,8 @@ const NOT_RUN: Record<string, string> = {
   'git pull && npm ci': 'a remote, and the registry; pulling upstream changes is run with a local upstream (Upgrading)',
   'git pull': 'a remote; pulling upstream changes is run with a local upstream (Upgrading)',
   'sudo systemctl restart portfolio': 'root and a running systemd',
+  'npm run data:copy': 'named; run in full with its options (PostgreSQL: moving up from SQLite)',
+  'sudo apt-get install postgresql': "root and Debian's archive; the tests run Debian's postgresql-15",
   'sudo crontab -u portfolio -e': 'root, and an editor; the line it takes is run',
   'systemctl enable --now portfolio-backup.timer': 'a running systemd; the ExecStart= line of its service is run',
   'apt-get install python3 make g++': "root and Debian's archive",
@@ -421,14 +424,107 @@ async function messageRows(databaseUrl: string): Promise<number> {
   }
 }
 
-describe('PostgreSQL: moving up from SQLite, and its backups', () => {
+describe('PostgreSQL: on the same machine, its backups, and moving up from SQLite', () => {
   const COPY = 'DATABASE_URL=postgres://… npm run data:copy -- --data-dir ./data';
-  const DUMP = 'pg_dump -Fc "$DATABASE_URL" -f portfolio-$(date +%F).dump';
-  const RESTORE = 'pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio-2026-11-26.dump';
+  const SETUP = [
+    'PASSWORD=$(openssl rand -hex 24)',
+    `sudo -u postgres psql -c "CREATE ROLE portfolio LOGIN PASSWORD '$PASSWORD'"`,
+    'sudo -u postgres createdb --owner portfolio portfolio',
+    'echo "DATABASE_URL=\\"postgres://portfolio:$PASSWORD@localhost:5432/portfolio\\"" >> /etc/portfolio/portfolio.env',
+  ];
+  const SOURCE = 'set -a && . /etc/portfolio/portfolio.env && set +a';
+  const DUMP = '(umask 077 && pg_dump -Fc "$DATABASE_URL" -f portfolio-$(date +%F).dump)';
+  const RESTORE = [
+    'sudo -u postgres createdb --owner portfolio portfolio_restored',
+    `sed -i 's|@localhost:5432/portfolio"$|@localhost:5432/portfolio_restored"|' /etc/portfolio/portfolio.env`,
+    SOURCE,
+    'pg_restore --no-owner -d "$DATABASE_URL" portfolio-2026-11-26.dump',
+  ];
+  const DROP = 'sudo -u postgres dropdb portfolio';
+
+  /** The deployment the README sets up: its environment file, role and database names. */
+  const machine = { envFile: '', role: '', database: '', dumpDir: '' };
+  /** A README script with the machine's names: the run's PostgreSQL as its superuser, a role and database of this test. */
+  function onThisMachine(script: string): string {
+    const admin = new URL(inject('postgresUrl'));
+    const at = `${admin.hostname}:${admin.port}`;
+    return script
+      .replace(
+        /sudo -u postgres (psql|createdb|dropdb)/g,
+        `${POSTGRES_BIN}/$1 -h ${admin.hostname} -p ${admin.port} -U ${decodeURIComponent(admin.username)}`,
+      )
+      .replaceAll('/etc/portfolio/portfolio.env', machine.envFile)
+      .replace(/ROLE portfolio /g, `ROLE ${machine.role} `)
+      .replace(/--owner portfolio /g, `--owner ${machine.role} `)
+      .replace(/postgres:\/\/portfolio:/g, `postgres://${machine.role}:`)
+      .replace(/localhost:5432\/portfolio/g, `${at}/${machine.database}`)
+      .replace(/((?:createdb|dropdb) .* )portfolio(?=_restored$|$)/gm, `$1${machine.database}`);
+  }
+  const pgEnv = () => ({ PATH: `${POSTGRES_BIN}:${process.env.PATH ?? ''}`, DATABASE_URL: '' });
+  /** The ids `npm run inbox -- --env-file` lists for the machine's environment file. */
+  async function idsWithEnvFile(): Promise<number[]> {
+    const listed = await npmRun('inbox', { DATABASE_URL: '' }, '--env-file', machine.envFile, '--json');
+    expect(listed.code, listed.stderr).toBe(0);
+    return listedJson(listed.stdout);
+  }
 
   runs(
-    'data:copy (--dry-run first), then pg_dump and pg_restore bring back what was lost; npm run backup refuses',
-    [COPY, DUMP, RESTORE, 'npm run backup'],
+    'PostgreSQL on the same machine: the role, the database and DATABASE_URL as shown; the service and the inbox use them',
+    SETUP,
+    async (shown) => {
+      const suffix = `${process.pid}_${Date.now()}`;
+      Object.assign(machine, {
+        role: `portfolio_${suffix}`,
+        database: `portfolio_db_${suffix}`,
+        dumpDir: scratch('pg-dump'),
+      });
+      machine.envFile = path.join(scratch('pg-env'), 'portfolio.env');
+      writeFileSync(machine.envFile, readFileSync(path.join(ROOT, 'deploy/systemd/portfolio.env')));
+      const setup = await sh(onThisMachine(SETUP.map(shown).join('\n')), { env: pgEnv() });
+      expect(setup.code, setup.stderr).toBe(0);
+
+      const env = parseEnvFile(readFileSync(machine.envFile, 'utf8'), machine.envFile);
+      expect(env.DATABASE_URL).toMatch(new RegExp(`^postgres://${machine.role}:[0-9a-f]{48}@`));
+      const service = await startService({ DATABASE_URL: env.DATABASE_URL!, REDIS_URL: '' });
+      try {
+        for (const n of [1, 2])
+          expect((await postContact(service.baseUrl, { ...VALID, message: `On PostgreSQL ${n}` })).status).toBe(200);
+      } finally {
+        await service.stop();
+      }
+      expect(await idsWithEnvFile()).toEqual([2, 1]);
+    },
+    { skip: !HAS_POSTGRES },
+  );
+
+  runs(
+    'pg_dump under umask 077 writes a file only the owner reads; restored into a new database, nothing is lost',
+    [SOURCE, DUMP, ...RESTORE.filter((line) => line !== SOURCE), DROP],
+    async (shown) => {
+      const dumped = await sh(onThisMachine(`${shown(SOURCE)}\n${shown(DUMP)}`), {
+        cwd: machine.dumpDir,
+        env: pgEnv(),
+      });
+      expect(dumped.code, dumped.stderr).toBe(0);
+      const file = `portfolio-${today()}.dump`;
+      expect(readdirSync(machine.dumpDir)).toEqual([file]);
+      expect(statSync(path.join(machine.dumpDir, file)).mode & 0o777).toBe(0o600);
+
+      const restore = substitute(onThisMachine(RESTORE.map(shown).join('\n')), [['portfolio-2026-11-26.dump', file]]);
+      const restored = await sh(restore, { cwd: machine.dumpDir, env: pgEnv() });
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(readFileSync(machine.envFile, 'utf8')).toContain(`/${machine.database}_restored"`);
+      // The old database goes; the restored one, named in the file, holds every message.
+      const dropped = await sh(onThisMachine(shown(DROP)), { env: pgEnv() });
+      expect(dropped.code, dropped.stderr).toBe(0);
+      expect(await idsWithEnvFile()).toEqual([2, 1]);
+    },
+    { skip: !HAS_POSTGRES },
+  );
+
+  runs(
+    'data:copy (--dry-run first) moves a SQLite deployment into PostgreSQL; npm run backup refuses there',
+    [COPY, 'npm run backup'],
     async (shown) => {
       const url = await freshDatabaseUrl();
       const copy = substitute(shown(COPY), [
@@ -440,27 +536,7 @@ describe('PostgreSQL: moving up from SQLite, and its backups', () => {
       expect(await messageRows(url)).toBe(0);
       const copied = await sh(copy);
       expect(copied.code, copied.stderr).toBe(0);
-      const ids = await idsIn(owner.dataDir);
-      expect(await idsOn(url)).toEqual(ids);
-
-      // The README's pg_dump and pg_restore, from Debian's postgresql-15 (also on PATH where installed).
-      const env = { DATABASE_URL: url, PATH: `${POSTGRES_BIN}:${process.env.PATH ?? ''}` };
-      const dir = scratch('pg-dump');
-      const dumped = await sh(shown(DUMP), { cwd: dir, env });
-      expect(dumped.code, dumped.stderr).toBe(0);
-      expect(readdirSync(dir)).toEqual([`portfolio-${today()}.dump`]);
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query('DELETE FROM deliveries; DELETE FROM messages');
-      } finally {
-        await client.end();
-      }
-      expect(await idsOn(url)).toEqual([]);
-      const restore = substitute(shown(RESTORE), [['portfolio-2026-11-26.dump', `portfolio-${today()}.dump`]]);
-      const restored = await sh(restore, { cwd: dir, env });
-      expect(restored.code, restored.stderr).toBe(0);
-      expect(await idsOn(url)).toEqual(ids);
+      expect(await idsOn(url)).toEqual(await idsIn(owner.dataDir));
 
       const refused = await sh(shown('npm run backup'), { env: { DATABASE_URL: url } });
       expect(refused.code).not.toBe(0);

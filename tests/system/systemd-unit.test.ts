@@ -76,6 +76,12 @@ describe('deploy/systemd/portfolio.service', () => {
     expect(unit.get('Environment')).toContain(`PORTFOLIO_ENV_FILE=${envFile![0]}`);
   });
 
+  it('starts after a PostgreSQL on the same machine, without pulling one in', () => {
+    expect(unit.get('After')?.join(' ').split(/\s+/)).toContain('postgresql.service');
+    expect(unit.get('Wants')?.join(' ') ?? '').not.toContain('postgresql');
+    expect(unit.get('Requires')).toBeUndefined();
+  });
+
   it('restarts after a failure, with a limit, and leaves the server time to drain on SIGTERM', () => {
     expect(unit.get('Restart')).toEqual(['on-failure']);
     expect(unit.get('StartLimitBurst')).toBeDefined();
