@@ -64,6 +64,11 @@ const NOT_RUN: Record<string, string> = {
   'git pull': 'a remote; pulling upstream changes is run with a local upstream (Upgrading)',
   'sudo systemctl restart portfolio': 'root and a running systemd',
   'npm run data:copy': 'named; run in full with its options (PostgreSQL: moving up from SQLite)',
+  'sudo apt-get install redis-server': "root and Debian's archive; the tests run Debian's redis-server",
+  'sudo systemctl daemon-reload && sudo systemctl restart portfolio && sudo systemctl enable --now portfolio-2':
+    'root and a running systemd; the second unit file is written by a test',
+  'sudo systemctl restart portfolio-2':
+    'root and a running systemd; tests/system/nginx-restart.test.ts restarts two instances',
   'sudo apt-get install postgresql': "root and Debian's archive; the tests run Debian's postgresql-15",
   'sudo crontab -u portfolio -e': 'root, and an editor; the line it takes is run',
   'systemctl enable --now portfolio-backup.timer': 'a running systemd; the ExecStart= line of its service is run',
@@ -588,6 +593,39 @@ describe('Deploy', () => {
       expect(listedIds(listed.stdout).sort((a, b) => a - b)).toEqual(
         await idsIn(owner.dataDir).then((ids) => ids.sort((a, b) => a - b)),
       );
+    },
+  );
+
+  const SECOND = [
+    `echo 'REDIS_URL="redis://localhost:6379"' >> /etc/portfolio/portfolio.env`,
+    "sed 's/^Environment=PORT=4321$/Environment=PORT=4322/' deploy/systemd/portfolio.service | sudo tee /etc/systemd/system/portfolio-2.service > /dev/null",
+    'until curl -fsS -o /dev/null http://127.0.0.1:4321/api/health; do sleep 0.5; done',
+  ];
+  runs(
+    'a second instance: REDIS_URL in the environment file, a unit that differs only in its port, and the wait until one answers',
+    SECOND,
+    async (shown) => {
+      const [redis, unit, ready] = SECOND.map(shown) as [string, string, string];
+      const envFile = ownerEnvFile();
+      expect((await sh(substitute(redis, [['/etc/portfolio/portfolio.env', envFile]]))).code).toBe(0);
+      expect(parseEnvFile(readFileSync(envFile, 'utf8'), envFile).REDIS_URL).toBe('redis://localhost:6379');
+
+      const second = path.join(scratch('unit'), 'portfolio-2.service');
+      const written = await sh(
+        substitute(unit, [['| sudo tee /etc/systemd/system/portfolio-2.service > /dev/null', `> ${second}`]]),
+      );
+      expect(written.code, written.stderr).toBe(0);
+      const original = readFileSync(path.join(ROOT, 'deploy/systemd/portfolio.service'), 'utf8').split('\n');
+      const copy = readFileSync(second, 'utf8').split('\n');
+      expect(copy.filter((line, i) => line !== original[i])).toEqual(['Environment=PORT=4322']);
+
+      const service = await startService();
+      try {
+        const waited = await sh(substitute(ready, [['127.0.0.1:4321', new URL(service.baseUrl).host]]));
+        expect(waited.code, waited.stderr).toBe(0);
+      } finally {
+        await service.stop();
+      }
     },
   );
 

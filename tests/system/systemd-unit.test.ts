@@ -132,7 +132,7 @@ describe('deploy/systemd/portfolio.service', () => {
     expect(config.dataDir).toBe('/var/lib/portfolio');
     expect(config.host).toBe('127.0.0.1');
     const nginxSite = readFileSync(path.join(ROOT, 'deploy/nginx/portfolio.conf'), 'utf8');
-    expect(nginxSite).toContain(`server ${config.host}:${config.port};`);
+    expect(nginxSite).toMatch(new RegExp(`^\\s*server ${config.host.replace(/\./g, '\\.')}:${config.port}[ ;]`, 'm'));
     expect(loadConfig(Object.fromEntries(environment.map((line) => line.split(/=(.*)/)))).trustProxy).toBe(1);
   });
 });
