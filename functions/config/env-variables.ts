@@ -3,7 +3,7 @@ import { loadSite } from './site.ts';
 
 /**
  * Every environment variable the service reads, with its default and meaning.
- * The README's configuration table and the developer pages are generated from this list.
+ * The configuration table (docs/configuration.md) and the developer pages are generated from this list.
  * `baked: true` marks a variable that the build writes into pages and documents (links, quotas,
  * limits); the build records their values and the server refuses a build made with others
  * (functions/config/baked-config.ts).

@@ -30,7 +30,8 @@ import { startMailbox, type Mailbox } from '../support/smtp.ts';
 import { waitFor } from '../support/webhook.ts';
 
 /**
- * The commands of the README's owner sections that no test runs here, and why. Reviewed: a
+ * The commands of the owner's sections (the README's, and those of docs/operations.md) that no
+ * test runs here, and why. Reviewed: a
  * command the README adds must be run by a test below or listed here, or the last test fails.
  */
 const NOT_RUN: Record<string, string> = {
@@ -42,7 +43,6 @@ const NOT_RUN: Record<string, string> = {
   'SITE_URL=https://staging.example npm run build':
     'a build (see `npm run build`); the refusal of a build made for another SITE_URL is run with the environment file (Deploy)',
   'npm rebuild better-sqlite3': 'recompiles the addon this test run uses',
-  'npm run bench': 'minutes of benchmarks; not a test',
   'node --import tsx scripts/record-example-content.ts':
     'writes scripts/init/example-content.json in this checkout; tests/unit/content-check.test.ts says when it is due',
   'git clone <your fork> /opt/portfolio && cd /opt/portfolio': 'a fork on a server, and /opt',
@@ -317,8 +317,8 @@ describe('Be told', () => {
       expect(astray.stderr).toContain('--since=<value>');
       const help = await sh(shown('npm run inbox -- --help'), { env });
       expect(help.code).toBe(0);
-      const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-      const options = /Options: (.*?) and `--help`/s.exec(readme)![1]!;
+      const operations = readFileSync(path.join(ROOT, 'docs/operations.md'), 'utf8');
+      const options = /Options: (.*?) and `--help`/s.exec(operations)![1]!;
       for (const [, option] of options.matchAll(/`(--[a-z-]+)/g)) expect(help.stdout).toContain(option);
     },
   );
