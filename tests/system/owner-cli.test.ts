@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, VALID } from '../support/contact.ts';
 import { npmRun } from '../support/npm-run.ts';
+import { freshDatabaseUrl, HAS_POSTGRES } from '../support/postgres.ts';
 import { sh } from '../support/readme-commands.ts';
 import { ROOT } from '../support/server.ts';
 import { startService } from '../support/service.ts';
@@ -90,6 +91,18 @@ describe('--env-file', () => {
     const restore = await npmRun('restore', {}, '--env-file', restoredEnv, file);
     expect(restore.code, restore.stderr).toBe(0);
     const inbox = await npmRun('inbox', {}, '--env-file', restoredEnv);
+    expect(listedIds(inbox.stdout)).toEqual([1]);
+  });
+
+  it.skipIf(!HAS_POSTGRES)('npm run data:copy reads DATA_DIR and DATABASE_URL from it', async () => {
+    const databaseUrl = await freshDatabaseUrl();
+    const envFile = path.join(scratch(), 'portfolio.env');
+    writeFileSync(envFile, `DATA_DIR="${deployment.dataDir}"\nDATABASE_URL="${databaseUrl}"\n`);
+    const copied = await npmRun('data:copy', { DATABASE_URL: '', DATA_DIR: '' }, '--env-file', envFile);
+    expect(copied.code, copied.stderr).toBe(0);
+    expect(copied.stdout).toMatch(/messages\s+1 copied/);
+    // The inbox, with the same file, now reads PostgreSQL: the message is there.
+    const inbox = await npmRun('inbox', { DATABASE_URL: '' }, '--env-file', envFile);
     expect(listedIds(inbox.stdout)).toEqual([1]);
   });
 
