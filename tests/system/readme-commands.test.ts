@@ -45,7 +45,8 @@ const NOT_RUN: Record<string, string> = {
   'npm rebuild better-sqlite3': 'recompiles the addon this test run uses',
   'node --import tsx scripts/record-example-content.ts':
     'writes scripts/init/example-content.json in this checkout; tests/unit/content-check.test.ts says when it is due',
-  'git clone <your fork> /opt/portfolio && cd /opt/portfolio': 'a fork on a server, and /opt',
+  'sudo install -d -o "$USER" /opt/portfolio && git clone <your fork> /opt/portfolio && cd /opt/portfolio':
+    'root, a fork on a server, and /opt',
   'sudo useradd --system --home-dir /var/lib/portfolio --shell /usr/sbin/nologin portfolio': 'root, and a system user',
   'sudo install -d -m 2750 -o "$USER" -g portfolio /etc/portfolio': 'root, /etc, and the system user',
   'sudo install -m 0640 -o "$USER" -g portfolio deploy/systemd/portfolio.env /etc/portfolio/portfolio.env':
