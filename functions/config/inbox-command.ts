@@ -35,9 +35,9 @@ function shellWord(text: string): string {
 /**
  * The exact command that shows this service's inbox, for the owner to paste on the server: in
  * its working directory, as its user, with its environment file (PORTFOLIO_ENV_FILE) when known,
- * else with its DATA_DIR when that is not the default. The environment file's values win over the
- * command line's (functions/cli/service-config.ts), as systemd's EnvironmentFile= wins over
- * Environment=, so naming both is never contradictory.
+ * which holds DATA_DIR or DATABASE_URL as the deploy writes it (deploy/systemd/portfolio.env);
+ * else with its DATA_DIR when that is not the default. A file without them makes the command say
+ * where it looked and stop (functions/cli/service-config.ts), never list an empty inbox.
  */
 export function inboxCommand(
   { envFile, dataDir, onSqlite }: { envFile: string | null; dataDir: string; onSqlite: boolean },
@@ -46,7 +46,7 @@ export function inboxCommand(
   const { cwd, runAs } = machine;
   const words = [`cd ${shellWord(cwd)} &&`];
   if (runAs !== null) words.push(`sudo -u ${shellWord(runAs)}`);
-  if (onSqlite && dataDir !== path.resolve(cwd, 'data'))
+  if (envFile === null && onSqlite && dataDir !== path.resolve(cwd, 'data'))
     // sudo refuses NAME=value for most users; env(1) sets it on the other side.
     words.push(`${runAs === null ? '' : 'env '}DATA_DIR=${shellWord(dataDir)}`);
   words.push('npm run inbox');

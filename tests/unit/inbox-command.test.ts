@@ -12,9 +12,13 @@ describe('inboxCommand', () => {
     expect(inboxCommand(settings, { ...checkout, runAs: 'portfolio' })).toBe(
       'cd /opt/portfolio && sudo -u portfolio npm run inbox -- --env-file /etc/portfolio/portfolio.env',
     );
+    // The file holds DATA_DIR (deploy/systemd/portfolio.env): the command names only the file.
+    expect(inboxCommand({ ...settings, dataDir: '/var/lib/portfolio' }, { ...checkout, runAs: 'portfolio' })).toBe(
+      'cd /opt/portfolio && sudo -u portfolio npm run inbox -- --env-file /etc/portfolio/portfolio.env',
+    );
   });
 
-  it('names DATA_DIR when it is not the default, through env(1) under sudo', () => {
+  it('without an environment file, names DATA_DIR when it is not the default, through env(1) under sudo', () => {
     const settings = { envFile: null, dataDir: '/var/lib/portfolio', onSqlite: true };
     expect(inboxCommand(settings, checkout)).toBe('cd /opt/portfolio && DATA_DIR=/var/lib/portfolio npm run inbox');
     expect(inboxCommand(settings, { ...checkout, runAs: 'portfolio' })).toBe(
