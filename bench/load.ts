@@ -16,7 +16,7 @@ import { MCP_GET_PROJECT, MCP_HEADERS } from './scenarios.ts';
  */
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
 const FLOOD_IPS = Number(process.env.LOAD_FLOOD_IPS ?? 1_000_000);
-/** The documented ceiling for the flood (README, "Reliability"). */
+/** The documented ceiling for the flood (docs/testing.md, "Reliability"). */
 const FLOOD_RSS_CEILING_MIB = 400;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ENV_VARIABLES } from '../functions/config/env-variables.ts';
 
-/** The README's configuration table, generated from the one list of variables (tests keep them equal). */
+/** The configuration table of docs/configuration.md, generated from the one list of variables (tests keep them equal). */
 export function configTable(): string {
   const rows = Object.entries(ENV_VARIABLES).map(([name, variable]) => {
     const baked = 'baked' in variable ? ' Baked into the build.' : '';
@@ -11,15 +11,12 @@ export function configTable(): string {
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
-/** `--write` replaces the table in README.md; otherwise the table is printed. */
+/** `--write` replaces the table in docs/configuration.md; otherwise the table is printed. */
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes('--write')) {
-    const readmeUrl = new URL('../README.md', import.meta.url);
-    const readme = readFileSync(readmeUrl, 'utf8');
-    writeFileSync(
-      readmeUrl,
-      readme.replace(/\| Variable \| Default \| Meaning \|\n(?:\|.*\|\n)+/, `${configTable()}\n`),
-    );
+    const docUrl = new URL('../docs/configuration.md', import.meta.url);
+    const doc = readFileSync(docUrl, 'utf8');
+    writeFileSync(docUrl, doc.replace(/\| Variable \| Default \| Meaning \|\n(?:\|.*\|\n)+/, `${configTable()}\n`));
   } else {
     process.stdout.write(`${configTable()}\n`);
   }

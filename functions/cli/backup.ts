@@ -1,7 +1,7 @@
-import { loadConfig } from '../config/env.ts';
 import { describeContents } from './backup/backup-file.ts';
 import { makeBackup } from './backup/make-backup.ts';
 import { fileCommandOptions } from './backup/owners-path.ts';
+import { loadServiceConfig, requireDatabase } from './service-config.ts';
 
 const USAGE = `Usage: npm run backup -- [options] <file>
 
@@ -12,25 +12,32 @@ is one SQLite file, readable only by you (mode 0600); \`npm run restore -- <file
 
 With DATABASE_URL set the state is in PostgreSQL, which has its own tools: see below.
 
-  --force    replace <file> if it exists (by default an existing file is never overwritten)
-  --help     this text
+  --force             replace <file> if it exists (by default an existing file is never overwritten)
+  --env-file <file>   read the service's settings (DATA_DIR, DATABASE_URL) from its environment
+                      file, as systemd does: npm run backup -- --env-file /etc/portfolio/portfolio.env <file>
+  --help              this text
 
-PostgreSQL (DATABASE_URL): pg_dump -Fc "$DATABASE_URL" -f portfolio.dump
-  and back with: pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump`;
+PostgreSQL (DATABASE_URL): (umask 077 && pg_dump -Fc "$DATABASE_URL" -f portfolio.dump), readable
+  by you alone (it holds the signing secrets and the visitors' details); restore it into a new
+  database (createdb), point DATABASE_URL at it, pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump,
+  then restart the service.`;
 
 function main(): void {
   const options = fileCommandOptions(USAGE);
   if (options === null) return;
   // On PostgreSQL no file name helps: say so first, so a bare `npm run backup` points to pg_dump.
-  const config = loadConfig();
+  const service = loadServiceConfig(options.envFile);
+  const { config } = service;
   if (config.databaseUrl !== null) {
     throw new Error(
       'DATABASE_URL is set: the state is in PostgreSQL, which this command does not back up. Use its own tools: ' +
-        'pg_dump -Fc "$DATABASE_URL" -f portfolio.dump (restore with pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump). ' +
+        '(umask 077 && pg_dump -Fc "$DATABASE_URL" -f portfolio.dump), so that only you can read it (restore it into a new database: ' +
+        'createdb, point DATABASE_URL at it, pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump, restart). ' +
         'The signing secrets are in its app_secrets table, so the dump holds them too.',
     );
   }
   if (options.file === undefined) throw new Error('Name one file to write the backup to.');
+  requireDatabase(service, 'backup');
   const { file } = options;
   const { database, contents } = makeBackup(config.dataDir, file, { force: options.force });
   process.stdout.write(`Backed up ${database} to ${file}:\n  ${describeContents(contents)}\n`);

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/env.ts';
 import { copyIntoPostgres, type CopyReport } from './data-copy/copy-into-postgres.ts';
 import { SECRET_NAMES, SIGNED_WITH } from '../state/storage.ts';
 import { readSqliteSource } from './data-copy/sqlite-source.ts';
+import { ENV_FILE_OPTION, loadServiceConfig, ownersPath } from './service-config.ts';
 
 const USAGE = `Usage: DATABASE_URL=postgres://... npm run data:copy -- [options]
 
@@ -18,6 +17,8 @@ in PostgreSQL are skipped. If PostgreSQL holds other rows under the same ids (ot
 have written to it), nothing is copied and the command exits 1.
 
   --data-dir <dir>    the SQLite instance's data directory (default: DATA_DIR, else ./data)
+  --env-file <file>   read DATA_DIR and DATABASE_URL from an environment file, as systemd does
+                      (values in the file win over the environment's)
   --dry-run           compare and report what would be copied; write nothing
   --replace-secrets   overwrite signing secrets PostgreSQL already holds with other values
                       (by default PostgreSQL's are kept, and what the SQLite instance signed
@@ -31,6 +32,7 @@ function parseOptions() {
       'dry-run': { type: 'boolean', default: false },
       'replace-secrets': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
+      ...ENV_FILE_OPTION,
     },
     strict: true,
   });
@@ -43,13 +45,13 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const config = loadConfig();
+  const { config } = loadServiceConfig(options['env-file']);
   if (config.databaseUrl === null) {
     throw new Error(
       'DATABASE_URL is not set: set it to the PostgreSQL to copy into (postgres://user:password@host/db).',
     );
   }
-  const dataDir = options['data-dir'] === undefined ? config.dataDir : path.resolve(options['data-dir']);
+  const dataDir = options['data-dir'] === undefined ? config.dataDir : ownersPath(options['data-dir']);
   const source = readSqliteSource(dataDir, Date.now());
   const report = await copyIntoPostgres(config.databaseUrl, source, {
     dryRun: options['dry-run'],

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ENV_FILE_OPTION } from './service-config.ts';
 
 /** The options of `npm run inbox`, as parseArgs reads them. */
 const OPTIONS = {
@@ -12,6 +13,7 @@ const OPTIONS = {
   spam: { type: 'boolean', default: false },
   'not-spam': { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
+  ...ENV_FILE_OPTION,
 } as const;
 
 export interface InboxOptions {
@@ -27,6 +29,8 @@ export interface InboxOptions {
   /** Move the messages given by id from the spam folder to the inbox, and queue them for delivery. */
   notSpam: boolean;
   help: boolean;
+  /** The service's environment file to read its settings from (--env-file), as given. */
+  envFile: string | undefined;
   /** Message ids given as arguments: only these. */
   ids: number[];
 }
@@ -89,6 +93,7 @@ export function parseInboxOptions(argv: readonly string[], env: NodeJS.ProcessEn
     spam: values.spam,
     notSpam: values['not-spam'],
     help: values.help,
+    envFile: values['env-file'],
     ids,
   };
 }

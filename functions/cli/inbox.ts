@@ -1,16 +1,22 @@
-import { loadConfig, type Config } from '../config/env.ts';
+import type { Config } from '../config/env.ts';
 import { inboxEntry } from '../contact/inbox-entry.ts';
 import type { Channel, Delivery, MessageStore, StoredMessage } from '../contact/message-store.ts';
 import { openStorage } from '../state/open-storage.ts';
 import { parseInboxOptions, type InboxOptions } from './inbox-options.ts';
+import { loadServiceConfig, requireDatabase } from './service-config.ts';
 
 const USAGE = `Usage: npm run inbox -- [options] [ids]
 
 Shows contact messages, newest first, with where each one's delivery to the owner stands
 (webhook, email), from the storage the service uses (DATABASE_URL when set, else DATA_DIR).
+Give it the service's environment file so it reads what the service reads: on a server set up
+as the README's Deploy shows, npm run inbox -- --env-file /etc/portfolio/portfolio.env (as the
+service's user). Where DATA_DIR holds no database, it says so and stops; it never creates one.
 Messages judged spam are kept apart, never notified and never deleted: see --spam.
 Options work with or without "--"; an option with a value needs "--" or "=" (--since=1h).
 
+  --env-file <file> read the service's settings from its environment file (KEY="value" lines,
+                    as systemd's EnvironmentFile= reads them; its values win over the environment's)
   --json            one JSON object per message, per line
   --since <when>    only messages since an ISO date (2026-11-01) or a duration ago (30m, 12h, 7d)
   --unread          only messages not yet marked read
@@ -136,7 +142,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const config = loadConfig();
+  const service = loadServiceConfig(options.envFile);
+  requireDatabase(service, 'inbox');
+  const { config } = service;
   const storage = await openStorage(config);
   try {
     const store = storage.messages;

@@ -1,7 +1,7 @@
-import { loadConfig } from '../config/env.ts';
 import { describeContents } from './backup/backup-file.ts';
 import { fileCommandOptions } from './backup/owners-path.ts';
 import { restoreBackup } from './backup/restore-backup.ts';
+import { loadServiceConfig } from './service-config.ts';
 
 const USAGE = `Usage: npm run restore -- [options] <file>
 
@@ -10,20 +10,24 @@ token signing secrets, readable only by the service's user (mode 0600). Stop the
 and start it again afterwards. A backup made by an older version is brought up to date when the
 service starts; one made by a newer version is refused.
 
-  --force    replace the database and secrets DATA_DIR already holds (they are lost: back them
-             up first); refused while a service has the database open
-  --help     this text
+  --force             replace the database and secrets DATA_DIR already holds (they are lost: back
+                      them up first); refused while a service has the database open
+  --env-file <file>   read the service's settings (DATA_DIR, DATABASE_URL) from its environment
+                      file, as systemd does: npm run restore -- --env-file /etc/portfolio/portfolio.env <file>
+  --help              this text
 
-PostgreSQL (DATABASE_URL) has its own tools: pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump`;
+PostgreSQL (DATABASE_URL) has its own tools: restore a pg_dump into a new database (createdb), point
+DATABASE_URL at it, pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump, and restart the service.`;
 
 function main(): void {
   const options = fileCommandOptions(USAGE);
   if (options === null) return;
-  const config = loadConfig();
+  const { config } = loadServiceConfig(options.envFile);
   if (config.databaseUrl !== null) {
     throw new Error(
       'DATABASE_URL is set: the service reads its state from PostgreSQL, not from DATA_DIR, so a restored SQLite ' +
-        'backup would not be used. Restore a pg_dump with pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio.dump; ' +
+        'backup would not be used. Restore a pg_dump into a new database (createdb), point DATABASE_URL at it, then ' +
+        'pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump and restart; ' +
         'to move a SQLite backup into PostgreSQL, restore it into a DATA_DIR without DATABASE_URL, then run npm run data:copy.',
     );
   }

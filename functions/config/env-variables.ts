@@ -4,7 +4,7 @@ import { loadSite } from './site.ts';
 
 /**
  * Every environment variable the service reads, with its default and meaning.
- * The README's configuration table and the developer pages are generated from this list.
+ * The configuration table (docs/configuration.md) and the developer pages are generated from this list.
  * `baked: true` marks a variable that the build writes into pages and documents (links, quotas,
  * limits); the build records their values and the server refuses a build made with others
  * (functions/config/baked-config.ts).
@@ -31,6 +31,11 @@ export const ENV_VARIABLES = {
     default: '',
     meaning:
       'If set (postgres:// or postgresql://, with TLS options as the pg driver reads them, e.g. ?sslmode=require), all durable state (inbox, idempotency records, jobs, test keys, signing secrets) lives in PostgreSQL, shared by every instance using it. Empty keeps it in SQLite under DATA_DIR.',
+  },
+  PORTFOLIO_ENV_FILE: {
+    default: '',
+    meaning:
+      "The environment file this service's settings come from (its unit's EnvironmentFile=). The service does not read it; each notification mail names it in the command that opens the inbox (npm run inbox -- --env-file <file>), which reads the same settings from it.",
   },
   TRUST_PROXY: {
     default: '0',
@@ -87,7 +92,7 @@ export const ENV_VARIABLES = {
   SMTP_URL: {
     default: '',
     meaning:
-      'If set (smtp:// or smtps://, with the account in the URL: smtps://user:password@smtp.example.com:465), each new live contact message is mailed to NOTIFY_EMAIL_TO, with retries. Needs NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM.',
+      'If set (smtp:// or smtps://, with the account in the URL: smtps://user:password@smtp.example.com:465), each new live contact message is mailed to NOTIFY_EMAIL_TO, with retries. Needs NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM. A relay on the same machine needs no account: smtp://localhost:25/?ignoreTLS=true (a local Postfix offers STARTTLS with a self-signed certificate, which would fail).',
   },
   NOTIFY_EMAIL_TO: { default: '', meaning: 'Where contact messages are mailed (one address); set with SMTP_URL.' },
   NOTIFY_EMAIL_FROM: {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseRateQuota, type RateQuota } from './rate-quota.ts';
 import { SITE_URL_RULE, siteBaseUrl } from './site-url.ts';
 import { ENV_VARIABLES, type EnvVariable } from './env-variables.ts';
+import { inboxCommand } from './inbox-command.ts';
 
 export interface Config {
   port: number;
@@ -52,6 +53,8 @@ export interface EmailConfig {
   to: string;
   /** An address, optionally with a display name: `Portfolio <site@example.com>`. */
   from: string;
+  /** The command that shows this service's inbox, as each mail gives it (functions/config/inbox-command.ts). */
+  inboxCommand: string;
 }
 
 /** The job queue's capacity and what one client may take of it (see ENV_VARIABLES for each meaning). */
@@ -260,5 +263,11 @@ function emailConfig(env: Env): EmailConfig | null {
       from,
       'an email address, optionally with a name: site@example.com or Portfolio <site@example.com>',
     );
-  return { smtpUrl, to, from };
+  const envFile = effectiveValue(env, 'PORTFOLIO_ENV_FILE');
+  const command = inboxCommand({
+    envFile: envFile === '' ? null : envFile,
+    dataDir: path.resolve(effectiveValue(env, 'DATA_DIR')),
+    onSqlite: effectiveValue(env, 'DATABASE_URL') === '',
+  });
+  return { smtpUrl, to, from, inboxCommand: command };
 }

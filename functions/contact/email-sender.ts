@@ -38,7 +38,7 @@ function ownerMail(
       '-- ',
       ...(spam === null ? [] : [spam]),
       `Message #${message.id}. Reply to this mail to answer ${name}: Reply-To is their address.`,
-      'Your inbox on the server: npm run inbox',
+      `Your inbox on the server: ${config.inboxCommand}`,
     ].join('\n'),
   };
 }

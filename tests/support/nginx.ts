@@ -37,12 +37,15 @@ function substitute(text: string, pattern: RegExp, replacement: string): string 
  * ports for 80 and 443 (the IPv6 listeners dropped), the service's port, a certificate made for
  * the test, and the asset cache in the test's directory.
  */
-function siteFor(dir: string, ports: { http: number; https: number; service: number }): string {
+function siteFor(dir: string, ports: { http: number; https: number; services: readonly number[] }): string {
   let site = readFileSync(SITE, 'utf8');
   site = substitute(site, /^\s*listen \[::\]:\d+.*$/gm, '');
   site = substitute(site, /^(\s*)listen 80;/m, `$1listen 127.0.0.1:${ports.http};`);
   site = substitute(site, /^(\s*)listen 443 /m, `$1listen 127.0.0.1:${ports.https} `);
-  site = substitute(site, /server 127\.0\.0\.1:4321;/, `server 127.0.0.1:${ports.service};`);
+  site = substitute(site, /server 127\.0\.0\.1:4321\b/, `server 127.0.0.1:${ports.services[0]}`);
+  // The second instance the site names, commented out, for a deployment of two.
+  if (ports.services[1] !== undefined)
+    site = substitute(site, /#server 127\.0\.0\.1:4322\b/, `server 127.0.0.1:${ports.services[1]}`);
   site = substitute(site, /ssl_certificate \S+;/, `ssl_certificate ${dir}/cert.pem;`);
   site = substitute(site, /ssl_certificate_key \S+;/, `ssl_certificate_key ${dir}/key.pem;`);
   return substitute(site, /proxy_cache_path \S+/, `proxy_cache_path ${dir}/assets-cache`);
@@ -67,9 +70,10 @@ function mainConfig(dir: string, site: string): string {
 
 /**
  * Starts nginx (the master as this process's child, `daemon off`) with the deploy site in front
- * of the service listening on `servicePort`; `stop()` ends it by its pid.
+ * of the service listening on `servicePort`, or of two instances on `[first, second]` (the
+ * site's second `server` line enabled); `stop()` ends it by its pid.
  */
-export async function startNginx(servicePort: number): Promise<RunningNginx> {
+export async function startNginx(servicePort: number | readonly [number, number]): Promise<RunningNginx> {
   const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-nginx-'));
   // Workers run as nginx's unprivileged user when started as root; they read and write in here.
   chmodSync(dir, 0o755);
@@ -78,7 +82,8 @@ export async function startNginx(servicePort: number): Promise<RunningNginx> {
     ...['-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
     ...['-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`],
   ]);
-  const ports = { http: await freePort(), https: await freePort(), service: servicePort };
+  const services = typeof servicePort === 'number' ? [servicePort] : servicePort;
+  const ports = { http: await freePort(), https: await freePort(), services };
   const conf = path.join(dir, 'nginx.conf');
   writeFileSync(conf, mainConfig(dir, siteFor(dir, ports)));
 

@@ -6,17 +6,21 @@ import { ROOT } from './server.ts';
 
 const run = promisify(execFile);
 
-/** The README's sections for the owner: every command they show is run by a test or listed as not run. */
-const OWNER_SECTIONS = [
-  'Quick start',
-  'Make it yours',
-  'Be told',
-  'Running several instances',
-  'Deploy',
-  'Backups',
-  'Upgrading',
-  'Requirements',
-];
+/**
+ * The owner's sections, in the README and in the reference it links to: every command they show
+ * is run by a test or listed as not run. A section that moves to another file moves here too.
+ */
+const OWNER_SECTIONS: Record<string, readonly string[]> = {
+  'README.md': ['Quick start', 'Make it yours', 'Deploy', 'Requirements'],
+  'docs/operations.md': [
+    'Be told',
+    'Backups',
+    'Upgrading',
+    'Running several instances',
+    'Restarts without a gap',
+    'A CDN in front',
+  ],
+};
 
 /**
  * The programs an inline code span may start with to count as a command (after any `NAME=value`
@@ -109,16 +113,18 @@ function commandsOf(lines: string[]): string[] {
   return commands;
 }
 
-/** The commands of the owner's sections of README.md, each once, by section. */
+/** The commands of the owner's sections, each once, by file and section ("docs/operations.md: Backups"). */
 export function readmeCommands(): Map<string, string[]> {
-  const bySection = sections(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
-  return new Map(
-    OWNER_SECTIONS.map((title) => {
+  const found = new Map<string, string[]>();
+  for (const [file, titles] of Object.entries(OWNER_SECTIONS)) {
+    const bySection = sections(readFileSync(path.join(ROOT, file), 'utf8'));
+    for (const title of titles) {
       const lines = bySection.get(title);
-      if (lines === undefined) throw new Error(`README.md has no section "## ${title}"`);
-      return [title, [...new Set(commandsOf(lines))]];
-    }),
-  );
+      if (lines === undefined) throw new Error(`${file} has no section "## ${title}"`);
+      found.set(`${file}: ${title}`, [...new Set(commandsOf(lines))]);
+    }
+  }
+  return found;
 }
 
 /** How a command ended. */

@@ -67,18 +67,26 @@ function parse(raw: string): Omit<ReceivedMail, 'from' | 'to'> {
  * A real SMTP server in this process (the smtp-server package), on a free port or `port`: it
  * requires the account in the URL (`account`, or a test one), and keeps every mail it accepts.
  * STARTTLS is off: it has no certificate, and nodemailer would otherwise upgrade to it.
+ * `account: null` is a local relay as Debian's Postfix is: no account, and STARTTLS offered with
+ * the self-signed certificate `starttls` (a key and certificate in PEM).
  */
-export function startMailbox(port = 0, account = { user: USER, password: PASSWORD }): Promise<Mailbox> {
+export function startMailbox(
+  port = 0,
+  account: { user: string; password: string } | null = { user: USER, password: PASSWORD },
+  starttls?: { key: string; cert: string },
+): Promise<Mailbox> {
   const mails: ReceivedMail[] = [];
   let refusals = 0;
   let attempts = 0;
   const server = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
+    ...(starttls === undefined ? { disabledCommands: ['STARTTLS'] } : starttls),
+    authOptional: account === null,
     allowInsecureAuth: true,
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
     onAuth(auth, _session, callback) {
-      if (auth.username === account.user && auth.password === account.password) callback(null, { user: account.user });
+      if (account !== null && auth.username === account.user && auth.password === account.password)
+        callback(null, { user: account.user });
       else callback(new Error('Invalid username or password'));
     },
     onData(stream, session, callback) {
@@ -105,7 +113,10 @@ export function startMailbox(port = 0, account = { user: USER, password: PASSWOR
     server.listen(port, '127.0.0.1', () => {
       const { port: bound } = server.server.address() as { port: number };
       resolve({
-        url: `smtp://${encodeURIComponent(account.user)}:${encodeURIComponent(account.password)}@127.0.0.1:${bound}`,
+        url:
+          account === null
+            ? `smtp://127.0.0.1:${bound}`
+            : `smtp://${encodeURIComponent(account.user)}:${encodeURIComponent(account.password)}@127.0.0.1:${bound}`,
         port: bound,
         mails,
         attempts: () => attempts,

@@ -9,7 +9,7 @@ import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 /**
  * The Agent-Friendly Docs Spec's own checker (afdocs, pinned in devDependencies) against the
  * built site, as an agent platform would scan it. Every finding it reports must stand in the
- * README's table of accepted findings, and every row of that table must still be found: the
+ * table of accepted findings in docs/features.md, and every row of that table must still be found: the
  * table is where each is explained (all are machine documents that afdocs counts as pages), and
  * this test keeps it true. A finding on an HTML page or a Markdown twin that is not in the table
  * fails the test. Sampling is deterministic and the link limit above llms.txt's links, so every
@@ -111,17 +111,17 @@ function brokenSamples(): string {
   return broken.length === 0 ? 'no broken link samples' : broken.join('\n');
 }
 
-/** The README's table of accepted findings: `| \`check\` | \`/path\` | why |`. */
-function acceptedInReadme(): Set<string> {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = /### Accepted afdocs findings\n([\s\S]*?)(?=\n#{2,3} )/.exec(readme)?.[1];
-  if (section === undefined) throw new Error('README.md has no "Accepted afdocs findings" section');
+/** The table of accepted findings in docs/features.md: `| \`check\` | \`/path\` | why |`. */
+function acceptedInDocs(): Set<string> {
+  const doc = readFileSync(path.join(ROOT, 'docs/features.md'), 'utf8');
+  const section = /## Accepted afdocs findings\n([\s\S]*?)(?=\n#{1,3} |$)/.exec(doc)?.[1];
+  if (section === undefined) throw new Error('docs/features.md has no "Accepted afdocs findings" section');
   return new Set([...section.matchAll(/^\| `([a-z-]+)` \| `([^`]+)` \|/gm)].map((row) => `${row[1]} ${row[2]}`));
 }
 
 describe('afdocs (Agent-Friendly Docs Spec) on the built site', () => {
-  it('reports nothing but the findings the README lists and explains, and each of those still occurs', () => {
-    expect([...findings()].sort(), brokenSamples()).toEqual([...acceptedInReadme()].sort());
+  it('reports nothing but the findings docs/features.md lists and explains, and each of those still occurs', () => {
+    expect([...findings()].sort(), brokenSamples()).toEqual([...acceptedInDocs()].sort());
   });
 
   it('flags no HTML page or Markdown twin with a failing check', () => {

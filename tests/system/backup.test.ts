@@ -220,10 +220,12 @@ describe('backup and restore rules', () => {
     const env = { DATA_DIR: freshDataDir(), DATABASE_URL: 'postgres://portfolio@127.0.0.1:9/portfolio' };
     const made = await npmRun('backup', env, backupFile());
     expect(made.code).toBe(1);
-    expect(made.stderr).toMatch(/DATABASE_URL is set.*pg_dump -Fc "\$DATABASE_URL" -f portfolio\.dump/);
+    expect(made.stderr).toMatch(
+      /DATABASE_URL is set.*\(umask 077 && pg_dump -Fc "\$DATABASE_URL" -f portfolio\.dump\)/,
+    );
     const put = await npmRun('restore', env, file);
     expect(put.code).toBe(1);
-    expect(put.stderr).toMatch(/DATABASE_URL is set.*pg_restore --clean --if-exists -d "\$DATABASE_URL"/);
+    expect(put.stderr).toMatch(/DATABASE_URL is set.*new database.*pg_restore --no-owner -d "\$DATABASE_URL"/);
   });
 
   it('--help prints the usage and exits 0', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { connect as connectHttp2 } from 'node:http2';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,6 +10,21 @@ import { VALID } from '../support/contact.ts';
 import { callTool, structured } from '../support/mcp.ts';
 import { clientFetch, HAS_NGINX, startNginx, type RunningNginx } from '../support/nginx.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+
+/** A plain HTTP GET with the headers given as they are (fetch will not send another Host). */
+function plainGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { headers }, (answer) => {
+      answer.resume();
+      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, location: answer.headers.location }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
 
 /**
  * deploy/nginx/portfolio.conf, run by Debian's nginx in front of the production server with
@@ -32,10 +48,15 @@ describe.skipIf(!HAS_NGINX)('nginx in front of the service', () => {
     await server?.stop();
   });
 
-  it('redirects plain HTTP to HTTPS, path and query kept, except ACME challenges', async () => {
+  it('redirects plain HTTP to HTTPS on the configured name, path and query kept, except ACME challenges', async () => {
     const answer = await fetch(`${nginx.httpUrl}/projects?page=2`, { redirect: 'manual' });
     expect(answer.status).toBe(301);
-    expect(answer.headers.get('location')).toBe('https://127.0.0.1/projects?page=2');
+    expect(answer.headers.get('location')).toBe('https://example.com/projects?page=2');
+    // Whatever Host the client names, the redirect goes to the site's own name.
+    for (const host of ['evil.example', 'example.com.evil.example', '127.0.0.1']) {
+      const redirect = await plainGet(`${nginx.httpUrl}/contact?x=1`, { host });
+      expect([redirect.status, redirect.location], host).toEqual([301, 'https://example.com/contact?x=1']);
+    }
     const challenge = await fetch(`${nginx.httpUrl}/.well-known/acme-challenge/token`, { redirect: 'manual' });
     expect(challenge.status).toBe(404);
   });

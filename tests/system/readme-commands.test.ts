@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parseEnvFile } from '../../functions/config/env-file.ts';
 import { loadConfig } from '../../functions/config/env.ts';
 import { parseSite } from '../../functions/config/site.ts';
 import { postContact, readInbox, runInboxOutput, VALID } from '../support/contact.ts';
@@ -29,7 +30,8 @@ import { startMailbox, type Mailbox } from '../support/smtp.ts';
 import { waitFor } from '../support/webhook.ts';
 
 /**
- * The commands of the README's owner sections that no test runs here, and why. Reviewed: a
+ * The commands of the owner's sections (the README's, and those of docs/operations.md) that no
+ * test runs here, and why. Reviewed: a
  * command the README adds must be run by a test below or listed here, or the last test fails.
  */
 const NOT_RUN: Record<string, string> = {
@@ -41,14 +43,14 @@ const NOT_RUN: Record<string, string> = {
   'SITE_URL=https://staging.example npm run build':
     'a build (see `npm run build`); the refusal of a build made for another SITE_URL is run with the environment file (Deploy)',
   'npm rebuild better-sqlite3': 'recompiles the addon this test run uses',
-  'npm run bench': 'minutes of benchmarks; not a test',
   'node --import tsx scripts/record-example-content.ts':
     'writes scripts/init/example-content.json in this checkout; tests/unit/content-check.test.ts says when it is due',
-  'git clone <your fork> /opt/portfolio && cd /opt/portfolio': 'a fork on a server, and /opt',
+  'sudo install -d -o "$USER" /opt/portfolio && git clone <your fork> /opt/portfolio && cd /opt/portfolio':
+    'root, a fork on a server, and /opt',
   'sudo useradd --system --home-dir /var/lib/portfolio --shell /usr/sbin/nologin portfolio': 'root, and a system user',
-  'sudo install -d -m 0750 /etc/portfolio': 'root, /etc',
-  'sudo cp deploy/systemd/portfolio.env /etc/portfolio/portfolio.env':
-    'root, /etc; the file is sourced as it is (Deploy)',
+  'sudo install -d -m 2750 -o "$USER" -g portfolio /etc/portfolio': 'root, /etc, and the system user',
+  'sudo install -m 0640 -o "$USER" -g portfolio deploy/systemd/portfolio.env /etc/portfolio/portfolio.env':
+    'root, /etc; the file is sourced as it is, and read with --env-file (Deploy)',
   'systemd-analyze verify': 'run on deploy/systemd/portfolio.service by tests/system/systemd-unit.test.ts',
   'sudo cp deploy/systemd/portfolio.service /etc/systemd/system/ && sudo systemctl daemon-reload && sudo systemctl enable --now portfolio':
     'root and a running systemd',
@@ -62,6 +64,14 @@ const NOT_RUN: Record<string, string> = {
   'git pull && npm ci': 'a remote, and the registry; pulling upstream changes is run with a local upstream (Upgrading)',
   'git pull': 'a remote; pulling upstream changes is run with a local upstream (Upgrading)',
   'sudo systemctl restart portfolio': 'root and a running systemd',
+  'npm run data:copy': 'named; run in full with its options (PostgreSQL: moving up from SQLite)',
+  'sudo apt-get install redis-server': "root and Debian's archive; the tests run Debian's redis-server",
+  'sudo systemctl daemon-reload && sudo systemctl restart portfolio && sudo systemctl enable --now portfolio-2':
+    'root and a running systemd; the second unit file is written by a test',
+  'sudo systemctl restart portfolio-2':
+    'root and a running systemd; tests/system/nginx-restart.test.ts restarts two instances',
+  'sudo apt-get install postgresql': "root and Debian's archive; the tests run Debian's postgresql-15",
+  'sudo crontab -u portfolio -e': 'root, and an editor; the line it takes is run',
   'systemctl enable --now portfolio-backup.timer': 'a running systemd; the ExecStart= line of its service is run',
   'apt-get install python3 make g++': "root and Debian's archive",
 };
@@ -107,6 +117,12 @@ const today = () => {
   const now = new Date();
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 };
+/** An environment file for the deployment of these tests, as /etc/portfolio/portfolio.env would be. */
+function ownerEnvFile(): string {
+  const file = path.join(scratch('env-file'), 'portfolio.env');
+  writeFileSync(file, `SITE_URL="https://example.com"\nDATA_DIR="${owner.dataDir}"\n`);
+  return file;
+}
 const idsIn = async (dataDir: string) => (await readInbox(dataDir)).map((entry) => entry.id);
 /** Message ids in the text of `npm run inbox`, in order. */
 const listedIds = (text: string) => [...text.matchAll(/^#(\d+) /gm)].map((m) => Number(m[1]));
@@ -196,7 +212,11 @@ describe('Be told', () => {
     const [starttls, tls, to, from] = await Promise.all(EMAIL.map((line) => assigned(shown(line))));
     for (const smtpUrl of [starttls![1], tls![1]]) {
       const config = loadConfig({ SMTP_URL: smtpUrl, [to![0]]: to![1], [from![0]]: from![1] });
-      expect(config.notify.email).toEqual({ smtpUrl, to: 'you@example.com', from: 'Portfolio <site@example.com>' });
+      expect(config.notify.email).toMatchObject({
+        smtpUrl,
+        to: 'you@example.com',
+        from: 'Portfolio <site@example.com>',
+      });
     }
     // The account as the README percent-encodes it; the mailbox accepts only it, decoded.
     const account = new URL(starttls![1]);
@@ -298,8 +318,8 @@ describe('Be told', () => {
       expect(astray.stderr).toContain('--since=<value>');
       const help = await sh(shown('npm run inbox -- --help'), { env });
       expect(help.code).toBe(0);
-      const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-      const options = /Options: (.*?) and `--help`/s.exec(readme)![1]!;
+      const operations = readFileSync(path.join(ROOT, 'docs/operations.md'), 'utf8');
+      const options = /Options: (.*?) and `--help`/s.exec(operations)![1]!;
       for (const [, option] of options.matchAll(/`(--[a-z-]+)/g)) expect(help.stdout).toContain(option);
     },
   );
@@ -316,7 +336,7 @@ describe('Backups', () => {
   const EXEC_START =
     "ExecStart=/bin/sh -c 'exec node dist/server/backup.mjs /var/backups/portfolio/portfolio-$(date +%%F).db'";
   const CRON =
-    '15 3 * * * cd /opt/portfolio && DATA_DIR=/var/lib/portfolio node dist/server/backup.mjs /var/backups/portfolio/portfolio-$(date +\\%F).db';
+    '15 3 * * * cd /opt/portfolio && node dist/server/backup.mjs --env-file /etc/portfolio/portfolio.env /var/backups/portfolio/portfolio-$(date +\\%F).db';
   const PRUNE = "find /var/backups/portfolio -name 'portfolio-*.db' -mtime +30 -delete";
 
   /** The messages of a backup, restored into a new DATA_DIR by the README's restore command. */
@@ -363,7 +383,7 @@ describe('Backups', () => {
         [/^(?:\S+ ){5}/, ''],
         ['\\%', '%'],
         ['/opt/portfolio', ROOT],
-        ['/var/lib/portfolio', owner.dataDir],
+        ['/etc/portfolio/portfolio.env', ownerEnvFile()],
         ['/var/backups/portfolio', byCron],
       ]);
       const cron = await sh(cronCommand, { cwd: scratch('home') });
@@ -410,14 +430,107 @@ async function messageRows(databaseUrl: string): Promise<number> {
   }
 }
 
-describe('PostgreSQL: moving up from SQLite, and its backups', () => {
+describe('PostgreSQL: on the same machine, its backups, and moving up from SQLite', () => {
   const COPY = 'DATABASE_URL=postgres://… npm run data:copy -- --data-dir ./data';
-  const DUMP = 'pg_dump -Fc "$DATABASE_URL" -f portfolio-$(date +%F).dump';
-  const RESTORE = 'pg_restore --clean --if-exists -d "$DATABASE_URL" portfolio-2026-11-26.dump';
+  const SETUP = [
+    'PASSWORD=$(openssl rand -hex 24)',
+    `sudo -u postgres psql -c "CREATE ROLE portfolio LOGIN PASSWORD '$PASSWORD'"`,
+    'sudo -u postgres createdb --owner portfolio portfolio',
+    'echo "DATABASE_URL=\\"postgres://portfolio:$PASSWORD@localhost:5432/portfolio\\"" >> /etc/portfolio/portfolio.env',
+  ];
+  const SOURCE = 'set -a && . /etc/portfolio/portfolio.env && set +a';
+  const DUMP = '(umask 077 && pg_dump -Fc "$DATABASE_URL" -f portfolio-$(date +%F).dump)';
+  const RESTORE = [
+    'sudo -u postgres createdb --owner portfolio portfolio_restored',
+    `sed -i 's|@localhost:5432/portfolio"$|@localhost:5432/portfolio_restored"|' /etc/portfolio/portfolio.env`,
+    SOURCE,
+    'pg_restore --no-owner -d "$DATABASE_URL" portfolio-2026-11-26.dump',
+  ];
+  const DROP = 'sudo -u postgres dropdb portfolio';
+
+  /** The deployment the README sets up: its environment file, role and database names. */
+  const machine = { envFile: '', role: '', database: '', dumpDir: '' };
+  /** A README script with the machine's names: the run's PostgreSQL as its superuser, a role and database of this test. */
+  function onThisMachine(script: string): string {
+    const admin = new URL(inject('postgresUrl'));
+    const at = `${admin.hostname}:${admin.port}`;
+    return script
+      .replace(
+        /sudo -u postgres (psql|createdb|dropdb)/g,
+        `${POSTGRES_BIN}/$1 -h ${admin.hostname} -p ${admin.port} -U ${decodeURIComponent(admin.username)}`,
+      )
+      .replaceAll('/etc/portfolio/portfolio.env', machine.envFile)
+      .replace(/ROLE portfolio /g, `ROLE ${machine.role} `)
+      .replace(/--owner portfolio /g, `--owner ${machine.role} `)
+      .replace(/postgres:\/\/portfolio:/g, `postgres://${machine.role}:`)
+      .replace(/localhost:5432\/portfolio/g, `${at}/${machine.database}`)
+      .replace(/((?:createdb|dropdb) .* )portfolio(?=_restored$|$)/gm, `$1${machine.database}`);
+  }
+  const pgEnv = () => ({ PATH: `${POSTGRES_BIN}:${process.env.PATH ?? ''}`, DATABASE_URL: '' });
+  /** The ids `npm run inbox -- --env-file` lists for the machine's environment file. */
+  async function idsWithEnvFile(): Promise<number[]> {
+    const listed = await npmRun('inbox', { DATABASE_URL: '' }, '--env-file', machine.envFile, '--json');
+    expect(listed.code, listed.stderr).toBe(0);
+    return listedJson(listed.stdout);
+  }
 
   runs(
-    'data:copy (--dry-run first), then pg_dump and pg_restore bring back what was lost; npm run backup refuses',
-    [COPY, DUMP, RESTORE, 'npm run backup'],
+    'PostgreSQL on the same machine: the role, the database and DATABASE_URL as shown; the service and the inbox use them',
+    SETUP,
+    async (shown) => {
+      const suffix = `${process.pid}_${Date.now()}`;
+      Object.assign(machine, {
+        role: `portfolio_${suffix}`,
+        database: `portfolio_db_${suffix}`,
+        dumpDir: scratch('pg-dump'),
+      });
+      machine.envFile = path.join(scratch('pg-env'), 'portfolio.env');
+      writeFileSync(machine.envFile, readFileSync(path.join(ROOT, 'deploy/systemd/portfolio.env')));
+      const setup = await sh(onThisMachine(SETUP.map(shown).join('\n')), { env: pgEnv() });
+      expect(setup.code, setup.stderr).toBe(0);
+
+      const env = parseEnvFile(readFileSync(machine.envFile, 'utf8'), machine.envFile);
+      expect(env.DATABASE_URL).toMatch(new RegExp(`^postgres://${machine.role}:[0-9a-f]{48}@`));
+      const service = await startService({ DATABASE_URL: env.DATABASE_URL!, REDIS_URL: '' });
+      try {
+        for (const n of [1, 2])
+          expect((await postContact(service.baseUrl, { ...VALID, message: `On PostgreSQL ${n}` })).status).toBe(200);
+      } finally {
+        await service.stop();
+      }
+      expect(await idsWithEnvFile()).toEqual([2, 1]);
+    },
+    { skip: !HAS_POSTGRES },
+  );
+
+  runs(
+    'pg_dump under umask 077 writes a file only the owner reads; restored into a new database, nothing is lost',
+    [SOURCE, DUMP, ...RESTORE.filter((line) => line !== SOURCE), DROP],
+    async (shown) => {
+      const dumped = await sh(onThisMachine(`${shown(SOURCE)}\n${shown(DUMP)}`), {
+        cwd: machine.dumpDir,
+        env: pgEnv(),
+      });
+      expect(dumped.code, dumped.stderr).toBe(0);
+      const file = `portfolio-${today()}.dump`;
+      expect(readdirSync(machine.dumpDir)).toEqual([file]);
+      expect(statSync(path.join(machine.dumpDir, file)).mode & 0o777).toBe(0o600);
+
+      const restore = substitute(onThisMachine(RESTORE.map(shown).join('\n')), [['portfolio-2026-11-26.dump', file]]);
+      const restored = await sh(restore, { cwd: machine.dumpDir, env: pgEnv() });
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(readFileSync(machine.envFile, 'utf8')).toContain(`/${machine.database}_restored"`);
+      // The old database goes; the restored one, named in the file, holds every message.
+      const dropped = await sh(onThisMachine(shown(DROP)), { env: pgEnv() });
+      expect(dropped.code, dropped.stderr).toBe(0);
+      expect(await idsWithEnvFile()).toEqual([2, 1]);
+    },
+    { skip: !HAS_POSTGRES },
+  );
+
+  runs(
+    'data:copy (--dry-run first) moves a SQLite deployment into PostgreSQL; npm run backup refuses there',
+    [COPY, 'npm run backup'],
     async (shown) => {
       const url = await freshDatabaseUrl();
       const copy = substitute(shown(COPY), [
@@ -429,27 +542,7 @@ describe('PostgreSQL: moving up from SQLite, and its backups', () => {
       expect(await messageRows(url)).toBe(0);
       const copied = await sh(copy);
       expect(copied.code, copied.stderr).toBe(0);
-      const ids = await idsIn(owner.dataDir);
-      expect(await idsOn(url)).toEqual(ids);
-
-      // The README's pg_dump and pg_restore, from Debian's postgresql-15 (also on PATH where installed).
-      const env = { DATABASE_URL: url, PATH: `${POSTGRES_BIN}:${process.env.PATH ?? ''}` };
-      const dir = scratch('pg-dump');
-      const dumped = await sh(shown(DUMP), { cwd: dir, env });
-      expect(dumped.code, dumped.stderr).toBe(0);
-      expect(readdirSync(dir)).toEqual([`portfolio-${today()}.dump`]);
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query('DELETE FROM deliveries; DELETE FROM messages');
-      } finally {
-        await client.end();
-      }
-      expect(await idsOn(url)).toEqual([]);
-      const restore = substitute(shown(RESTORE), [['portfolio-2026-11-26.dump', `portfolio-${today()}.dump`]]);
-      const restored = await sh(restore, { cwd: dir, env });
-      expect(restored.code, restored.stderr).toBe(0);
-      expect(await idsOn(url)).toEqual(ids);
+      expect(await idsOn(url)).toEqual(await idsIn(owner.dataDir));
 
       const refused = await sh(shown('npm run backup'), { env: { DATABASE_URL: url } });
       expect(refused.code).not.toBe(0);
@@ -481,6 +574,59 @@ describe('Deploy', () => {
       );
       expect(check.code).not.toBe(0);
       expect(check.stderr).toContain('SITE_URL');
+    },
+  );
+
+  const INBOX_ON_SERVER =
+    'cd /opt/portfolio && sudo -u portfolio npm run inbox -- --env-file /etc/portfolio/portfolio.env';
+  runs(
+    'the inbox on the server: the service’s environment file names its DATA_DIR',
+    [INBOX_ON_SERVER],
+    async (shown) => {
+      // As the service's user: this test runs as the user who owns the data directory already.
+      const command = substitute(shown(INBOX_ON_SERVER), [
+        ['/opt/portfolio', ROOT],
+        ['sudo -u portfolio ', ''],
+        ['/etc/portfolio/portfolio.env', ownerEnvFile()],
+      ]);
+      const listed = await sh(command, { cwd: scratch('elsewhere'), env: { DATA_DIR: '' } });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listedIds(listed.stdout).sort((a, b) => a - b)).toEqual(
+        await idsIn(owner.dataDir).then((ids) => ids.sort((a, b) => a - b)),
+      );
+    },
+  );
+
+  const SECOND = [
+    `echo 'REDIS_URL="redis://localhost:6379"' >> /etc/portfolio/portfolio.env`,
+    "sed 's/^Environment=PORT=4321$/Environment=PORT=4322/' deploy/systemd/portfolio.service | sudo tee /etc/systemd/system/portfolio-2.service > /dev/null",
+    'until curl -fsS -o /dev/null http://127.0.0.1:4321/api/health; do sleep 0.5; done',
+  ];
+  runs(
+    'a second instance: REDIS_URL in the environment file, a unit that differs only in its port, and the wait until one answers',
+    SECOND,
+    async (shown) => {
+      const [redis, unit, ready] = SECOND.map(shown) as [string, string, string];
+      const envFile = ownerEnvFile();
+      expect((await sh(substitute(redis, [['/etc/portfolio/portfolio.env', envFile]]))).code).toBe(0);
+      expect(parseEnvFile(readFileSync(envFile, 'utf8'), envFile).REDIS_URL).toBe('redis://localhost:6379');
+
+      const second = path.join(scratch('unit'), 'portfolio-2.service');
+      const written = await sh(
+        substitute(unit, [['| sudo tee /etc/systemd/system/portfolio-2.service > /dev/null', `> ${second}`]]),
+      );
+      expect(written.code, written.stderr).toBe(0);
+      const original = readFileSync(path.join(ROOT, 'deploy/systemd/portfolio.service'), 'utf8').split('\n');
+      const copy = readFileSync(second, 'utf8').split('\n');
+      expect(copy.filter((line, i) => line !== original[i])).toEqual(['Environment=PORT=4322']);
+
+      const service = await startService();
+      try {
+        const waited = await sh(substitute(ready, [['127.0.0.1:4321', new URL(service.baseUrl).host]]));
+        expect(waited.code, waited.stderr).toBe(0);
+      } finally {
+        await service.stop();
+      }
     },
   );
 

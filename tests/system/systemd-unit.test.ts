@@ -65,7 +65,21 @@ describe('deploy/systemd/portfolio.service', () => {
     expect(unit.get('WorkingDirectory')).toEqual(['/opt/portfolio']);
     expect(unit.get('ExecStart')).toEqual(['/usr/bin/node dist/server/portfolio.mjs']);
     expect(unit.get('StateDirectory')).toEqual(['portfolio']);
-    expect(unit.get('Environment')).toContain('DATA_DIR=%S/portfolio');
+  });
+
+  it('keeps DATA_DIR in the environment file the owner’s commands read, and names that file to the service', () => {
+    // One file for the service and for `npm run inbox -- --env-file <file>`: DATA_DIR is there, not in the unit.
+    expect((unit.get('Environment') ?? []).filter((line) => line.startsWith('DATA_DIR='))).toEqual([]);
+    expect(ENV_FILE_TEXT).toMatch(new RegExp(`^DATA_DIR="${STATE_ROOT}/${unit.get('StateDirectory')![0]}"$`, 'm'));
+    const envFile = unit.get('EnvironmentFile');
+    expect(envFile).toEqual(['/etc/portfolio/portfolio.env']);
+    expect(unit.get('Environment')).toContain(`PORTFOLIO_ENV_FILE=${envFile![0]}`);
+  });
+
+  it('starts after a PostgreSQL on the same machine, without pulling one in', () => {
+    expect(unit.get('After')?.join(' ').split(/\s+/)).toContain('postgresql.service');
+    expect(unit.get('Wants')?.join(' ') ?? '').not.toContain('postgresql');
+    expect(unit.get('Requires')).toBeUndefined();
   });
 
   it('restarts after a failure, with a limit, and leaves the server time to drain on SIGTERM', () => {
@@ -118,7 +132,7 @@ describe('deploy/systemd/portfolio.service', () => {
     expect(config.dataDir).toBe('/var/lib/portfolio');
     expect(config.host).toBe('127.0.0.1');
     const nginxSite = readFileSync(path.join(ROOT, 'deploy/nginx/portfolio.conf'), 'utf8');
-    expect(nginxSite).toContain(`server ${config.host}:${config.port};`);
+    expect(nginxSite).toMatch(new RegExp(`^\\s*server ${config.host.replace(/\./g, '\\.')}:${config.port}[ ;]`, 'm'));
     expect(loadConfig(Object.fromEntries(environment.map((line) => line.split(/=(.*)/)))).trustProxy).toBe(1);
   });
 });

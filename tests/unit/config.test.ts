@@ -73,7 +73,7 @@ describe('owner notification settings', () => {
 
   it('configures email only with all three of SMTP_URL, NOTIFY_EMAIL_TO and NOTIFY_EMAIL_FROM', () => {
     expect(loadConfig({}).notify).toMatchObject({ webhook: null, email: null });
-    expect(loadConfig(EMAIL).notify.email).toEqual({
+    expect(loadConfig(EMAIL).notify.email).toMatchObject({
       smtpUrl: EMAIL.SMTP_URL,
       to: 'me@example.com',
       from: 'Portfolio <site@example.com>',

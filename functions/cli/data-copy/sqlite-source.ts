@@ -22,7 +22,7 @@ export function readSqliteSource(dataDir: string, now: number): SqliteSource {
   if (!existsSync(file)) {
     throw new Error(
       `DATA_DIR ${dataDir} holds no database (${file} does not exist): there is nothing to copy. ` +
-        'Pass --data-dir (or set DATA_DIR) to the directory the SQLite instance used.',
+        "Pass --data-dir, or the instance's environment file (--env-file /etc/portfolio/portfolio.env), or set DATA_DIR, for the directory the SQLite instance used.",
     );
   }
   const db = openDatabase(dataDir);

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { inboxCommand } from '../../functions/config/inbox-command.ts';
+
+describe('inboxCommand', () => {
+  const checkout = { cwd: '/opt/portfolio', runAs: null };
+
+  it('names the environment file, in the checkout, as the service’s user when that is another', () => {
+    const settings = { envFile: '/etc/portfolio/portfolio.env', dataDir: '/opt/portfolio/data', onSqlite: true };
+    expect(inboxCommand(settings, checkout)).toBe(
+      'cd /opt/portfolio && npm run inbox -- --env-file /etc/portfolio/portfolio.env',
+    );
+    expect(inboxCommand(settings, { ...checkout, runAs: 'portfolio' })).toBe(
+      'cd /opt/portfolio && sudo -u portfolio npm run inbox -- --env-file /etc/portfolio/portfolio.env',
+    );
+    // The file holds DATA_DIR (deploy/systemd/portfolio.env): the command names only the file.
+    expect(inboxCommand({ ...settings, dataDir: '/var/lib/portfolio' }, { ...checkout, runAs: 'portfolio' })).toBe(
+      'cd /opt/portfolio && sudo -u portfolio npm run inbox -- --env-file /etc/portfolio/portfolio.env',
+    );
+  });
+
+  it('without an environment file, names DATA_DIR when it is not the default, through env(1) under sudo', () => {
+    const settings = { envFile: null, dataDir: '/var/lib/portfolio', onSqlite: true };
+    expect(inboxCommand(settings, checkout)).toBe('cd /opt/portfolio && DATA_DIR=/var/lib/portfolio npm run inbox');
+    expect(inboxCommand(settings, { ...checkout, runAs: 'portfolio' })).toBe(
+      'cd /opt/portfolio && sudo -u portfolio env DATA_DIR=/var/lib/portfolio npm run inbox',
+    );
+    expect(inboxCommand({ ...settings, dataDir: '/opt/portfolio/data' }, checkout)).toBe(
+      'cd /opt/portfolio && npm run inbox',
+    );
+  });
+
+  it('leaves DATA_DIR out on PostgreSQL, and quotes what the shell would split', () => {
+    expect(inboxCommand({ envFile: null, dataDir: '/srv/x', onSqlite: false }, checkout)).toBe(
+      "cd /opt/portfolio && npm run inbox (with the service's DATABASE_URL set)",
+    );
+    expect(
+      inboxCommand(
+        { envFile: "/etc/my site/it's.env", dataDir: '/x', onSqlite: false },
+        { cwd: '/home/ada/my portfolio', runAs: null },
+      ),
+    ).toBe(`cd '/home/ada/my portfolio' && npm run inbox -- --env-file '/etc/my site/it'\\''s.env'`);
+  });
+});
