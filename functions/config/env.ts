@@ -45,6 +45,8 @@ interface NotifyConfig {
   email: EmailConfig | null;
   retryBaseMs: number;
   maxAttempts: number;
+  /** The command that shows the spam folder, as each notification names it when there is spam. */
+  spamCommand: string;
 }
 
 export interface EmailConfig {
@@ -232,7 +234,22 @@ function notifyConfig(env: Env): NotifyConfig {
     email: emailConfig(env),
     retryBaseMs: integer(env, 'NOTIFY_RETRY_BASE_MS', 1, 3_600_000),
     maxAttempts: integer(env, 'NOTIFY_MAX_ATTEMPTS', 1, 100),
+    spamCommand: ownerInboxCommand(env, ['--spam']),
   };
+}
+
+/** The exact `npm run inbox` command for this installation (inbox-command.ts), with `options`. */
+function ownerInboxCommand(env: Env, options: readonly string[] = []): string {
+  const envFile = effectiveValue(env, 'PORTFOLIO_ENV_FILE');
+  return inboxCommand(
+    {
+      envFile: envFile === '' ? null : envFile,
+      dataDir: path.resolve(effectiveValue(env, 'DATA_DIR')),
+      onSqlite: effectiveValue(env, 'DATABASE_URL') === '',
+    },
+    undefined,
+    options,
+  );
 }
 
 /** One address: no spaces, angle brackets, commas or quotes (so never a list, never a header of its own). */
@@ -263,11 +280,5 @@ function emailConfig(env: Env): EmailConfig | null {
       from,
       'an email address, optionally with a name: site@example.com or Portfolio <site@example.com>',
     );
-  const envFile = effectiveValue(env, 'PORTFOLIO_ENV_FILE');
-  const command = inboxCommand({
-    envFile: envFile === '' ? null : envFile,
-    dataDir: path.resolve(effectiveValue(env, 'DATA_DIR')),
-    onSqlite: effectiveValue(env, 'DATABASE_URL') === '',
-  });
-  return { smtpUrl, to, from, inboxCommand: command };
+  return { smtpUrl, to, from, inboxCommand: ownerInboxCommand(env) };
 }

@@ -38,10 +38,12 @@ function shellWord(text: string): string {
  * which holds DATA_DIR or DATABASE_URL as the deploy writes it (deploy/systemd/portfolio.env);
  * else with its DATA_DIR when that is not the default. A file without them makes the command say
  * where it looked and stop (functions/cli/service-config.ts), never list an empty inbox.
+ * `options` follow the script's own (`--spam` for the spam folder).
  */
 export function inboxCommand(
   { envFile, dataDir, onSqlite }: { envFile: string | null; dataDir: string; onSqlite: boolean },
   machine: ServiceMachine = thisMachine(),
+  options: readonly string[] = [],
 ): string {
   const { cwd, runAs } = machine;
   const words = [`cd ${shellWord(cwd)} &&`];
@@ -50,7 +52,8 @@ export function inboxCommand(
     // sudo refuses NAME=value for most users; env(1) sets it on the other side.
     words.push(`${runAs === null ? '' : 'env '}DATA_DIR=${shellWord(dataDir)}`);
   words.push('npm run inbox');
-  if (envFile !== null) words.push(`-- --env-file ${shellWord(envFile)}`);
-  else if (!onSqlite) words.push("(with the service's DATABASE_URL set)");
+  const args = [...(envFile === null ? [] : [`--env-file ${shellWord(envFile)}`]), ...options];
+  if (args.length > 0) words.push('--', ...args);
+  if (envFile === null && !onSqlite) words.push("(with the service's DATABASE_URL set)");
   return words.join(' ');
 }

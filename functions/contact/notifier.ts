@@ -5,16 +5,18 @@ import type { Channel, MessageRecord, MessageStore } from './message-store.ts';
 export interface OwnerNotice {
   /** Live messages kept as spam in the last SPAM_NOTICE_MS: spam is never notified, so this says it exists. */
   spamLastDay: number;
+  /** The command that shows the spam folder on this installation. */
+  spamCommand: string;
 }
 
 /** The span of OwnerNotice.spamLastDay. */
 const SPAM_NOTICE_MS = 24 * 60 * 60 * 1000;
 
 /** The line of a notification that tells the owner about recent spam, or null when there was none. */
-export function spamNoticeLine({ spamLastDay }: OwnerNotice): string | null {
+export function spamNoticeLine({ spamLastDay, spamCommand }: OwnerNotice): string | null {
   if (spamLastDay === 0) return null;
   const messages = spamLastDay === 1 ? '1 message' : `${spamLastDay} messages`;
-  return `${messages} went to spam in the last 24 hours: npm run inbox -- --spam`;
+  return `${messages} went to spam in the last 24 hours: ${spamCommand}`;
 }
 
 /** One way of telling the owner (a webhook post, an email): the notifier decides when, the sender how. */
@@ -31,6 +33,8 @@ export interface NotifierOptions {
   /** First retry delay; each further retry doubles it, up to an hour. */
   retryBaseMs: number;
   maxAttempts: number;
+  /** Named in each notification's spam line (OwnerNotice.spamCommand). */
+  spamCommand: string;
 }
 
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
@@ -179,7 +183,10 @@ export class Notifier {
       if (due === undefined || this.stopped) return;
       const { message } = due;
       // Counted for each message: a round may go on while more messages come in.
-      const notice = { spamLastDay: await this.messages.countSpam(Date.now() - SPAM_NOTICE_MS) };
+      const notice = {
+        spamLastDay: await this.messages.countSpam(Date.now() - SPAM_NOTICE_MS),
+        spamCommand: this.options.spamCommand,
+      };
       const error = await this.sender.send(message, notice);
       // Stopped during the send: the database may be closed; the delivery stays pending.
       if (this.stopped) return;

@@ -4,6 +4,7 @@ import { FORM_TOKEN_MAX_MESSAGES } from '../../functions/contact/form-token.ts';
 import { SPAM_RULES } from '../../functions/contact/spam-score.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { contactPageTokens, postContact, readInbox, runInboxOutput, storedInbox, VALID } from '../support/contact.ts';
+import { TEST_ENGINE } from '../support/engines.ts';
 import { emailEnv, startMailbox } from '../support/smtp.ts';
 import { receiver, waitFor, type Receiver } from '../support/webhook.ts';
 
@@ -120,7 +121,11 @@ describe('spam the owner hears about', () => {
       NOTIFY_RETRY_BASE_MS: '50',
       CONTACT_RATE_LIMIT: '1000/600',
     });
-    const line = (count: string) => `${count} went to spam in the last 24 hours: npm run inbox -- --spam`;
+    // The command for this installation: its checkout, where its data is, then the spam folder's option.
+    const where = TEST_ENGINE === 'shared' ? '' : `DATA_DIR=${server.dataDir} `;
+    const after = TEST_ENGINE === 'shared' ? " (with the service's DATABASE_URL set)" : '';
+    const line = (count: string) =>
+      `${count} went to spam in the last 24 hours: cd ${process.cwd()} && ${where}npm run inbox -- --spam${after}`;
     try {
       expect(
         (await postContact(server.baseUrl, { ...VALID, message: `The first message ${randomUUID()}` })).status,

@@ -29,6 +29,19 @@ describe('inboxCommand', () => {
     );
   });
 
+  it('puts the options after the script’s own, the environment file first', () => {
+    const settings = { envFile: '/etc/portfolio/portfolio.env', dataDir: '/var/lib/portfolio', onSqlite: true };
+    expect(inboxCommand(settings, checkout, ['--spam'])).toBe(
+      'cd /opt/portfolio && npm run inbox -- --env-file /etc/portfolio/portfolio.env --spam',
+    );
+    expect(inboxCommand({ ...settings, envFile: null }, checkout, ['--spam'])).toBe(
+      'cd /opt/portfolio && DATA_DIR=/var/lib/portfolio npm run inbox -- --spam',
+    );
+    expect(inboxCommand({ envFile: null, dataDir: '/x', onSqlite: false }, checkout, ['--spam'])).toBe(
+      "cd /opt/portfolio && npm run inbox -- --spam (with the service's DATABASE_URL set)",
+    );
+  });
+
   it('leaves DATA_DIR out on PostgreSQL, and quotes what the shell would split', () => {
     expect(inboxCommand({ envFile: null, dataDir: '/srv/x', onSqlite: false }, checkout)).toBe(
       "cd /opt/portfolio && npm run inbox (with the service's DATABASE_URL set)",

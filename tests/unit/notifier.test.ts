@@ -55,7 +55,11 @@ describe('Notifier', () => {
     const due = vi.spyOn(messages, 'claimDue').mockRejectedValueOnce(diskFull());
     const recorded = vi.spyOn(messages, 'recordDelivery').mockRejectedValueOnce(diskFull());
     const next = vi.spyOn(messages, 'nextDeliveryAt').mockRejectedValueOnce(diskFull());
-    const notifier = new Notifier(messages, new WebhookSender(receiver.url, null), { retryBaseMs: 5, maxAttempts: 3 });
+    const notifier = new Notifier(messages, new WebhookSender(receiver.url, null), {
+      retryBaseMs: 5,
+      maxAttempts: 3,
+      spamCommand: 'npm run inbox -- --spam',
+    });
     try {
       notifier.wake();
       await until(async () => (await messages.list({ sandbox: false }))[0]?.deliveries.webhook?.state === 'delivered');
@@ -93,8 +97,13 @@ describe('Notifier', () => {
         if (line !== '') log.push(JSON.parse(line) as Record<string, unknown>);
       return true;
     });
-    const email = { smtpUrl: trickler.url, to: 'owner@example.com', from: 'site@example.com' };
-    const options = { retryBaseMs: 10 * 60_000, maxAttempts: 3 };
+    const email = {
+      smtpUrl: trickler.url,
+      to: 'owner@example.com',
+      from: 'site@example.com',
+      inboxCommand: 'npm run inbox',
+    };
+    const options = { retryBaseMs: 10 * 60_000, maxAttempts: 3, spamCommand: 'npm run inbox -- --spam' };
     const notifiers = [
       // The limit must let an honest mail through the pass-through on a busy machine.
       new Notifier(messages, new EmailSender(email, 'http://localhost:4321', SEND_LIMIT_MS), options),
