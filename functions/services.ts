@@ -106,6 +106,7 @@ export async function createServices(
       formTokens,
       channels: notifiers.map((notifier) => notifier.channel),
       claimLeaseMs: config.connections.requestTimeoutMs + CLAIM_LEASE_MARGIN_MS,
+      sandboxStorageBytes: config.sandboxStorageBytes,
       onStored: () => notifiers.forEach((notifier) => notifier.wake()),
     }),
     formTokens,

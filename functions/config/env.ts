@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseRateQuota, type RateQuota } from './rate-quota.ts';
+import { SANDBOX_STORAGE_MIN_BYTES } from '../contact/schema.ts';
 import { ENV_VARIABLES, type EnvVariable } from './env-variables.ts';
 
 export interface Config {
@@ -23,6 +24,8 @@ export interface Config {
   jobs: JobLimits;
   /** How long sandbox contact messages are kept. */
   sandboxRetentionSeconds: number;
+  /** The most sandbox message text one client, and one test key, keeps (functions/contact/contact-service.ts). */
+  sandboxStorageBytes: number;
   batchMaxOperations: number;
   rateLimitMaxClients: number;
   /** Where quotas are counted when several instances share them; null counts in this process. */
@@ -178,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
       leaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 1, 3600),
     },
     sandboxRetentionSeconds: integer(env, 'SANDBOX_RETENTION_SECONDS', 60, 365 * 86400),
+    sandboxStorageBytes: integer(env, 'SANDBOX_STORAGE_BYTES', SANDBOX_STORAGE_MIN_BYTES, 2 ** 40),
     rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 100, 10_000_000),
     redisUrl: optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     databaseUrl: optionalUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),

@@ -29,6 +29,17 @@ export function spamReasonsColumn(reasons: readonly string[] | undefined): strin
   return reasons === undefined || reasons.length === 0 ? null : JSON.stringify(reasons);
 }
 
+/**
+ * The statement that deletes the oldest sandbox messages of one client or one test key (`column`
+ * equal to the parameter `owner`) beyond the newest ones whose sizes add up to at most the
+ * parameter `maxBytes`; the same SQL on both engines, given each engine's placeholders.
+ */
+export function trimSandboxShare(column: 'sandbox_client' | 'sandbox_key', owner: string, maxBytes: string): string {
+  return `DELETE FROM messages WHERE id IN (
+    SELECT id FROM (SELECT id, SUM(size_bytes) OVER (ORDER BY id DESC) AS kept FROM messages WHERE ${column} = ${owner}) AS newest
+    WHERE kept > ${maxBytes})`;
+}
+
 /** A row of the outbox (table deliveries). */
 export interface DeliveryRow {
   message_id: number;

@@ -104,4 +104,11 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX messages_by_time;
   CREATE INDEX messages_by_folder ON messages (sandbox, folder, created_at);
   `,
+  // Sandbox storage shares, as on SQLite (migration 7 there).
+  `
+  ALTER TABLE messages ADD COLUMN sandbox_client TEXT, ADD COLUMN sandbox_key TEXT,
+    ADD COLUMN size_bytes INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX messages_by_sandbox_client ON messages (sandbox_client, id) WHERE sandbox_client IS NOT NULL;
+  CREATE INDEX messages_by_sandbox_key ON messages (sandbox_key, id) WHERE sandbox_key IS NOT NULL;
+  `,
 ];

@@ -15,6 +15,7 @@ import {
   MESSAGE_COLUMNS,
   spamReasonsColumn,
   toMessageRecord,
+  trimSandboxShare,
   withDeliveries,
   type DeliveryRow,
   type MessageRow,
@@ -36,14 +37,23 @@ const STORE_SUBMISSION = `
     WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4
     RETURNING 1
   ), stored AS (
-    INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons)
-    SELECT $9::boolean, $10::text, $11::text, $12::text, $13::bigint, $15::text, $16::text FROM answered
+    INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons, sandbox_client, sandbox_key, size_bytes)
+    SELECT $9::boolean, $10::text, $11::text, $12::text, $13::bigint, $15::text, $16::text, $17::text, $18::text,
+      $19::integer FROM answered
     RETURNING id
   ), queued AS (
     INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
     SELECT stored.id, channel, 'pending', 0, $13::bigint FROM stored, unnest($14::text[]) AS channel
   )
   SELECT id FROM stored`;
+
+/**
+ * Serializes the sandbox messages of one client or one test key across instances, until the
+ * transaction ends, so that each trims its share with every earlier message in view.
+ */
+const LOCK_SHARE = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
+const TRIM_CLIENT = trimSandboxShare('sandbox_client', '$1', '$2');
+const TRIM_KEY = trimSandboxShare('sandbox_key', '$1', '$2');
 
 const EARLIER_ANSWER = `SELECT fingerprint, status, body FROM idempotency
   WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'done' AND expires_at > $4`;
@@ -77,27 +87,44 @@ export class PgMessageStore implements MessageStore {
     private readonly ttlMs: number,
   ) {}
 
-  storeSubmission({ ref, token, message, channels, answer }: Submission, now = Date.now()): Promise<SubmissionOutcome> {
+  storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
+    const { ref, token, message, channels, answer, sandboxShare: share } = submission;
+    const parameters = [
+      ref.scope,
+      ref.sandbox,
+      ref.key,
+      token,
+      answer.fingerprint,
+      answer.status,
+      answer.body,
+      now + this.ttlMs,
+      message.sandbox,
+      message.name,
+      message.email,
+      message.message,
+      now,
+      channels,
+      message.folder ?? 'inbox',
+      spamReasonsColumn(message.spamReasons),
+      share?.client ?? null,
+      share?.key ?? null,
+      share?.bytes ?? 0,
+    ];
     return withPostgres(async () => {
-      const { rows } = await this.pool.query<{ id: number }>(STORE_SUBMISSION, [
-        ref.scope,
-        ref.sandbox,
-        ref.key,
-        token,
-        answer.fingerprint,
-        answer.status,
-        answer.body,
-        now + this.ttlMs,
-        message.sandbox,
-        message.name,
-        message.email,
-        message.message,
-        now,
-        channels,
-        message.folder ?? 'inbox',
-        spamReasonsColumn(message.spamReasons),
-      ]);
-      const stored = rows[0];
+      const stored =
+        share === undefined
+          ? (await this.pool.query<{ id: number }>(STORE_SUBMISSION, parameters)).rows[0]
+          : await inTransaction(this.pool, async (client) => {
+              // Always the client before the key, so two submissions never wait on each other's lock.
+              await client.query(LOCK_SHARE, [`sandbox-client:${share.client}`]);
+              if (share.key !== null) await client.query(LOCK_SHARE, [`sandbox-key:${share.key}`]);
+              const row = (await client.query<{ id: number }>(STORE_SUBMISSION, parameters)).rows[0];
+              if (row !== undefined) {
+                await client.query(TRIM_CLIENT, [share.client, share.maxBytes]);
+                if (share.key !== null) await client.query(TRIM_KEY, [share.key, share.maxBytes]);
+              }
+              return row;
+            });
       if (stored !== undefined) return { stored: true, id: stored.id };
       const earlier = await this.pool.query<RecordedAnswer>(EARLIER_ANSWER, [ref.scope, ref.sandbox, ref.key, now]);
       return { stored: false, earlier: earlier.rows[0] };

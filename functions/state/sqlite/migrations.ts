@@ -105,4 +105,14 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX messages_by_time;
   CREATE INDEX messages_by_folder ON messages (sandbox, folder, created_at);
   `,
+  // Sandbox storage shares: a sandbox message records its client (IP, or /64) and test key and the
+  // bytes its text takes, so each keeps a bounded amount (functions/contact/contact-service.ts).
+  // Messages stored before count for nobody and leave with SANDBOX_RETENTION_SECONDS.
+  `
+  ALTER TABLE messages ADD COLUMN sandbox_client TEXT;
+  ALTER TABLE messages ADD COLUMN sandbox_key TEXT;
+  ALTER TABLE messages ADD COLUMN size_bytes INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX messages_by_sandbox_client ON messages (sandbox_client, id) WHERE sandbox_client IS NOT NULL;
+  CREATE INDEX messages_by_sandbox_key ON messages (sandbox_key, id) WHERE sandbox_key IS NOT NULL;
+  `,
 ];

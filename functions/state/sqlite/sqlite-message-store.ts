@@ -13,6 +13,7 @@ import {
   MESSAGE_COLUMNS,
   spamReasonsColumn,
   toMessageRecord,
+  trimSandboxShare,
   withDeliveries,
   type DeliveryRow,
   type MessageRow,
@@ -35,8 +36,11 @@ export class SqliteMessageStore implements MessageStore {
   ) {
     this.statements = {
       insert: db.prepare(
-        `INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons, sandbox_client, sandbox_key, size_bytes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      trimClient: db.prepare(trimSandboxShare('sandbox_client', '?', '?')),
+      trimKey: db.prepare(trimSandboxShare('sandbox_key', '?', '?')),
       insertDelivery: db.prepare(
         "INSERT INTO deliveries (message_id, channel, state, attempts, next_at) VALUES (?, ?, 'pending', 0, ?)",
       ),
@@ -74,7 +78,7 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   async storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
-    const { ref, token, message, channels, answer } = submission;
+    const { ref, token, message, channels, answer, sandboxShare: share } = submission;
     try {
       if (!this.inFlight.holds(ref, token)) return { stored: false };
       return withStorage(() =>
@@ -90,8 +94,15 @@ export class SqliteMessageStore implements MessageStore {
             now,
             message.folder ?? 'inbox',
             spamReasonsColumn(message.spamReasons),
+            share?.client ?? null,
+            share?.key ?? null,
+            share?.bytes ?? 0,
           );
           const id = Number(lastInsertRowid);
+          if (share !== undefined) {
+            this.statements.trimClient.run(share.client, share.maxBytes);
+            if (share.key !== null) this.statements.trimKey.run(share.key, share.maxBytes);
+          }
           for (const channel of channels) this.statements.insertDelivery.run(id, channel, now);
           this.statements.saveAnswer.run(
             ref.scope,
