@@ -28,7 +28,7 @@ export const ENV_VARIABLES = {
   DATABASE_URL: {
     default: '',
     meaning:
-      'If set (postgres:// or postgresql://, with TLS options as the pg driver reads them, e.g. ?sslmode=require), all durable state (inbox, idempotency records, jobs, test keys, signing secrets) lives in PostgreSQL, shared by every instance using it. Empty keeps it in SQLite under DATA_DIR.',
+      'If set (postgres:// or postgresql://, with TLS options as the pg driver reads them, e.g. ?sslmode=require), all durable state (inbox, idempotency records, jobs, test keys, signing secrets) lives in PostgreSQL, shared by every instance using it. Empty keeps it in SQLite under DATA_DIR. Files it names (sslkey, sslcert, sslrootcert) must be readable at start; wherever the URL is shown, its password and every parameter whose name suggests a secret (sslpassword, sslkey, ...) read ***.',
   },
   TRUST_PROXY: {
     default: '0',

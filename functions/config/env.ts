@@ -1,6 +1,8 @@
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { parseRateQuota, type RateQuota } from './rate-quota.ts';
 import { SANDBOX_STORAGE_MIN_BYTES } from '../contact/schema.ts';
+import { redactUrl } from './redact-url.ts';
 import { ENV_VARIABLES, type EnvVariable } from './env-variables.ts';
 
 export interface Config {
@@ -143,7 +145,32 @@ function optionalUrl(env: Env, variable: EnvVariable, protocols: readonly string
     // Reported below with the variable's name.
   }
   const schemes = protocols.map((protocol) => `${protocol}//`).join(' or ');
-  throw new ConfigError(variable, text.replace(/\/\/[^@/]*@/, '//***@'), `an absolute ${schemes} URL, or empty`);
+  throw new ConfigError(variable, redactUrl(text), `an absolute ${schemes} URL, or empty`);
+}
+
+/** The query parameters of DATABASE_URL that name a file the driver reads when it connects. */
+const DATABASE_URL_FILES = ['sslkey', 'sslcert', 'sslrootcert'] as const;
+
+/**
+ * DATABASE_URL, with each file it names (the TLS key and certificates) readable now: the driver
+ * reads them only when it first connects, and a missing one would stop the process there with a
+ * stack trace instead of this one line.
+ */
+function databaseUrl(env: Env): string | null {
+  const url = optionalUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  if (url === null) return null;
+  const params = new URL(url).searchParams;
+  for (const name of DATABASE_URL_FILES) {
+    const file = params.get(name);
+    if (file === null) continue;
+    try {
+      accessSync(file, constants.R_OK);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new ConfigError('DATABASE_URL', redactUrl(url), `its ${name} file ${file} to be readable (${reason})`);
+    }
+  }
+  return url;
 }
 
 function host(env: Env): string {
@@ -184,7 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxStorageBytes: integer(env, 'SANDBOX_STORAGE_BYTES', SANDBOX_STORAGE_MIN_BYTES, 2 ** 40),
     rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 100, 10_000_000),
     redisUrl: optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    databaseUrl: optionalUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl: databaseUrl(env),
     connections: connectionLimits(env),
     mcpAllowedOrigins: originList(env, 'MCP_ALLOWED_ORIGINS'),
     accessLog: boolean(env, 'ACCESS_LOG'),
