@@ -149,7 +149,7 @@ export class ContactService {
 }
 
 /** What a message's text takes in storage: its fields in UTF-8. */
-export function messageBytes(fields: { name: string; email: string; message: string }): number {
+function messageBytes(fields: { name: string; email: string; message: string }): number {
   return Buffer.byteLength(fields.name) + Buffer.byteLength(fields.email) + Buffer.byteLength(fields.message);
 }
 
