@@ -248,8 +248,16 @@ describe('backup and restore rules', () => {
         /is damaged: it has schema version \d+ but its table messages lacks column folder TEXT/,
       ],
       [
+        damaged((db) => db.pragma('user_version = 5')),
+        /is damaged: it has schema version 5 but its table messages has column folder TEXT, .*which that version does not\./,
+      ],
+      [
         damaged((db) => db.prepare("UPDATE backup_secrets SET value = ? WHERE name = 'token'").run(Buffer.alloc(5))),
         /is damaged: its token secret is 5 bytes, not 32\./,
+      ],
+      [
+        damaged((db) => db.exec("DELETE FROM backup_secrets WHERE name = 'form'")),
+        /is damaged: it lacks the form secret that every backup of its version holds\./,
       ],
     ] as const) {
       const refused = await restore(dataDir, '--force', backup);
