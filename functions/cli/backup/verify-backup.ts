@@ -9,9 +9,10 @@ const BACKUP_ONLY = new Set(['backup_secrets']);
 
 /**
  * Checks that a backup can be put in place and started, beyond the file being whole (readBackup
- * ran SQLite's integrity check): its schema is the one its version stands for (every table,
- * column and index the migrations up to that version create), every secret it holds is whole,
- * and a backup of the current version holds every secret. Throws one sentence naming the first problem; reads the file only.
+ * ran SQLite's integrity check): its schema is exactly the one its version stands for (the
+ * tables, columns and indexes the migrations up to that version create, no fewer, no more),
+ * every secret it holds is whole, and a backup of the current version holds every secret.
+ * Throws one sentence naming the first problem; reads the file only.
  *
  * The schema version must be one this code knows (restoreBackup refuses a newer one first).
  */
