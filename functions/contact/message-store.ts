@@ -66,7 +66,7 @@ export interface InboxQuery {
  * `bytes` against its client (IP, or /64 for IPv6) and, when sent with a test key, against that key;
  * storing it deletes the oldest sandbox messages of either that would keep more than `maxBytes`.
  */
-interface SandboxShare {
+export interface SandboxShare {
   client: string;
   key: string | null;
   bytes: number;

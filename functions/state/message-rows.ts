@@ -30,14 +30,22 @@ export function spamReasonsColumn(reasons: readonly string[] | undefined): strin
 }
 
 /**
- * The statement that deletes the oldest sandbox messages of one client or one test key (`column`
- * equal to the parameter `owner`) beyond the newest ones whose sizes add up to at most the
- * parameter `maxBytes`; the same SQL on both engines, given each engine's placeholders.
+ * The sandbox shares a message counts against (Submission.sandboxShare): its client's and, with a
+ * test key, its key's. Each is a row of sandbox_shares (`owner`, its total kept by triggers) and
+ * the messages column that says whose a message is.
  */
-export function trimSandboxShare(column: 'sandbox_client' | 'sandbox_key', owner: string, maxBytes: string): string {
-  return `DELETE FROM messages WHERE id IN (
-    SELECT id FROM (SELECT id, SUM(size_bytes) OVER (ORDER BY id DESC) AS kept FROM messages WHERE ${column} = ${owner}) AS newest
-    WHERE kept > ${maxBytes})`;
+export function sandboxShares(share: { client: string; key: string | null }): SandboxShareRef[] {
+  const shares: SandboxShareRef[] = [
+    { owner: `client:${share.client}`, column: 'sandbox_client', value: share.client },
+  ];
+  if (share.key !== null) shares.push({ owner: `key:${share.key}`, column: 'sandbox_key', value: share.key });
+  return shares;
+}
+
+export interface SandboxShareRef {
+  owner: string;
+  column: 'sandbox_client' | 'sandbox_key';
+  value: string;
 }
 
 /** A row of the outbox (table deliveries). */

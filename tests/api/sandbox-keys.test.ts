@@ -388,6 +388,13 @@ describe('sandbox storage', () => {
         expect(kept.length, label).toBeLessThan(sent.length);
         expect(kept.reduce((total, message) => total + bytesOf(message), 0)).toBeLessThanOrEqual(bound);
       }
+      // The running total each share is trimmed by matches what it keeps.
+      const total = await queryState(
+        limited.dataDir,
+        'SELECT bytes FROM sandbox_shares WHERE owner = ?',
+        'client:192.0.2.1',
+      );
+      expect(total[0]?.bytes).toBe(newestFitting(byOneIp).reduce((sum, message) => sum + bytesOf(message), 0));
       const stored = (await storedInbox(limited.dataDir)).map((entry) => entry.message);
       expect(stored.filter((message) => message.startsWith('live message')).sort()).toEqual([...live].sort());
     } finally {

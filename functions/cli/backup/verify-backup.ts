@@ -10,7 +10,7 @@ const BACKUP_ONLY = new Set(['backup_secrets']);
 /**
  * Checks that a backup can be put in place and started, beyond the file being whole (readBackup
  * ran SQLite's integrity check): its schema is exactly the one its version stands for (the
- * tables, columns and indexes the migrations up to that version create, no fewer, no more),
+ * tables, columns, indexes and triggers the migrations up to that version create, no fewer, no more),
  * every secret it holds is whole, and a backup of the current version holds every secret.
  * Throws one sentence naming the first problem; reads the file only.
  *
@@ -66,13 +66,13 @@ function schemaDifference(db: Db, version: number): string | undefined {
   }
 }
 
-/** Each table (its columns with their declared types) and each index (its columns), by a name that says which it is. */
+/** Each table (its columns with their declared types), index (its columns) and trigger, by a name that says which it is. */
 function schemaOf(db: Db): Map<string, string[]> {
   const objects = db
     .prepare(
-      "SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      "SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index', 'trigger') AND name NOT LIKE 'sqlite_%' ORDER BY name",
     )
-    .all() as { type: 'table' | 'index'; name: string }[];
+    .all() as { type: 'table' | 'index' | 'trigger'; name: string }[];
   const schema = new Map<string, string[]>();
   for (const { type, name } of objects) {
     if (BACKUP_ONLY.has(name)) continue;
@@ -81,9 +81,11 @@ function schemaOf(db: Db): Map<string, string[]> {
         ? (db.prepare('SELECT name, type FROM pragma_table_info(?)').all(name) as { name: string; type: string }[]).map(
             (column) => `column ${column.name} ${column.type}`.trim(),
           )
-        : (db.prepare('SELECT name FROM pragma_index_info(?)').all(name) as { name: string | null }[]).map(
-            (column) => `column ${column.name ?? '(expression)'}`,
-          );
+        : type === 'index'
+          ? (db.prepare('SELECT name FROM pragma_index_info(?)').all(name) as { name: string | null }[]).map(
+              (column) => `column ${column.name ?? '(expression)'}`,
+            )
+          : [];
     schema.set(`${type} ${name}`, columns);
   }
   return schema;

@@ -1,10 +1,11 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type {
   Channel,
   DueDelivery,
   InboxQuery,
   MessageStore,
   Requeued,
+  SandboxShare,
   StoredMessage,
   Submission,
   SubmissionOutcome,
@@ -14,8 +15,8 @@ import {
   MAX_ERROR_LENGTH,
   MESSAGE_COLUMNS,
   spamReasonsColumn,
+  sandboxShares,
   toMessageRecord,
-  trimSandboxShare,
   withDeliveries,
   type DeliveryRow,
   type MessageRow,
@@ -48,12 +49,18 @@ const STORE_SUBMISSION = `
   SELECT id FROM stored`;
 
 /**
- * Serializes the sandbox messages of one client or one test key across instances, until the
- * transaction ends, so that each trims its share with every earlier message in view.
+ * Serializes the writes that change sandbox shares (a sandbox submission, the retention purge)
+ * across instances until the transaction ends: each then finds every earlier message in its
+ * share's total, and two never wait on each other's share rows (a trim touches the shares of the
+ * messages it deletes, in no set order). Sandbox writes are few (their quota is small), so one
+ * lock costs nothing that matters.
  */
-const LOCK_SHARE = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
-const TRIM_CLIENT = trimSandboxShare('sandbox_client', '$1', '$2');
-const TRIM_KEY = trimSandboxShare('sandbox_key', '$1', '$2');
+const LOCK_SHARES = "SELECT pg_advisory_xact_lock(hashtextextended('portfolio:sandbox-shares', 0))";
+const SHARE_BYTES = 'SELECT bytes FROM sandbox_shares WHERE owner = $1';
+const DELETE_OLDEST = {
+  sandbox_client: 'DELETE FROM messages WHERE id = (SELECT MIN(id) FROM messages WHERE sandbox_client = $1)',
+  sandbox_key: 'DELETE FROM messages WHERE id = (SELECT MIN(id) FROM messages WHERE sandbox_key = $1)',
+} as const;
 
 const EARLIER_ANSWER = `SELECT fingerprint, status, body FROM idempotency
   WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'done' AND expires_at > $4`;
@@ -115,14 +122,9 @@ export class PgMessageStore implements MessageStore {
         share === undefined
           ? (await this.pool.query<{ id: number }>(STORE_SUBMISSION, parameters)).rows[0]
           : await inTransaction(this.pool, async (client) => {
-              // Always the client before the key, so two submissions never wait on each other's lock.
-              await client.query(LOCK_SHARE, [`sandbox-client:${share.client}`]);
-              if (share.key !== null) await client.query(LOCK_SHARE, [`sandbox-key:${share.key}`]);
+              await client.query(LOCK_SHARES);
               const row = (await client.query<{ id: number }>(STORE_SUBMISSION, parameters)).rows[0];
-              if (row !== undefined) {
-                await client.query(TRIM_CLIENT, [share.client, share.maxBytes]);
-                if (share.key !== null) await client.query(TRIM_KEY, [share.key, share.maxBytes]);
-              }
+              if (row !== undefined) await trimShares(client, share);
               return row;
             });
       if (stored !== undefined) return { stored: true, id: stored.id };
@@ -216,10 +218,26 @@ export class PgMessageStore implements MessageStore {
   }
 
   purgeSandbox(before: number): Promise<number> {
-    return this.change('DELETE FROM messages WHERE sandbox AND created_at < $1', [before]);
+    return withPostgres(() =>
+      inTransaction(this.pool, async (client) => {
+        await client.query(LOCK_SHARES);
+        return (await client.query('DELETE FROM messages WHERE sandbox AND created_at < $1', [before])).rowCount ?? 0;
+      }),
+    );
   }
 
   private change(sql: string, values: unknown[]): Promise<number> {
     return withPostgres(async () => (await this.pool.query(sql, values)).rowCount ?? 0);
+  }
+}
+
+/** Deletes the oldest messages of each share the new message counts against until the share fits again. */
+async function trimShares(client: PoolClient, share: SandboxShare): Promise<void> {
+  for (const { owner, column, value } of sandboxShares(share)) {
+    for (;;) {
+      const total = (await client.query<{ bytes: number }>(SHARE_BYTES, [owner])).rows[0];
+      if ((total?.bytes ?? 0) <= share.maxBytes) break;
+      if ((await client.query(DELETE_OLDEST[column], [value])).rowCount === 0) break;
+    }
   }
 }

@@ -4,6 +4,7 @@ import type {
   InboxQuery,
   MessageStore,
   Requeued,
+  SandboxShare,
   StoredMessage,
   Submission,
   SubmissionOutcome,
@@ -12,8 +13,8 @@ import {
   MAX_ERROR_LENGTH,
   MESSAGE_COLUMNS,
   spamReasonsColumn,
+  sandboxShares,
   toMessageRecord,
-  trimSandboxShare,
   withDeliveries,
   type DeliveryRow,
   type MessageRow,
@@ -39,8 +40,13 @@ export class SqliteMessageStore implements MessageStore {
         `INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons, sandbox_client, sandbox_key, size_bytes)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      trimClient: db.prepare(trimSandboxShare('sandbox_client', '?', '?')),
-      trimKey: db.prepare(trimSandboxShare('sandbox_key', '?', '?')),
+      shareBytes: db.prepare('SELECT bytes FROM sandbox_shares WHERE owner = ?'),
+      deleteOldestOfClient: db.prepare(
+        'DELETE FROM messages WHERE id = (SELECT MIN(id) FROM messages WHERE sandbox_client = ?)',
+      ),
+      deleteOldestOfKey: db.prepare(
+        'DELETE FROM messages WHERE id = (SELECT MIN(id) FROM messages WHERE sandbox_key = ?)',
+      ),
       insertDelivery: db.prepare(
         "INSERT INTO deliveries (message_id, channel, state, attempts, next_at) VALUES (?, ?, 'pending', 0, ?)",
       ),
@@ -99,10 +105,7 @@ export class SqliteMessageStore implements MessageStore {
             share?.bytes ?? 0,
           );
           const id = Number(lastInsertRowid);
-          if (share !== undefined) {
-            this.statements.trimClient.run(share.client, share.maxBytes);
-            if (share.key !== null) this.statements.trimKey.run(share.key, share.maxBytes);
-          }
+          if (share !== undefined) this.trimShares(share);
           for (const channel of channels) this.statements.insertDelivery.run(id, channel, now);
           this.statements.saveAnswer.run(
             ref.scope,
@@ -119,6 +122,18 @@ export class SqliteMessageStore implements MessageStore {
       );
     } finally {
       this.inFlight.leave(ref, token);
+    }
+  }
+
+  /** Deletes the oldest messages of each share the new message counts against until the share fits again. */
+  private trimShares(share: SandboxShare): void {
+    for (const { owner, column, value } of sandboxShares(share)) {
+      const deleteOldest =
+        column === 'sandbox_client' ? this.statements.deleteOldestOfClient : this.statements.deleteOldestOfKey;
+      for (;;) {
+        const total = this.statements.shareBytes.get(owner) as { bytes: number } | undefined;
+        if ((total?.bytes ?? 0) <= share.maxBytes || deleteOldest.run(value).changes === 0) break;
+      }
     }
   }
 
