@@ -115,6 +115,7 @@ export async function createServices(
       }),
       channels: notifiers.map((notifier) => notifier.channel),
       claimLeaseMs: config.connections.requestTimeoutMs + CLAIM_LEASE_MARGIN_MS,
+      sandboxStorageBytes: config.sandboxStorageBytes,
       onStored: () => notifiers.forEach((notifier) => notifier.wake()),
     }),
     formTokens,

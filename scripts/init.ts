@@ -1,11 +1,11 @@
-import { mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { siteBaseUrl } from '../functions/config/site-url.ts';
 import { parseSite, type Site } from '../functions/config/site.ts';
 import { ContentError } from '../functions/content/content-error.ts';
 import { exampleHashes } from './init/example-content.ts';
-import { planInit, type Change } from './init/plan-init.ts';
+import { linksOnTheWay, planInit, type Change } from './init/plan-init.ts';
 
 /**
  * `npm run init -- --name "Ada Lovelace" --url https://ada.example [--tagline ...] [--email ...]
@@ -35,7 +35,8 @@ const OPTION_OF_FIELD: Record<string, string> = {
 const USAGE = `Usage: npm run init -- --name "Your Name" --url https://your.domain [--tagline "..."] [--email you@your.domain] [--force]
 
 Makes this repository your portfolio: writes content/site.json for you, deletes the example
-projects and adds one starter project. It never overwrites a file you edited unless --force.`;
+projects and adds one starter project. It never overwrites a file you edited unless --force,
+and never writes or deletes through a symbolic link (it names the link and changes nothing).`;
 
 function fail(message: string): never {
   process.stderr.write(`init: ${message}\n`);
@@ -63,7 +64,13 @@ function apply(root: string, change: Change): void {
   const file = path.join(root, change.file);
   if (change.action === 'write') {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, change.text);
+    // O_NOFOLLOW: a link put in place since the plan was checked fails the write (ELOOP) instead of being followed.
+    const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+    try {
+      writeFileSync(fd, change.text);
+    } finally {
+      closeSync(fd);
+    }
     return;
   }
   rmSync(file);
@@ -89,6 +96,16 @@ const root = path.resolve(values.root ?? path.join(import.meta.dirname, '..'));
 const site = siteFrom(values);
 const { changes, edited } = planInit(root, site, exampleHashes());
 
+const links = linksOnTheWay(root, changes);
+if (links.length > 0) {
+  fail(
+    [
+      'nothing changed: init does not write through symbolic links, which may lead out of this repository:',
+      ...links.map((link) => `  ${link}`),
+      'Replace each with a regular file or folder (or remove it), then run again. --force does not change this.',
+    ].join('\n'),
+  );
+}
 if (edited.length > 0 && !values.force) {
   fail(
     [

@@ -7,8 +7,10 @@ const USAGE = `Usage: npm run restore -- [options] <file>
 
 Puts a backup made by \`npm run backup\` back into DATA_DIR: the database and the cursor and
 token signing secrets, readable only by the service's user (mode 0600). Stop the service first
-and start it again afterwards. A backup made by an older version is brought up to date when the
-service starts; one made by a newer version is refused.
+and start it again afterwards. The backup is checked first (SQLite's integrity check, its schema
+against its version, its secrets); a damaged one is refused and DATA_DIR is left as it was. A
+backup made by an older version is brought up to date when the service starts; one made by a
+newer version is refused.
 
   --force             replace the database and secrets DATA_DIR already holds (they are lost: back
                       them up first); refused while a service has the database open

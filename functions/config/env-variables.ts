@@ -1,3 +1,4 @@
+import { SANDBOX_STORAGE_MIN_BYTES } from '../contact/schema.ts';
 import { JOB_MAX_ATTEMPTS } from '../jobs/job-store.ts';
 import { SITE_URL_DEFAULT_SOURCE } from './site-url.ts';
 import { loadSite } from './site.ts';
@@ -30,7 +31,7 @@ export const ENV_VARIABLES = {
   DATABASE_URL: {
     default: '',
     meaning:
-      'If set (postgres:// or postgresql://, with TLS options as the pg driver reads them, e.g. ?sslmode=require), all durable state (inbox, idempotency records, jobs, test keys, signing secrets) lives in PostgreSQL, shared by every instance using it. Empty keeps it in SQLite under DATA_DIR.',
+      'If set (postgres:// or postgresql://, with TLS options as the pg driver reads them, e.g. ?sslmode=require), all durable state (inbox, idempotency records, jobs, test keys, signing secrets) lives in PostgreSQL, shared by every instance using it. Empty keeps it in SQLite under DATA_DIR. Files it names (sslkey, sslcert, sslrootcert) must be readable at start; wherever the URL is shown, its password and every parameter whose name suggests a secret (sslpassword, sslkey, ...) read ***.',
   },
   PORTFOLIO_ENV_FILE: {
     default: '',
@@ -148,6 +149,11 @@ export const ENV_VARIABLES = {
     default: '604800',
     meaning:
       'How long sandbox contact messages are kept (default 7 days, at least 60); older ones are purged at start and every 10 minutes.',
+  },
+  SANDBOX_STORAGE_BYTES: {
+    baked: true,
+    default: '1048576',
+    meaning: `Most sandbox contact message text (name, email and message in UTF-8 bytes) kept per client IP (per /64 for IPv6) and, apart, per test key (default 1 MiB, at least ${SANDBOX_STORAGE_MIN_BYTES}). A new sandbox message deletes the oldest ones of its client and of its key that would keep more.`,
   },
   REDIS_URL: {
     default: '',

@@ -1,6 +1,9 @@
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { parseRateQuota, type RateQuota } from './rate-quota.ts';
 import { SITE_URL_RULE, siteBaseUrl } from './site-url.ts';
+import { SANDBOX_STORAGE_MIN_BYTES } from '../contact/schema.ts';
+import { redactUrl } from './redact-url.ts';
 import { ENV_VARIABLES, type EnvVariable } from './env-variables.ts';
 import { inboxCommand } from './inbox-command.ts';
 
@@ -25,6 +28,8 @@ export interface Config {
   jobs: JobLimits;
   /** How long sandbox contact messages are kept. */
   sandboxRetentionSeconds: number;
+  /** The most sandbox message text one client, and one test key, keeps (functions/contact/contact-service.ts). */
+  sandboxStorageBytes: number;
   batchMaxOperations: number;
   rateLimitMaxClients: number;
   /** Where quotas are counted when several instances share them; null counts in this process. */
@@ -136,7 +141,32 @@ function optionalUrl(env: Env, variable: EnvVariable, protocols: readonly string
     // Reported below with the variable's name.
   }
   const schemes = protocols.map((protocol) => `${protocol}//`).join(' or ');
-  throw new ConfigError(variable, text.replace(/\/\/[^@/]*@/, '//***@'), `an absolute ${schemes} URL, or empty`);
+  throw new ConfigError(variable, redactUrl(text), `an absolute ${schemes} URL, or empty`);
+}
+
+/** The query parameters of DATABASE_URL that name a file the driver reads when it connects. */
+const DATABASE_URL_FILES = ['sslkey', 'sslcert', 'sslrootcert'] as const;
+
+/**
+ * DATABASE_URL, with each file it names (the TLS key and certificates) readable now: the driver
+ * reads them only when it first connects, and a missing one would stop the process there with a
+ * stack trace instead of this one line.
+ */
+function databaseUrl(env: Env): string | null {
+  const url = optionalUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  if (url === null) return null;
+  const params = new URL(url).searchParams;
+  for (const name of DATABASE_URL_FILES) {
+    const file = params.get(name);
+    if (file === null) continue;
+    try {
+      accessSync(file, constants.R_OK);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new ConfigError('DATABASE_URL', redactUrl(url), `its ${name} file ${file} to be readable (${reason})`);
+    }
+  }
+  return url;
 }
 
 function host(env: Env): string {
@@ -174,9 +204,10 @@ export function loadConfig(env: Env = process.env): Config {
       leaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 1, 3600),
     },
     sandboxRetentionSeconds: integer(env, 'SANDBOX_RETENTION_SECONDS', 60, 365 * 86400),
+    sandboxStorageBytes: integer(env, 'SANDBOX_STORAGE_BYTES', SANDBOX_STORAGE_MIN_BYTES, 2 ** 40),
     rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 100, 10_000_000),
     redisUrl: optionalUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    databaseUrl: optionalUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl: databaseUrl(env),
     connections: connectionLimits(env),
     mcpAllowedOrigins: originList(env, 'MCP_ALLOWED_ORIGINS'),
     accessLog: boolean(env, 'ACCESS_LOG'),

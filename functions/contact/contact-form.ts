@@ -97,6 +97,8 @@ export function contactFormHandler(
         sandbox: false,
         limiter: messages,
         quotaKey,
+        clientKey: quotaKey,
+        keyId: null,
         payload: async () => ({ ...values, form: guards }),
       });
       return {

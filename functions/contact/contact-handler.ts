@@ -1,3 +1,4 @@
+import { clientKeyOf } from '../http/client-ip.ts';
 import { jsonTextResponse } from '../http/json.ts';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
@@ -20,6 +21,8 @@ export function contactHandler(service: ContactService, messages: (tier: Tier) =
       sandbox: context.sandbox,
       limiter: messages(context.tier),
       quotaKey: context.quotaKey,
+      clientKey: clientKeyOf(request.clientIp),
+      keyId: context.keyId,
       payload: async () => parseJsonBody(await request.readBody(CONTACT_LIMITS.bodyMaxBytes)),
     });
     return jsonTextResponse(

@@ -24,6 +24,9 @@ export interface ContactRequest {
   /** The quota of the caller's tier, and who it counts against (the client IP, or the key). */
   limiter: QuotaLimiter;
   quotaKey: string;
+  /** The client's address as quotas count it (its IP, or /64 for IPv6), and the test key it used, if any. */
+  clientKey: string;
+  keyId: string | null;
   /** Produces the parsed body; called once the key is known to be free or recorded (it may read the network). */
   payload: () => Promise<unknown>;
 }
@@ -42,6 +45,8 @@ export interface ContactDependencies {
    * request may last (REQUEST_TIMEOUT_MS), so only the claim of an instance that died runs out.
    */
   claimLeaseMs: number;
+  /** The most sandbox message text one client, and one test key, may keep (SANDBOX_STORAGE_BYTES). */
+  sandboxStorageBytes: number;
   onStored: () => void;
 }
 
@@ -56,6 +61,9 @@ const SCOPE = 'contact';
  * any instance, gets a 409 instead of a second message. The message and the key's answer
  * commit in one transaction before the answer goes out, so an acknowledged message survives a
  * crash and is never stored twice.
+ *
+ * A sandbox message counts against its client's and its test key's storage share: storing it deletes
+ * their oldest sandbox messages beyond SANDBOX_STORAGE_BYTES, as a test inbox that keeps the newest.
  *
  * Spam (functions/contact/spam-score.ts) is answered exactly as any message, so a bot learns
  * nothing, and stored in the spam folder without deliveries: never notified, never lost.
@@ -113,6 +121,14 @@ export class ContactService {
           // Sandbox traffic is anyone's test, and spam nobody's message: the owner is told about neither.
           channels: request.sandbox || verdict.spam ? [] : this.deps.channels,
           answer,
+          sandboxShare: request.sandbox
+            ? {
+                client: request.clientKey,
+                key: request.keyId,
+                bytes: messageBytes(fields),
+                maxBytes: this.deps.sandboxStorageBytes,
+              }
+            : undefined,
         });
         claimEnded = true;
       } catch (error) {
@@ -144,6 +160,11 @@ export class ContactService {
       replayed: true,
     };
   }
+}
+
+/** What a message's text takes in storage: its fields in UTF-8. */
+function messageBytes(fields: { name: string; email: string; message: string }): number {
+  return Buffer.byteLength(fields.name) + Buffer.byteLength(fields.email) + Buffer.byteLength(fields.message);
 }
 
 /** Sandbox traffic has its own counters, so testing never eats a visitor's quota. */

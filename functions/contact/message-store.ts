@@ -61,6 +61,18 @@ export interface InboxQuery {
   limit?: number;
 }
 
+/**
+ * Who sent a sandbox message and the most storage each of them may keep. A sandbox message counts
+ * `bytes` against its client (IP, or /64 for IPv6) and, when sent with a test key, against that key;
+ * storing it deletes the oldest sandbox messages of either that would keep more than `maxBytes`.
+ */
+export interface SandboxShare {
+  client: string;
+  key: string | null;
+  bytes: number;
+  maxBytes: number;
+}
+
 /** A contact submission whose key this request has claimed (IdempotencyStore.claim). */
 export interface Submission {
   ref: KeyRef;
@@ -70,6 +82,8 @@ export interface Submission {
   /** The channels to deliver it to: those configured now (none for a sandbox message or spam). */
   channels: readonly Channel[];
   answer: RecordedAnswer;
+  /** Set for a sandbox message: whose storage it counts against (live messages are never deleted). */
+  sandboxShare?: SandboxShare;
 }
 
 /**
@@ -96,6 +110,8 @@ export interface MessageStore {
    * Stores the message, its deliveries (one pending per channel in the submission) and its key's
    * answer in one transaction, which also ends the claim, so an acknowledged message survives a
    * crash, is never stored twice whichever instance retries, and is never stored without them.
+   * A sandbox message's share (Submission.sandboxShare) is enforced in the same transaction, so the
+   * bound holds across instances.
    */
   storeSubmission(submission: Submission, now?: number): Promise<SubmissionOutcome>;
   /** Newest first. */

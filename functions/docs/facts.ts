@@ -38,6 +38,18 @@ function duration(seconds: number): string {
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
+/** A byte count in the largest binary unit that divides it (1048576 is "1 MiB"). */
+function byteSize(bytes: number): string {
+  const [unit, size] = (
+    [
+      ['GiB', 2 ** 30],
+      ['MiB', 2 ** 20],
+      ['KiB', 2 ** 10],
+    ] as const
+  ).find(([, size]) => bytes % size === 0) ?? ['bytes', 1];
+  return `${bytes / size} ${unit}`;
+}
+
 function table(header: string[], rows: string[][]): string {
   return [
     `| ${header.join(' | ')} |`,
@@ -121,6 +133,7 @@ export function docFacts(config: Config): Record<string, string> {
     'jobs.limits': `${config.jobs.concurrency} at a time, with up to ${config.jobs.queueLimit} live and ${config.jobs.queueLimit} sandbox jobs waiting, and results are kept ${duration(config.jobs.retentionSeconds)}`,
     'jobs.shares': `may have ${config.jobs.queuePerClient} jobs waiting and ${config.jobs.runningPerClient} running at a time, and keeps its ${config.jobs.resultsPerClient} most recently finished jobs (older ones are deleted before their time is up)`,
     'sandbox.retention': duration(config.sandboxRetentionSeconds),
+    'sandbox.storage': byteSize(config.sandboxStorageBytes),
     'sandbox.header': SANDBOX_HEADER_VALUES.map((value) => `\`${value}\``).join(', '),
     'key.prefix': `\`${TEST_KEY_PREFIX}\``,
     'key.ttl': `${config.testKeyTtlSeconds / 86400} days`,

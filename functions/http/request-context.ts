@@ -1,3 +1,4 @@
+import { StorageUnavailable } from '../state/storage-errors.ts';
 import { ApiError } from './api-error.ts';
 import { clientKeyOf } from './client-ip.ts';
 import { headerValue, type ApiRequest } from './types.ts';
@@ -9,8 +10,14 @@ export type Tier = (typeof TIERS)[number];
 /** Values X-Sandbox accepts; anything else is refused rather than guessed. */
 export const SANDBOX_HEADER_VALUES = ['true', '1', 'false', '0'] as const;
 
-/** What a key or token turned out to be: `none` sent, `valid`, or `invalid` (unknown, malformed, expired). */
-type KeyStatus = 'none' | 'valid' | 'invalid';
+/**
+ * What a presented key or token turned out to be (X-API-Key-Status): `valid`; `invalid` (unknown,
+ * malformed, expired); or `unverified`, when the storage that holds keys could not be reached, so
+ * the request is served as an anonymous one in sandbox mode (a read is served as usual; a write
+ * never reaches production records). `none` when nothing was presented (no header is sent).
+ */
+export const KEY_STATUSES = ['valid', 'invalid', 'unverified'] as const;
+type KeyStatus = 'none' | (typeof KEY_STATUSES)[number];
 
 /** Who is calling and in which mode; resolved once per request by the router. */
 export interface RequestContext {
@@ -29,13 +36,21 @@ export type CredentialVerifier = (credential: string) => Promise<string | null>;
  * Resolves sandbox mode and the tier. Sandbox is selected by `?sandbox=true`, `X-Sandbox: true`
  * (or `1`), a host whose first label is `sandbox`, or a valid test key. A key that does not
  * verify never fails the request (the API is public, so it never answers 401; see docs/architecture.md): the request
- * is served anonymously and the response says the key was ignored.
+ * is served anonymously and the response says the key was ignored. A key that cannot be checked
+ * now (the key store is unreachable) is served the same way, in sandbox mode, and said to be unverified.
  */
 export async function resolveContext(request: ApiRequest, verify: CredentialVerifier): Promise<RequestContext> {
   const credential = credentialOf(request);
-  const keyId = credential === null ? null : await verify(credential);
-  const keyStatus: KeyStatus = credential === null ? 'none' : keyId === null ? 'invalid' : 'valid';
-  const sandbox = keyId !== null || sandboxByQuery(request) || sandboxByHeader(request) || sandboxByHost(request);
+  const verified = credential === null ? null : await verifyOrUnknown(verify, credential);
+  const keyId = verified === 'unknown' ? null : verified;
+  const keyStatus: KeyStatus =
+    credential === null ? 'none' : verified === 'unknown' ? 'unverified' : keyId === null ? 'invalid' : 'valid';
+  const sandbox =
+    keyId !== null ||
+    keyStatus === 'unverified' ||
+    sandboxByQuery(request) ||
+    sandboxByHeader(request) ||
+    sandboxByHost(request);
   return {
     sandbox,
     tier: keyId === null ? 'anonymous' : 'test',
@@ -43,6 +58,19 @@ export async function resolveContext(request: ApiRequest, verify: CredentialVeri
     keyStatus,
     quotaKey: keyId === null ? clientKeyOf(request.clientIp) : `key:${keyId}`,
   };
+}
+
+/**
+ * The key id a credential stands for, null when it does not verify, or `unknown` when the storage
+ * that holds keys cannot be reached: the public reads a caller makes do not need it.
+ */
+async function verifyOrUnknown(verify: CredentialVerifier, credential: string): Promise<string | null | 'unknown'> {
+  try {
+    return await verify(credential);
+  } catch (error) {
+    if (error instanceof StorageUnavailable) return 'unknown';
+    throw error;
+  }
 }
 
 /**

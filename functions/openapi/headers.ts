@@ -1,5 +1,5 @@
 import type { HeaderObject, ParameterObject, ReferenceObject } from 'openapi3-ts/oas30';
-import { SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
+import { KEY_STATUSES, SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
 import { DEPRECATED_AT, DEPRECATION_HEADER_VALUE, SUNSET_HEADER_VALUE } from '../deprecation.ts';
 import { API_VERSIONS } from '../http/router.ts';
 
@@ -23,8 +23,8 @@ export const RESPONSE_HEADERS = {
   },
   'X-API-Key-Status': {
     description:
-      'Sent when a key or bearer token was presented: `valid`, or `invalid` when it was ignored and the request was served anonymously.',
-    schema: { type: 'string', enum: ['valid', 'invalid'] },
+      'Sent when a key or bearer token was presented: `valid`; `invalid` when it was ignored and the request was served anonymously; `unverified` when it could not be checked because the storage was unreachable, and the request was served anonymously in sandbox mode (reads as usual; writes stay in the sandbox).',
+    schema: { type: 'string', enum: [...KEY_STATUSES] },
   },
   // Referenced only where the quota was counted, and then always sent.
   'RateLimit-Limit': { description: 'Requests the quota allows per window.', required: true, schema: integer },

@@ -89,7 +89,10 @@ export function operationDocs(config: Config): Record<DocumentedId, OperationDoc
           headers: ['Idempotent-Replayed'],
         },
       },
-      notes: `The body may be at most ${CONTACT_LIMITS.bodyMaxBytes} bytes. Keys are remembered for ${config.idempotencyTtlSeconds} seconds.`,
+      notes:
+        `The body may be at most ${CONTACT_LIMITS.bodyMaxBytes} bytes. Keys are remembered for ${config.idempotencyTtlSeconds} seconds. ` +
+        `In the sandbox, each client (IP, or /64 for IPv6) and each test key keeps at most ${config.sandboxStorageBytes} bytes of message text (name, email and message in UTF-8); ` +
+        `a new sandbox message is always accepted and deletes the oldest ones that would go past that, and every sandbox message is deleted after ${config.sandboxRetentionSeconds} seconds.`,
     },
     batchOperations: {
       request: { body: json(batchRequestComponent(config.batchMaxOperations), true) },

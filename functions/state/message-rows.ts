@@ -29,6 +29,25 @@ export function spamReasonsColumn(reasons: readonly string[] | undefined): strin
   return reasons === undefined || reasons.length === 0 ? null : JSON.stringify(reasons);
 }
 
+/**
+ * The sandbox shares a message counts against (Submission.sandboxShare): its client's and, with a
+ * test key, its key's. Each is a row of sandbox_shares (`owner`, its total kept by triggers) and
+ * the messages column that says whose a message is.
+ */
+export function sandboxShares(share: { client: string; key: string | null }): SandboxShareRef[] {
+  const shares: SandboxShareRef[] = [
+    { owner: `client:${share.client}`, column: 'sandbox_client', value: share.client },
+  ];
+  if (share.key !== null) shares.push({ owner: `key:${share.key}`, column: 'sandbox_key', value: share.key });
+  return shares;
+}
+
+export interface SandboxShareRef {
+  owner: string;
+  column: 'sandbox_client' | 'sandbox_key';
+  value: string;
+}
+
 /** A row of the outbox (table deliveries). */
 export interface DeliveryRow {
   message_id: number;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { SITE_FILE, type Site } from '../../functions/config/site.ts';
 import { PROJECTS_DIR } from '../../functions/content/check-content.ts';
@@ -61,4 +61,31 @@ export function planInit(root: string, site: Site, hashes: ExampleHashes): InitP
     });
   }
   return { changes, edited };
+}
+
+/**
+ * Each symbolic link on the way to a file the plan changes (the file itself, or a folder between
+ * `root` and it), as `path -> target`. Init never writes or deletes through a link: it may lead
+ * out of the repository, to a file that is not the portfolio's.
+ */
+export function linksOnTheWay(root: string, changes: readonly Change[]): string[] {
+  const links = new Set<string>();
+  for (const { file } of changes) {
+    const parts = file.split('/');
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const relative = parts.slice(0, depth).join('/');
+      const full = path.join(root, relative);
+      let isLink: boolean;
+      try {
+        isLink = lstatSync(full).isSymbolicLink();
+      } catch {
+        break; // Not there yet: init creates it, and nothing below it exists either.
+      }
+      if (isLink) {
+        links.add(`${relative} -> ${readlinkSync(full)}`);
+        break;
+      }
+    }
+  }
+  return [...links].sort();
 }

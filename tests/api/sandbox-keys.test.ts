@@ -302,3 +302,103 @@ describe('POST /oauth/token (client credentials)', () => {
     );
   });
 });
+
+describe('sandbox storage', () => {
+  it('keeps at most SANDBOX_STORAGE_BYTES of sandbox messages per client and per test key, the newest; live messages stay', async () => {
+    const bound = 65_536;
+    const many = '100000/600';
+    const limited = await startApi({
+      SANDBOX_STORAGE_BYTES: String(bound),
+      READ_RATE_LIMIT: many,
+      CONTACT_RATE_LIMIT: many,
+      KEYS_RATE_LIMIT: many,
+      TEST_KEY_READ_RATE_LIMIT: many,
+      TEST_KEY_CONTACT_RATE_LIMIT: many,
+    });
+    // A message near the longest allowed (5,000 characters): about 5 KB, so 13 fit in 64 KiB.
+    const text = (label: string) => `${label} ${'x'.repeat(4_950)}`;
+    const bytesOf = (message: string) =>
+      Buffer.byteLength(VALID.name) + Buffer.byteLength(VALID.email) + Buffer.byteLength(message);
+    /** The newest of `sent` (oldest first) that fit in the bound together, oldest first. */
+    const newestFitting = (sent: string[]) => {
+      const kept: string[] = [];
+      let total = 0;
+      for (const message of [...sent].reverse()) {
+        if (total + bytesOf(message) > bound) break;
+        total += bytesOf(message);
+        kept.unshift(message);
+      }
+      return kept;
+    };
+    async function post(message: string, remoteAddress: string, headers: Record<string, string>) {
+      const answer = await limited.request({
+        method: 'POST',
+        path: '/api/v1/contact',
+        remoteAddress,
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID(), ...headers },
+        body: JSON.stringify({ ...VALID, message }),
+      });
+      expect(answer.status, answer.body.toString()).toBe(200);
+    }
+    async function newKey(remoteAddress: string): Promise<string> {
+      const answer = await limited.request({
+        method: 'POST',
+        path: '/api/v1/keys',
+        remoteAddress,
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(answer.status).toBe(201);
+      return (JSON.parse(answer.body.toString()) as { key: string }).key;
+    }
+    try {
+      // One IP with ten test keys, three messages each: the client's share holds.
+      const keys = await Promise.all(Array.from({ length: 10 }, () => newKey('192.0.2.1')));
+      const byOneIp: string[] = [];
+      for (const [index, key] of keys.entries())
+        for (let n = 0; n < 3; n++) {
+          byOneIp.push(text(`one-ip key ${index} #${n}`));
+          await post(byOneIp.at(-1)!, '192.0.2.1', { 'x-api-key': key });
+        }
+      // One test key used from twenty IPs: the key's share holds.
+      const shared = await newKey('192.0.2.2');
+      const byOneKey: string[] = [];
+      for (let n = 0; n < 20; n++) {
+        byOneKey.push(text(`one-key #${n}`));
+        await post(byOneKey.at(-1)!, `198.51.100.${n + 1}`, { authorization: `Bearer ${shared}` });
+      }
+      // No key, sandbox by header, from one IPv6 /64 through changing addresses; and live messages from it.
+      const anonymous: string[] = [];
+      const live: string[] = [];
+      for (let n = 0; n < 20; n++) {
+        anonymous.push(text(`anonymous #${n}`));
+        await post(anonymous.at(-1)!, `2001:db8:1:2::${n + 1}`, { 'x-sandbox': 'true' });
+        live.push(`live message #${n} ${randomUUID()}`);
+        await post(live.at(-1)!, `2001:db8:1:2::${n + 1}`, {});
+      }
+
+      const sandbox = (await storedInbox(limited.dataDir, { sandbox: true })).map((entry) => entry.message).reverse();
+      for (const [label, sent] of [
+        ['one-ip', byOneIp],
+        ['one-key', byOneKey],
+        ['anonymous', anonymous],
+      ] as const) {
+        const kept = sandbox.filter((message) => message.startsWith(`${label} `));
+        expect(kept, label).toEqual(newestFitting(sent));
+        expect(kept.length, label).toBeLessThan(sent.length);
+        expect(kept.reduce((total, message) => total + bytesOf(message), 0)).toBeLessThanOrEqual(bound);
+      }
+      // The running total each share is trimmed by matches what it keeps.
+      const total = await queryState(
+        limited.dataDir,
+        'SELECT bytes FROM sandbox_shares WHERE owner = ?',
+        'client:192.0.2.1',
+      );
+      expect(total[0]?.bytes).toBe(newestFitting(byOneIp).reduce((sum, message) => sum + bytesOf(message), 0));
+      const stored = (await storedInbox(limited.dataDir)).map((entry) => entry.message);
+      expect(stored.filter((message) => message.startsWith('live message')).sort()).toEqual([...live].sort());
+    } finally {
+      await limited.stop();
+    }
+  });
+});

@@ -208,6 +208,70 @@ describe('backup and restore rules', () => {
     migrated.close();
   });
 
+  it('refuses a damaged backup (integrity, schema, secrets) in one line, leaving the deployment as it was', async () => {
+    // A deployment to restore over, stopped: each refusal must leave it byte for byte.
+    const dataDir = freshDataDir();
+    expect((await restore(dataDir, file)).code).toBe(0);
+    const snapshot = () => new Map(readdirSync(dataDir).map((name) => [name, readFileSync(path.join(dataDir, name))]));
+    const before = snapshot();
+    const damaged = (change: (db: Database.Database) => void) => {
+      const copy = backupFile();
+      copyFileSync(file, copy);
+      const db = new Database(copy);
+      change(db);
+      db.close();
+      return copy;
+    };
+    /** The same backup with the root page of an index overwritten: the tables read, the file is not whole. */
+    const torn = backupFile();
+    copyFileSync(file, torn);
+    const probe = new Database(torn, { readonly: true });
+    const pageSize = probe.pragma('page_size', { simple: true }) as number;
+    const { rootpage } = probe
+      .prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'messages_by_folder'")
+      .get() as {
+      rootpage: number;
+    };
+    probe.close();
+    const bytes = readFileSync(torn);
+    bytes.fill(0xee, (rootpage - 1) * pageSize, rootpage * pageSize);
+    writeFileSync(torn, bytes);
+
+    for (const [backup, reason] of [
+      [torn, /is damaged: SQLite (cannot read it|'s integrity check found)/],
+      [
+        damaged((db) => db.exec('DROP TABLE deliveries')),
+        /is damaged: it has schema version \d+ but it has no table deliveries\./,
+      ],
+      [
+        damaged((db) => db.exec('DROP INDEX messages_by_folder; ALTER TABLE messages DROP COLUMN folder')),
+        /is damaged: it has schema version \d+ but its table messages lacks column folder TEXT/,
+      ],
+      [
+        damaged((db) => db.pragma('user_version = 5')),
+        /is damaged: it has schema version 5 but its table messages has column folder TEXT, .*which that version does not\./,
+      ],
+      [
+        damaged((db) => db.prepare("UPDATE backup_secrets SET value = ? WHERE name = 'token'").run(Buffer.alloc(5))),
+        /is damaged: its token secret is 5 bytes, not 32\./,
+      ],
+      [
+        damaged((db) => db.exec("DELETE FROM backup_secrets WHERE name = 'form'")),
+        /is damaged: it lacks the form secret that every backup of its version holds\./,
+      ],
+    ] as const) {
+      const refused = await restore(dataDir, '--force', backup);
+      expect(refused.code, refused.stdout).toBe(1);
+      expect(refused.stderr.split('\n')[0]).toMatch(reason);
+      expect(refused.stderr.split('\n')[0]).toMatch(/Nothing was changed\.$/);
+      expect(snapshot()).toEqual(before);
+    }
+    // And the deployment still starts on its own data.
+    const still = await startServer(QUOTAS, dataDir);
+    await still.stop();
+    expect((await readInbox(dataDir)).map((entry) => entry.message)).toEqual(['Before the backup']);
+  });
+
   it('refuses a file that is not a backup: a bare copy of portfolio.db', async () => {
     const bare = backupFile();
     copyFileSync(path.join(server.dataDir, 'portfolio.db'), bare);

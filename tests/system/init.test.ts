@@ -1,5 +1,15 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -134,5 +144,45 @@ describe('npm run init', () => {
     const { code, stderr } = await init('--name', 'Ada', '--url', 'ada.example');
     expect(code).toBe(1);
     expect(stderr).toMatch(/--url must be an absolute http:\/\/ or https:\/\/ URL/);
+  });
+
+  it('never writes or deletes through a symbolic link, even with --force, and says which', async () => {
+    const own = root;
+    root = mkdtempSync(path.join(tmpdir(), 'portfolio-init-'));
+    const outside = mkdtempSync(path.join(tmpdir(), 'portfolio-outside-'));
+    try {
+      cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true });
+      // site.json as the example has it, but kept outside the repository; the projects folder too.
+      const siteOutside = path.join(outside, 'site.json');
+      cpSync(path.join(root, 'content/site.json'), siteOutside);
+      rmSync(path.join(root, 'content/site.json'));
+      symlinkSync(siteOutside, path.join(root, 'content/site.json'));
+      const projectsOutside = path.join(outside, 'projects');
+      cpSync(path.join(root, 'content/projects'), projectsOutside, { recursive: true });
+      rmSync(path.join(root, 'content/projects'), { recursive: true });
+      symlinkSync(projectsOutside, path.join(root, 'content/projects'));
+      /** Every file under `outside` with its bytes. */
+      const outsideFiles = () =>
+        readdirSync(outside, { recursive: true, encoding: 'utf8' })
+          .filter((file) => lstatSync(path.join(outside, file)).isFile())
+          .sort()
+          .map((file) => [file, readFileSync(path.join(outside, file), 'latin1')]);
+      const outsideBefore = outsideFiles();
+
+      for (const force of [[], ['--force']]) {
+        const { code, stdout, stderr } = await init(...ADA, ...force);
+        expect(code, stdout).toBe(1);
+        expect(stderr).toContain('does not write through symbolic links');
+        expect(stderr).toContain(`content/site.json -> ${siteOutside}`);
+        expect(stderr).toContain(`content/projects -> ${projectsOutside}`);
+        expect(stdout).toBe('');
+      }
+      expect(outsideFiles()).toEqual(outsideBefore);
+      expect(lstatSync(path.join(root, 'content/site.json')).isSymbolicLink()).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+      root = own;
+    }
   });
 });

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, storedInbox, VALID, type Posted } from '../support/contact.ts';
 import { freePort } from '../support/free-port.ts';
-import { countByText, startInstance, type SharedServers } from '../support/instances.ts';
+import {
+  claimLeaseEnd,
+  countByText,
+  slowContactPost,
+  startInstance,
+  type SharedServers,
+} from '../support/instances.ts';
 import { createdSchema, createJob, pollUntilFinished } from '../support/jobs.ts';
 import { HAS_POSTGRES, startPostgres, type ThrowawayPostgres } from '../support/postgres.ts';
 import { queryState } from '../support/raw-state.ts';
@@ -95,6 +101,61 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)('several instances through faults',
     const texts = [...before, ...during].map((body) => body.message);
     const counts = countByText(await storedInbox(a.dataDir), texts);
     expect([...counts.values()]).toEqual(texts.map(() => 1));
+  });
+
+  it('gives an Idempotency-Key back when PostgreSQL goes away mid-request, and serves keyed reads unverified meanwhile', async () => {
+    // A claim's lease here is a minute (REQUEST_TIMEOUT_MS plus a margin): only a release frees the keys in time.
+    const c = await startInstance(shared, { ...ENV, HEADERS_TIMEOUT_MS: '10000', REQUEST_TIMEOUT_MS: '60000' });
+    started.push(c);
+    const created = await fetch(`${c.baseUrl}/api/v1/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(created.status).toBe(201);
+    // Created, never presented: C has not checked it, so only the database can.
+    const { key: testKey } = (await created.json()) as { key: string };
+    const cut = [message('Cut off by the restart'), message('Cut off by the restart')];
+    const keys = [randomUUID(), randomUUID()];
+    const posts = await Promise.all(keys.map((key, i) => slowContactPost(c.baseUrl, key, JSON.stringify(cut[i]))));
+    for (const key of keys)
+      await waitFor(async () => (await claimLeaseEnd(c.dataDir, key)) !== undefined, `the claim on ${key}`);
+
+    await postgres.stop();
+    for (const answer of await Promise.all(posts.map((post) => post.finish())))
+      expect(answer).toMatch(/^HTTP\/1\.1 503 [^]*storage_unavailable/);
+    const keyed = await fetch(`${c.baseUrl}/api/v1/projects?limit=2`, { headers: { 'x-api-key': testKey } });
+    expect(keyed.status).toBe(200);
+    expect(((await keyed.json()) as { data: unknown[] }).data).toHaveLength(2);
+    expect(['x-api-key-status', 'x-quota-tier', 'x-sandbox'].map((name) => keyed.headers.get(name))).toEqual([
+      'unverified',
+      'anonymous',
+      'true',
+    ]);
+
+    await postgres.start();
+    // The same key on the same instance: the claim is given back before the key is claimed again.
+    let again: Posted | undefined;
+    await waitFor(async () => {
+      again = await postContact(c.baseUrl, cut[0], { key: keys[0]! });
+      return again.status !== 503;
+    }, 'a write on C after PostgreSQL returned');
+    expect([again?.status, again?.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    // The other key through another instance: C gives its claim back by itself once PostgreSQL answers.
+    let elsewhere: Posted | undefined;
+    await waitFor(async () => {
+      elsewhere = await postContact(a.baseUrl, cut[1], { key: keys[1]! });
+      return elsewhere.status !== 503 && elsewhere.status !== 409;
+    }, 'the second key on A');
+    expect([elsewhere?.status, elsewhere?.headers.get('idempotent-replayed')]).toEqual([200, null]);
+
+    const verified = await fetch(`${c.baseUrl}/api/v1/sandbox/ping`, { headers: { 'x-api-key': testKey } });
+    expect(verified.headers.get('x-api-key-status')).toBe('valid');
+    const counts = countByText(
+      await storedInbox(a.dataDir),
+      cut.map((body) => body.message),
+    );
+    expect([...counts.values()]).toEqual([1, 1]);
   });
 
   it('serves every request while Redis is down, and each instance logs the fallback and the return once', async () => {

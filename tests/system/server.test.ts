@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorSchema } from '../support/schemas.ts';
 import { freshDataDir, startExpectingFailure, startServer, type RunningServer } from '../support/server.ts';
+import { freshDatabaseUrl, HAS_POSTGRES } from '../support/postgres.ts';
 import { startService } from '../support/service.ts';
 import { waitFor } from '../support/webhook.ts';
 
@@ -258,6 +259,33 @@ describe('cross-cutting rules', () => {
     const { code, stderr } = await startExpectingFailure({ [variable]: value });
     expect(code).toBe(1);
     expect(stderr).toContain(`Invalid ${variable}=`);
+  });
+
+  it('refuses a DATABASE_URL whose sslkey file is missing in one line, its secrets redacted', async () => {
+    const { code, stderr } = await startExpectingFailure({
+      DATABASE_URL:
+        'postgresql://portfolio:user-secret@127.0.0.1:9/portfolio?sslmode=require&sslkey=/nonexistent/client.key&sslpassword=key-secret',
+    });
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'Invalid DATABASE_URL="postgresql://portfolio@127.0.0.1:9/portfolio?sslmode=require&sslkey=***&sslpassword=***": ' +
+        'expected its sslkey file /nonexistent/client.key to be readable (ENOENT).\n',
+    );
+  });
+
+  it.skipIf(!HAS_POSTGRES)('never writes the secrets of DATABASE_URL to its log or its errors', async () => {
+    const url = new URL(await freshDatabaseUrl());
+    url.password = 'user-secret';
+    url.searchParams.set('sslpassword', 'key-secret');
+    url.searchParams.set('application_name', 'portfolio-test');
+    const onPostgres = await startServer({ DATABASE_URL: url.href }, freshDataDir());
+    await onPostgres.stop();
+    const written = JSON.stringify(onPostgres.logLines) + onPostgres.stderr();
+    expect(written).not.toMatch(/user-secret|key-secret/);
+    const listening = onPostgres.logLines.find((line) => line.message === 'listening');
+    expect(listening?.storage).toMatch(
+      /^postgresql \(postgresql:\/\/postgres@127\.0\.0\.1:\d+\/\w+\?sslpassword=\*\*\*&application_name=portfolio-test\)$/,
+    );
   });
 
   it.each([

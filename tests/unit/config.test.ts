@@ -5,6 +5,7 @@ import { parseRateQuota } from '../../functions/config/rate-quota.ts';
 import { SITE_URL_RULE, siteBaseUrl } from '../../functions/config/site-url.ts';
 import { loadSite, parseSite } from '../../functions/config/site.ts';
 import { configTable } from '../../scripts/config-table.ts';
+import { redactUrl } from '../../functions/config/redact-url.ts';
 
 describe('parseRateQuota', () => {
   it('reads <count>/<seconds>', () => {
@@ -88,7 +89,7 @@ describe('owner notification settings', () => {
 
   it('names the variable and hides the password of a bad SMTP_URL; refuses a list or a header in an address', () => {
     expect(() => loadConfig({ ...EMAIL, SMTP_URL: 'https://me:secret@smtp.example.com' })).toThrow(
-      'Invalid SMTP_URL="https://***@smtp.example.com": expected an absolute smtp:// or smtps:// URL, or empty.',
+      'Invalid SMTP_URL="https://me@smtp.example.com/": expected an absolute smtp:// or smtps:// URL, or empty.',
     );
     for (const to of ['me@example.com, other@example.com', 'me', 'me@example.com\r\nBcc: x@example.com'])
       expect(() => loadConfig({ ...EMAIL, NOTIFY_EMAIL_TO: to }), to).toThrow(ConfigError);
@@ -137,6 +138,22 @@ describe('the site address', () => {
     );
     expect(() => parseSite({ ...loadSite(), siteUrl: value })).toThrow(
       `content/site.json is not valid:\n  - siteUrl: must be ${SITE_URL_RULE}`,
+    );
+  });
+});
+
+describe('redactUrl', () => {
+  it('leaves out the password and every parameter whose name suggests a secret, and nothing else', () => {
+    expect(
+      redactUrl(
+        'postgresql://ada:pw@db.example:5432/portfolio?sslmode=verify-full&sslpassword=s1&password=s2&sslkey=/k.pem&access_token=s3&application_name=web',
+      ),
+    ).toBe(
+      'postgresql://ada@db.example:5432/portfolio?sslmode=verify-full&sslpassword=***&password=***&sslkey=***&access_token=***&application_name=web',
+    );
+    expect(redactUrl('rediss://:pw@cache.example:6380')).toBe('rediss://cache.example:6380');
+    expect(redactUrl('not a url://ada:pw@host/db?sslpassword=s1&x=1')).toBe(
+      'not a url://ada@host/db?sslpassword=***&x=1',
     );
   });
 });

@@ -19,6 +19,7 @@ describe('documentation facts', () => {
         JOB_RESULTS_PER_CLIENT: '7',
         JOB_RETENTION_SECONDS: '7200',
         SANDBOX_RETENTION_SECONDS: '90',
+        SANDBOX_STORAGE_BYTES: '70000',
       }),
     );
     expect(tight['jobs.shares']).toContain('3 jobs waiting and 2 running');
@@ -26,6 +27,8 @@ describe('documentation facts', () => {
     expect(tight['jobs.limits']).toContain('results are kept 2 hours');
     expect(tight['sandbox.retention']).toBe('90 seconds');
     expect(facts['sandbox.retention']).toBe('7 days');
+    expect(tight['sandbox.storage']).toBe('70000 bytes');
+    expect(facts['sandbox.storage']).toBe('1 MiB');
   });
 
   it('fill every slot and refuse an unknown one', () => {

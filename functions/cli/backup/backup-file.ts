@@ -34,7 +34,7 @@ export function dropSecrets(db: Db): void {
   db.exec(`DROP TABLE ${SECRETS_TABLE}`);
 }
 
-/** Reads a backup without changing it; refuses a file that is not one. */
+/** Reads a backup without changing it; refuses a file that is not one, or not whole. */
 export function readBackup(file: string): BackupContents {
   if (!existsSync(file)) throw new Error(`${file} does not exist.`);
   let db: Db;
@@ -45,6 +45,7 @@ export function readBackup(file: string): BackupContents {
     throw new Error(`${file} is not a SQLite database, so not a backup made by npm run backup.`, { cause: error });
   }
   try {
+    assertWhole(db, file);
     if (!hasTable(db, SECRETS_TABLE)) {
       throw new Error(
         `${file} is a SQLite database but not a backup made by npm run backup (it has no ${SECRETS_TABLE} table).`,
@@ -55,6 +56,23 @@ export function readBackup(file: string): BackupContents {
   } finally {
     db.close();
   }
+}
+
+/** A backup that cannot be restored as it is, and why, in one line. */
+export function damagedBackup(file: string, what: string): Error {
+  return new Error(`${file} is damaged: ${what}. Nothing was changed.`);
+}
+
+/** SQLite's own check that every page of the file is sound (a torn copy, a flipped block). */
+function assertWhole(db: Db, file: string): void {
+  let problems: string[];
+  try {
+    problems = (db.pragma('integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check);
+  } catch (error) {
+    throw damagedBackup(file, `SQLite cannot read it (${(error as Error).message})`);
+  }
+  if (problems.join() !== 'ok')
+    throw damagedBackup(file, `SQLite's integrity check found ${problems[0] ?? 'a problem'}`);
 }
 
 function countRows(db: Db): Pick<BackupContents, 'messages' | 'sandboxMessages' | 'apiKeys'> {

@@ -8,6 +8,7 @@ import { secretFile } from '../../state/sqlite/sqlite-secret-store.ts';
 import { SECRET_NAMES, type SecretName } from '../../state/storage.ts';
 import { dropSecrets, readBackup, type BackupContents } from './backup-file.ts';
 import { assertNotInUse } from './database-in-use.ts';
+import { verifyBackup } from './verify-backup.ts';
 
 /** What was restored, to where. */
 export interface RestoreReport {
@@ -18,7 +19,8 @@ export interface RestoreReport {
 /**
  * Puts the backup in `file` back into `dataDir`: the database as `portfolio.db` and each secret
  * as its file, all 0600. An older schema is left as it is (the service migrates it when it starts,
- * as it would the live database); a newer one is refused before anything is written.
+ * as it would the live database); a newer one is refused before anything is written, and so is a
+ * damaged one (verifyBackup), leaving DATA_DIR as it was.
  */
 export function restoreBackup(file: string, dataDir: string, { force }: { force: boolean }): RestoreReport {
   const contents = readBackup(file);
@@ -26,6 +28,7 @@ export function restoreBackup(file: string, dataDir: string, { force }: { force:
   if (contents.schemaVersion > MIGRATIONS.length) {
     throw new SchemaTooNew(contents.schemaVersion, MIGRATIONS.length, file);
   }
+  verifyBackup(file, contents);
   const database = databaseFile(dataDir);
   const present = [database, ...SECRET_NAMES.map((name) => secretFile(dataDir, name))].filter((item) =>
     existsSync(item),

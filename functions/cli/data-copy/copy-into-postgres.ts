@@ -3,7 +3,8 @@ import { MIGRATIONS } from '../../state/postgres/migrations.ts';
 import { createPool } from '../../state/postgres/pg-driver.ts';
 import { isUnavailable } from '../../state/postgres/pg-errors.ts';
 import { inTransaction } from '../../state/postgres/pg-transaction.ts';
-import { PostgresUnreachable, withoutPassword } from '../../state/postgres/postgres-storage.ts';
+import { redactUrl } from '../../config/redact-url.ts';
+import { PostgresUnreachable } from '../../state/postgres/postgres-storage.ts';
 import { runMigrations } from '../../state/postgres/run-migrations.ts';
 import { SchemaTooNew } from '../../state/schema-too-new.ts';
 import { describeKey, insertRows, planTable, type TablePlan } from './copy-rows.ts';
@@ -52,7 +53,7 @@ const WRITE_BEGIN = `BEGIN; SET LOCAL statement_timeout = 0; SET LOCAL lock_time
 
 /** Copies `source` into the PostgreSQL at `url`, whose schema is brought up to date first. */
 export async function copyIntoPostgres(url: string, source: SqliteSource, options: CopyOptions): Promise<CopyReport> {
-  const location = withoutPassword(url);
+  const location = redactUrl(url);
   const pool = createPool(url);
   try {
     const hasSchema = options.dryRun ? await schemaExists(pool, location) : await migrated(pool, location);

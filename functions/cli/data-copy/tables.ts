@@ -38,6 +38,9 @@ const MESSAGE_COLUMNS = columns({
   read_at: 'bigint',
   folder: 'text',
   spam_reasons: 'text',
+  sandbox_client: 'text',
+  sandbox_key: 'text',
+  size_bytes: 'integer',
 });
 
 /**

@@ -104,4 +104,30 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX messages_by_time;
   CREATE INDEX messages_by_folder ON messages (sandbox, folder, created_at);
   `,
+  // Sandbox storage shares and their totals, as on SQLite (migration 7 there).
+  `
+  ALTER TABLE messages ADD COLUMN sandbox_client TEXT, ADD COLUMN sandbox_key TEXT,
+    ADD COLUMN size_bytes INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX messages_by_sandbox_client ON messages (sandbox_client, id) WHERE sandbox_client IS NOT NULL;
+  CREATE INDEX messages_by_sandbox_key ON messages (sandbox_key, id) WHERE sandbox_key IS NOT NULL;
+  CREATE TABLE sandbox_shares (owner TEXT PRIMARY KEY, bytes BIGINT NOT NULL);
+  CREATE FUNCTION sandbox_share_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO sandbox_shares (owner, bytes)
+        SELECT owner, NEW.size_bytes FROM unnest(ARRAY['client:' || NEW.sandbox_client, 'key:' || NEW.sandbox_key]) AS owner
+        WHERE owner IS NOT NULL
+      ON CONFLICT (owner) DO UPDATE SET bytes = sandbox_shares.bytes + EXCLUDED.bytes;
+    ELSE
+      UPDATE sandbox_shares SET bytes = bytes - OLD.size_bytes
+        WHERE owner IN ('client:' || OLD.sandbox_client, 'key:' || OLD.sandbox_key);
+      DELETE FROM sandbox_shares WHERE owner IN ('client:' || OLD.sandbox_client, 'key:' || OLD.sandbox_key) AND bytes <= 0;
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER sandbox_share_added AFTER INSERT ON messages
+    FOR EACH ROW WHEN (NEW.sandbox_client IS NOT NULL) EXECUTE FUNCTION sandbox_share_change();
+  CREATE TRIGGER sandbox_share_removed AFTER DELETE ON messages
+    FOR EACH ROW WHEN (OLD.sandbox_client IS NOT NULL) EXECUTE FUNCTION sandbox_share_change();
+  `,
 ];

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { Claim, IdempotencyStore, KeyRef } from '../idempotency-store.ts';
-import { withPostgres } from './pg-errors.ts';
+import { StorageUnavailable } from '../storage-errors.ts';
+import { isUnavailable, withPostgres } from './pg-errors.ts';
 
 /**
  * Takes the key unless someone holds it: a new row, or a row whose answer expired or whose
@@ -20,6 +21,13 @@ const CLAIM = `
 const HOLDER =
   'SELECT state, fingerprint, status, body FROM idempotency WHERE scope = $1 AND sandbox = $2 AND key = $3';
 
+const RELEASE =
+  "DELETE FROM idempotency WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4";
+
+/** How often claims left held by an unreachable database are given back again, and how many are remembered. */
+const RELEASE_RETRY_MS = 1000;
+const MAX_UNRELEASED = 10_000;
+
 interface HolderRow {
   state: 'in_flight' | 'done';
   fingerprint: string;
@@ -27,12 +35,29 @@ interface HolderRow {
   body: string;
 }
 
-/** Idempotency claims and answers in PostgreSQL; the answers are recorded by PgMessageStore.storeSubmission. */
+/**
+ * Idempotency claims and answers in PostgreSQL; the answers are recorded by PgMessageStore.storeSubmission.
+ *
+ * A request whose write failed because the database went away (a restart) gives its claim back,
+ * but that release fails too. Such claims are remembered and given back as soon as the database
+ * answers again: by the next request with the same key on this instance, before it claims, and
+ * by a retry every RELEASE_RETRY_MS for requests that come through other instances. Otherwise
+ * the key would answer 409 until the claim's lease (the longest a request may take) ran out.
+ */
 export class PgIdempotencyStore implements IdempotencyStore {
+  /** Claims whose release could not reach the database, by key. */
+  private readonly unreleased = new Map<string, { ref: KeyRef; token: string }>();
+  private retryTimer: NodeJS.Timeout | undefined;
+
   constructor(private readonly pool: Pool) {}
 
   claim(ref: KeyRef, leaseMs: number, now = Date.now()): Promise<Claim> {
     return withPostgres(async () => {
+      const left = this.unreleased.get(idOf(ref));
+      if (left !== undefined) {
+        await this.pool.query(RELEASE, [ref.scope, ref.sandbox, ref.key, left.token]);
+        this.unreleased.delete(idOf(ref));
+      }
       // The holder may give the key back between our two statements; then it is free to take. A
       // key that keeps changing hands that fast is, for this request, held by someone else.
       for (let attempt = 0; attempt < 3; attempt++) {
@@ -51,12 +76,37 @@ export class PgIdempotencyStore implements IdempotencyStore {
   }
 
   async release(ref: KeyRef, token: string): Promise<void> {
-    await withPostgres(() =>
-      this.pool.query(
-        "DELETE FROM idempotency WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4",
-        [ref.scope, ref.sandbox, ref.key, token],
-      ),
-    );
+    try {
+      await withPostgres(() => this.pool.query(RELEASE, [ref.scope, ref.sandbox, ref.key, token]));
+    } catch (error) {
+      if (error instanceof StorageUnavailable) this.remember(ref, token);
+      throw error;
+    }
+  }
+
+  /** Keeps a claim to give back once the database answers; the oldest beyond MAX_UNRELEASED is left to its lease. */
+  private remember(ref: KeyRef, token: string): void {
+    this.unreleased.delete(idOf(ref));
+    this.unreleased.set(idOf(ref), { ref, token });
+    if (this.unreleased.size > MAX_UNRELEASED) this.unreleased.delete(this.unreleased.keys().next().value!);
+    this.retryTimer ??= setTimeout(() => void this.retryReleases(), RELEASE_RETRY_MS).unref();
+  }
+
+  /** Gives back every remembered claim the database now takes; tries again later while it cannot. */
+  private async retryReleases(): Promise<void> {
+    for (const [id, { ref, token }] of this.unreleased) {
+      try {
+        await this.pool.query(RELEASE, [ref.scope, ref.sandbox, ref.key, token]);
+      } catch (error) {
+        // Still unreachable: later. Anything else (the pool closed at shutdown): the leases free them in time.
+        if (!isUnavailable(error)) this.unreleased.clear();
+        break;
+      }
+      // A request on this instance may have taken the key back meanwhile: then the entry is a newer one.
+      if (this.unreleased.get(id)?.token === token) this.unreleased.delete(id);
+    }
+    this.retryTimer =
+      this.unreleased.size === 0 ? undefined : setTimeout(() => void this.retryReleases(), RELEASE_RETRY_MS).unref();
   }
 
   purge(now = Date.now()): Promise<number> {
@@ -65,4 +115,8 @@ export class PgIdempotencyStore implements IdempotencyStore {
       return rowCount ?? 0;
     });
   }
+}
+
+function idOf(ref: KeyRef): string {
+  return `${ref.scope}\u0000${String(ref.sandbox)}\u0000${ref.key}`;
 }

@@ -1,10 +1,11 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type {
   Channel,
   DueDelivery,
   InboxQuery,
   MessageStore,
   Requeued,
+  SandboxShare,
   StoredMessage,
   Submission,
   SubmissionOutcome,
@@ -14,6 +15,7 @@ import {
   MAX_ERROR_LENGTH,
   MESSAGE_COLUMNS,
   spamReasonsColumn,
+  sandboxShares,
   toMessageRecord,
   withDeliveries,
   type DeliveryRow,
@@ -36,14 +38,29 @@ const STORE_SUBMISSION = `
     WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4
     RETURNING 1
   ), stored AS (
-    INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons)
-    SELECT $9::boolean, $10::text, $11::text, $12::text, $13::bigint, $15::text, $16::text FROM answered
+    INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons, sandbox_client, sandbox_key, size_bytes)
+    SELECT $9::boolean, $10::text, $11::text, $12::text, $13::bigint, $15::text, $16::text, $17::text, $18::text,
+      $19::integer FROM answered
     RETURNING id
   ), queued AS (
     INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
     SELECT stored.id, channel, 'pending', 0, $13::bigint FROM stored, unnest($14::text[]) AS channel
   )
   SELECT id FROM stored`;
+
+/**
+ * Serializes the writes that change sandbox shares (a sandbox submission, the retention purge)
+ * across instances until the transaction ends: each then finds every earlier message in its
+ * share's total, and two never wait on each other's share rows (a trim touches the shares of the
+ * messages it deletes, in no set order). Sandbox writes are few (their quota is small), so one
+ * lock costs nothing that matters.
+ */
+const LOCK_SHARES = "SELECT pg_advisory_xact_lock(hashtextextended('portfolio:sandbox-shares', 0))";
+const SHARE_BYTES = 'SELECT bytes FROM sandbox_shares WHERE owner = $1';
+const DELETE_OLDEST = {
+  sandbox_client: 'DELETE FROM messages WHERE id = (SELECT MIN(id) FROM messages WHERE sandbox_client = $1)',
+  sandbox_key: 'DELETE FROM messages WHERE id = (SELECT MIN(id) FROM messages WHERE sandbox_key = $1)',
+} as const;
 
 const EARLIER_ANSWER = `SELECT fingerprint, status, body FROM idempotency
   WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'done' AND expires_at > $4`;
@@ -77,27 +94,39 @@ export class PgMessageStore implements MessageStore {
     private readonly ttlMs: number,
   ) {}
 
-  storeSubmission({ ref, token, message, channels, answer }: Submission, now = Date.now()): Promise<SubmissionOutcome> {
+  storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
+    const { ref, token, message, channels, answer, sandboxShare: share } = submission;
+    const parameters = [
+      ref.scope,
+      ref.sandbox,
+      ref.key,
+      token,
+      answer.fingerprint,
+      answer.status,
+      answer.body,
+      now + this.ttlMs,
+      message.sandbox,
+      message.name,
+      message.email,
+      message.message,
+      now,
+      channels,
+      message.folder ?? 'inbox',
+      spamReasonsColumn(message.spamReasons),
+      share?.client ?? null,
+      share?.key ?? null,
+      share?.bytes ?? 0,
+    ];
     return withPostgres(async () => {
-      const { rows } = await this.pool.query<{ id: number }>(STORE_SUBMISSION, [
-        ref.scope,
-        ref.sandbox,
-        ref.key,
-        token,
-        answer.fingerprint,
-        answer.status,
-        answer.body,
-        now + this.ttlMs,
-        message.sandbox,
-        message.name,
-        message.email,
-        message.message,
-        now,
-        channels,
-        message.folder ?? 'inbox',
-        spamReasonsColumn(message.spamReasons),
-      ]);
-      const stored = rows[0];
+      const stored =
+        share === undefined
+          ? (await this.pool.query<{ id: number }>(STORE_SUBMISSION, parameters)).rows[0]
+          : await inTransaction(this.pool, async (client) => {
+              await client.query(LOCK_SHARES);
+              const row = (await client.query<{ id: number }>(STORE_SUBMISSION, parameters)).rows[0];
+              if (row !== undefined) await trimShares(client, share);
+              return row;
+            });
       if (stored !== undefined) return { stored: true, id: stored.id };
       const earlier = await this.pool.query<RecordedAnswer>(EARLIER_ANSWER, [ref.scope, ref.sandbox, ref.key, now]);
       return { stored: false, earlier: earlier.rows[0] };
@@ -189,7 +218,12 @@ export class PgMessageStore implements MessageStore {
   }
 
   purgeSandbox(before: number): Promise<number> {
-    return this.change('DELETE FROM messages WHERE sandbox AND created_at < $1', [before]);
+    return withPostgres(() =>
+      inTransaction(this.pool, async (client) => {
+        await client.query(LOCK_SHARES);
+        return (await client.query('DELETE FROM messages WHERE sandbox AND created_at < $1', [before])).rowCount ?? 0;
+      }),
+    );
   }
 
   countSpam(since: number): Promise<number> {
@@ -204,5 +238,16 @@ export class PgMessageStore implements MessageStore {
 
   private change(sql: string, values: unknown[]): Promise<number> {
     return withPostgres(async () => (await this.pool.query(sql, values)).rowCount ?? 0);
+  }
+}
+
+/** Deletes the oldest messages of each share the new message counts against until the share fits again. */
+async function trimShares(client: PoolClient, share: SandboxShare): Promise<void> {
+  for (const { owner, column, value } of sandboxShares(share)) {
+    for (;;) {
+      const total = (await client.query<{ bytes: number }>(SHARE_BYTES, [owner])).rows[0];
+      if ((total?.bytes ?? 0) <= share.maxBytes) break;
+      if ((await client.query(DELETE_OLDEST[column], [value])).rowCount === 0) break;
+    }
   }
 }

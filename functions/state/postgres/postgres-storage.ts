@@ -1,3 +1,4 @@
+import { redactUrl } from '../../config/redact-url.ts';
 import type { Storage } from '../storage.ts';
 import { createPool } from './pg-driver.ts';
 import { isUnavailable, withPostgres } from './pg-errors.ts';
@@ -28,7 +29,7 @@ export class PostgresUnreachable extends Error {
  * SchemaTooNew when a newer version of the service has migrated the database.
  */
 export async function openPostgresStorage(url: string, options: PostgresStorageOptions): Promise<Storage> {
-  const location = withoutPassword(url);
+  const location = redactUrl(url);
   const pool = createPool(url);
   try {
     await runMigrations(pool, location);
@@ -53,16 +54,4 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     // Idempotent, as SQLite's close is: a service stopped twice must not throw the second time.
     close: () => (closing ??= pool.end()),
   };
-}
-
-/** The URL for logs: its password (in the user part or in a `password` parameter) left out. */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '';
-    parsed.searchParams.delete('password');
-    return parsed.toString();
-  } catch {
-    return 'postgresql (a connection string that is not a URL)';
-  }
 }

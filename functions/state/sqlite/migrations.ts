@@ -105,4 +105,28 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX messages_by_time;
   CREATE INDEX messages_by_folder ON messages (sandbox, folder, created_at);
   `,
+  // Sandbox storage shares: a sandbox message records its client (IP, or /64) and test key and the
+  // bytes its text takes, so each keeps a bounded amount (functions/contact/contact-service.ts).
+  // sandbox_shares holds each one's total, kept by triggers whatever deletes a message (the
+  // trim, the retention purge), so a new message finds its share's total without a scan.
+  // Messages stored before count for nobody and leave with SANDBOX_RETENTION_SECONDS.
+  `
+  ALTER TABLE messages ADD COLUMN sandbox_client TEXT;
+  ALTER TABLE messages ADD COLUMN sandbox_key TEXT;
+  ALTER TABLE messages ADD COLUMN size_bytes INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX messages_by_sandbox_client ON messages (sandbox_client, id) WHERE sandbox_client IS NOT NULL;
+  CREATE INDEX messages_by_sandbox_key ON messages (sandbox_key, id) WHERE sandbox_key IS NOT NULL;
+  CREATE TABLE sandbox_shares (owner TEXT PRIMARY KEY, bytes INTEGER NOT NULL);
+  CREATE TRIGGER sandbox_share_added AFTER INSERT ON messages WHEN new.sandbox_client IS NOT NULL BEGIN
+    INSERT INTO sandbox_shares (owner, bytes)
+      SELECT owner, new.size_bytes FROM (SELECT 'client:' || new.sandbox_client AS owner UNION ALL SELECT 'key:' || new.sandbox_key)
+      WHERE owner IS NOT NULL
+    ON CONFLICT (owner) DO UPDATE SET bytes = bytes + excluded.bytes;
+  END;
+  CREATE TRIGGER sandbox_share_removed AFTER DELETE ON messages WHEN old.sandbox_client IS NOT NULL BEGIN
+    UPDATE sandbox_shares SET bytes = bytes - old.size_bytes
+      WHERE owner IN ('client:' || old.sandbox_client, 'key:' || old.sandbox_key);
+    DELETE FROM sandbox_shares WHERE owner IN ('client:' || old.sandbox_client, 'key:' || old.sandbox_key) AND bytes <= 0;
+  END;
+  `,
 ];

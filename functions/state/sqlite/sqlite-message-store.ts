@@ -4,6 +4,7 @@ import type {
   InboxQuery,
   MessageStore,
   Requeued,
+  SandboxShare,
   StoredMessage,
   Submission,
   SubmissionOutcome,
@@ -12,6 +13,7 @@ import {
   MAX_ERROR_LENGTH,
   MESSAGE_COLUMNS,
   spamReasonsColumn,
+  sandboxShares,
   toMessageRecord,
   withDeliveries,
   type DeliveryRow,
@@ -35,7 +37,15 @@ export class SqliteMessageStore implements MessageStore {
   ) {
     this.statements = {
       insert: db.prepare(
-        `INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons, sandbox_client, sandbox_key, size_bytes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      shareBytes: db.prepare('SELECT bytes FROM sandbox_shares WHERE owner = ?'),
+      deleteOldestOfClient: db.prepare(
+        'DELETE FROM messages WHERE id = (SELECT MIN(id) FROM messages WHERE sandbox_client = ?)',
+      ),
+      deleteOldestOfKey: db.prepare(
+        'DELETE FROM messages WHERE id = (SELECT MIN(id) FROM messages WHERE sandbox_key = ?)',
       ),
       insertDelivery: db.prepare(
         "INSERT INTO deliveries (message_id, channel, state, attempts, next_at) VALUES (?, ?, 'pending', 0, ?)",
@@ -77,7 +87,7 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   async storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
-    const { ref, token, message, channels, answer } = submission;
+    const { ref, token, message, channels, answer, sandboxShare: share } = submission;
     try {
       if (!this.inFlight.holds(ref, token)) return { stored: false };
       return withStorage(() =>
@@ -93,8 +103,12 @@ export class SqliteMessageStore implements MessageStore {
             now,
             message.folder ?? 'inbox',
             spamReasonsColumn(message.spamReasons),
+            share?.client ?? null,
+            share?.key ?? null,
+            share?.bytes ?? 0,
           );
           const id = Number(lastInsertRowid);
+          if (share !== undefined) this.trimShares(share);
           for (const channel of channels) this.statements.insertDelivery.run(id, channel, now);
           this.statements.saveAnswer.run(
             ref.scope,
@@ -111,6 +125,18 @@ export class SqliteMessageStore implements MessageStore {
       );
     } finally {
       this.inFlight.leave(ref, token);
+    }
+  }
+
+  /** Deletes the oldest messages of each share the new message counts against until the share fits again. */
+  private trimShares(share: SandboxShare): void {
+    for (const { owner, column, value } of sandboxShares(share)) {
+      const deleteOldest =
+        column === 'sandbox_client' ? this.statements.deleteOldestOfClient : this.statements.deleteOldestOfKey;
+      for (;;) {
+        const total = this.statements.shareBytes.get(owner) as { bytes: number } | undefined;
+        if ((total?.bytes ?? 0) <= share.maxBytes || deleteOldest.run(value).changes === 0) break;
+      }
     }
   }
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { makePrivateDir } from '../private-files.ts';
 import { SECRET_NAMES, type SecretName, type SecretStore } from '../storage.ts';
 
-const SECRET_BYTES = 32;
+/** The length of every secret, in bytes. */
+export const SECRET_BYTES = 32;
 
 /**
  * Secrets as files in DATA_DIR (`cursor.key`, `token.key`, `form.key`), made on first start. Keeping them on
