@@ -29,6 +29,7 @@ export interface OperationSpec {
 /** Errors any operation can answer with. */
 export const COMMON_ERRORS: readonly ErrorCode[] = [
   'unknown_parameter',
+  'too_many_parameters',
   'invalid_parameter',
   'invalid_header',
   'unsupported_api_version',

@@ -3,6 +3,7 @@ import { CONTACT_LIMITS } from '../contact/schema.ts';
 import type { Config } from '../config/env.ts';
 import { MAX_LISTED_ERRORS } from '../http/api-error.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
+import { MAX_LISTED_NAMES, MAX_QUERY_PARAMETERS } from '../http/query.ts';
 import { SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
 import { JOB_ERROR_CODES } from '../jobs/job-store.ts';
 import { TASKS, DEFAULT_TASK } from '../jobs/tasks.ts';
@@ -18,7 +19,7 @@ import { MCP_MAX_MESSAGES } from '../mcp/mcp-endpoint.ts';
 import { DOCS_TOOLS } from '../mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../mcp/product-tools.ts';
 import { MCP_SERVERS } from '../mcp/server-identity.ts';
-import type { ToolDefinition } from '../mcp/tool-registry.ts';
+import { MAX_TOOL_ARGUMENTS, type ToolDefinition } from '../mcp/tool-registry.ts';
 
 /** A quota as people read it: "120 per 60 s". */
 function perWindow(quota: { count: number; seconds: number }): string {
@@ -106,6 +107,9 @@ export function docFacts(config: Config): Record<string, string> {
     'contact.limits': `name 1 to ${CONTACT_LIMITS.nameMax} characters, email up to ${CONTACT_LIMITS.emailMax} characters, message ${CONTACT_LIMITS.messageMin} to ${CONTACT_LIMITS.messageMax} characters, body up to ${CONTACT_LIMITS.bodyMaxBytes / 1024} KiB`,
     'errors.max.listed': String(MAX_LISTED_ERRORS),
     'mcp.max.messages': String(MCP_MAX_MESSAGES),
+    'mcp.max.arguments': String(MAX_TOOL_ARGUMENTS),
+    'query.max.parameters': String(MAX_QUERY_PARAMETERS),
+    'names.max.listed': String(MAX_LISTED_NAMES),
     'batch.ops': BATCH_OPS.map((op) => `\`${op}\``).join(', '),
     'batch.max': String(config.batchMaxOperations),
     'jobs.tasks': table(

@@ -39,6 +39,12 @@ export const ERROR_CODES = {
     title: 'Unknown parameter',
     meaning: 'The request names a query parameter this operation does not take.',
   },
+  too_many_parameters: {
+    status: 400,
+    title: 'Too many parameters',
+    meaning:
+      'The request has more query parameters than any operation takes, or an MCP tool call more arguments than any tool takes; the message gives the limit.',
+  },
   invalid_cursor: {
     status: 400,
     title: 'Invalid cursor',
