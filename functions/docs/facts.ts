@@ -3,6 +3,7 @@ import { CONTACT_LIMITS } from '../contact/schema.ts';
 import type { Config } from '../config/env.ts';
 import { MAX_LISTED_ERRORS } from '../http/api-error.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
+import { MAX_JSON_DEPTH } from '../http/json-depth.ts';
 import { MAX_LISTED_NAMES, MAX_QUERY_PARAMETERS } from '../http/query.ts';
 import { SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
 import { JOB_ERROR_CODES } from '../jobs/job-store.ts';
@@ -110,6 +111,7 @@ export function docFacts(config: Config): Record<string, string> {
     'mcp.max.arguments': String(MAX_TOOL_ARGUMENTS),
     'query.max.parameters': String(MAX_QUERY_PARAMETERS),
     'names.max.listed': String(MAX_LISTED_NAMES),
+    'json.max.depth': String(MAX_JSON_DEPTH),
     'batch.ops': BATCH_OPS.map((op) => `\`${op}\``).join(', '),
     'batch.max': String(config.batchMaxOperations),
     'jobs.tasks': table(

@@ -12,6 +12,7 @@ import {
 import type { AnyZodObject } from 'zod';
 import { ApiError, errorBody, internalError } from '../http/api-error.ts';
 import { asApiError } from '../http/known-errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.ts';
 import { listedNames } from '../http/query.ts';
 import { logError } from '../log.ts';
 import type { ApiCaller, ApiOutcome } from './api-caller.ts';
@@ -116,6 +117,7 @@ export function registerTools<Context extends ToolContext>(
     try {
       const args = request.params.arguments ?? {};
       checkArgumentCount(args);
+      checkArgumentDepth(args);
       return toolResult(await tool.run(args, { ...context, api: firstCallPrepaid(context.api) }));
     } catch (error) {
       const expected = asApiError(error);
@@ -137,6 +139,21 @@ function checkArgumentCount(args: Record<string, unknown>): void {
       'too_many_parameters',
       `The call has more than ${MAX_TOOL_ARGUMENTS} arguments; at most ${MAX_TOOL_ARGUMENTS} are allowed.`,
       { hint: "Send only the arguments in the tool's inputSchema." },
+    );
+  }
+}
+
+/**
+ * Refuses an argument nested deeper than MAX_JSON_DEPTH levels before a tool turns it into a query
+ * string or a body (JSON.stringify recurses, and would run out of stack on one thousands deep).
+ */
+function checkArgumentDepth(args: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(args)) {
+    if (!nestsDeeperThan(value)) continue;
+    throw new ApiError(
+      'invalid_parameter',
+      `Argument "${name.slice(0, 64)}" nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+      { hint: "See the tool's inputSchema." },
     );
   }
 }

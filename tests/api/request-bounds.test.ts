@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../functions/http/json-depth.ts';
+import { flushLog } from '../../functions/log.ts';
 import { MAX_LISTED_NAMES, MAX_QUERY_PARAMETERS } from '../../functions/http/query.ts';
 import { MAX_TOOL_ARGUMENTS } from '../../functions/mcp/tool-registry.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
-import { callTool, connectMcp, toolError } from '../support/mcp.ts';
+import { callTool, connectMcp, structured, toolError } from '../support/mcp.ts';
 import { errorSchema } from '../support/schemas.ts';
 
 let server: InProcessApi;
@@ -83,5 +87,116 @@ describe('MCP tool arguments per call', () => {
     const local = toolError(await callTool(docs, 'list_docs', wide(9)));
     expect(local.code).toBe('unknown_parameter');
     expect(local.message).toBe('Not arguments of this tool: "u0", "u1", "u2", "u3", "u4" and 4 more.');
+  });
+});
+
+describe('deeply nested JSON', () => {
+  /** Arrays nested `depth` levels, as JSON text (a JavaScript value that deep could not be stringified here). */
+  const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+  /** The JSON log lines written while `run` runs (the API runs in this process). */
+  async function logDuring(run: () => Promise<void>): Promise<string[]> {
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((line) => line.startsWith('{')),
+      );
+      return true;
+    });
+    try {
+      await run();
+      flushLog();
+    } finally {
+      spy.mockRestore();
+    }
+    return lines;
+  }
+
+  async function rawToolCall(path: string, tool: string, args: string) {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+      },
+      body: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"${tool}","arguments":${args}}}`,
+    });
+    expect(response.status).toBe(200);
+    const { result } = (await response.json()) as { result: CallToolResult };
+    return result;
+  }
+
+  it.each([
+    ['/mcp', 'list_projects', 'domain'],
+    ['/mcp', 'get_project', 'slug'],
+    ['/mcp', 'search', 'q'],
+    ['/mcp', 'submit_contact', 'message'],
+    ['/mcp', 'create_job', 'input'],
+    ['/mcp', 'get_job', 'job_id'],
+    ['/mcp', 'sandbox_ping', 'x'],
+    ['/mcp', 'compare_projects', 'slugs'],
+    ['/mcp/docs', 'get_doc', 'path'],
+    ['/mcp/docs', 'search_docs', 'q'],
+  ])(`%s %s: an argument nested 20,000 deep is invalid_parameter, with nothing logged`, async (path, tool, name) => {
+    let result: CallToolResult | undefined;
+    const log = await logDuring(async () => {
+      result = await rawToolCall(path, tool, `{"${name}":${deep(20_000)}}`);
+    });
+    const error = toolError(result!);
+    expect([error.code, error.message]).toEqual([
+      'invalid_parameter',
+      `Argument "${name}" nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+    ]);
+    expect(log.filter((line) => line.includes('"level":"error"') || line.includes('stack'))).toEqual([]);
+  });
+
+  it(`serves an argument nested ${MAX_JSON_DEPTH} deep as the operation reads it`, async () => {
+    const result = await rawToolCall('/mcp', 'list_projects', `{"domain":${deep(MAX_JSON_DEPTH)}}`);
+    // The domain filter is the JSON text, which names no domain.
+    expect(structured(result)).toMatchObject({ data: [] });
+  });
+
+  it('answers a deeply nested REST body with a 400 validation_failed, replays included, with nothing logged', async () => {
+    const key = randomUUID();
+    const sent = await server.request({
+      method: 'POST',
+      path: '/api/v1/contact?sandbox=true',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ name: 'Ada', email: 'ada@example.com', message: 'A message long enough to pass.' }),
+    });
+    expect(sent.status).toBe(200);
+    const posts: { path: string; key?: string; depth?: number }[] = [
+      { path: '/api/v1/contact?sandbox=true', key },
+      { path: '/api/v1/contact?sandbox=true', key: randomUUID() },
+      { path: '/api/v1/batch' },
+      { path: '/api/v1/jobs' },
+      // Its body may have 4 KiB.
+      { path: '/api/v1/keys', depth: 1_500 },
+    ];
+    const answers: { path: string; status: number; code: string; errors: unknown }[] = [];
+    const log = await logDuring(async () => {
+      for (const post of posts) {
+        const answer = await server.request({
+          method: 'POST',
+          path: post.path,
+          headers: { 'content-type': 'application/json', ...(post.key ? { 'idempotency-key': post.key } : {}) },
+          body: `{"name":${deep(post.depth ?? 7_000)}}`,
+        });
+        const body = errorSchema.passthrough().parse(JSON.parse(answer.body.toString()));
+        answers.push({ path: post.path, status: answer.status, code: body.code, errors: body.errors });
+      }
+    });
+    for (const answer of answers) {
+      expect(answer).toEqual({
+        path: answer.path,
+        status: 400,
+        code: 'validation_failed',
+        errors: [{ field: 'body', problem: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }],
+      });
+    }
+    expect(log.filter((line) => line.includes('"level":"error"') || line.includes('stack'))).toEqual([]);
   });
 });
