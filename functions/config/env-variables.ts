@@ -161,12 +161,13 @@ export const ENV_VARIABLES = {
   },
   MAX_CONNECTIONS: {
     default: '1000',
-    meaning: 'Open connections the server holds at once; one more is closed as soon as it opens.',
+    meaning:
+      'Open connections the server holds at once. At the cap a new connection takes the place of the one idle longest (no request in progress); only when every connection is serving a request is the new one closed as soon as it opens.',
   },
   MAX_CONNECTIONS_PER_CLIENT: {
     default: '100',
     meaning:
-      'Open connections one client IP may hold at once; one more is closed as soon as it opens. Not applied when TRUST_PROXY is set: every connection then comes from the proxy, which caps its own clients.',
+      'Open connections one client may hold at once (an IPv4 address, or an IPv6 /64 as for quotas); one more is closed as soon as it opens. Not applied when TRUST_PROXY is set: every connection then comes from the proxy, which caps its own clients.',
   },
   MCP_ALLOWED_ORIGINS: {
     baked: true,
