@@ -83,6 +83,7 @@ export const OPERATIONS = {
     quota: 'read',
     handlerQuota: 'contact',
     errors: [
+      'cross_origin_refused',
       'validation_failed',
       'malformed_json',
       'idempotency_key_missing',
@@ -105,6 +106,7 @@ export const OPERATIONS = {
     quota: 'read',
     handlerQuota: 'read',
     errors: [
+      'cross_origin_refused',
       'validation_failed',
       'malformed_json',
       'unsupported_media_type',
@@ -121,6 +123,7 @@ export const OPERATIONS = {
     tag: 'Jobs',
     quota: 'read',
     errors: [
+      'cross_origin_refused',
       'validation_failed',
       'unknown_task',
       'malformed_json',
@@ -161,6 +164,7 @@ export const OPERATIONS = {
     quota: 'read',
     handlerQuota: 'keys',
     errors: [
+      'cross_origin_refused',
       'validation_failed',
       'malformed_json',
       'unsupported_media_type',
@@ -219,7 +223,7 @@ export const OPERATIONS = {
       'OAuth 2.0 client credentials grant (RFC 6749 section 4.4): client_id is a keyId, client_secret its key. Errors follow RFC 6749 section 5.2.',
     tag: 'OAuth',
     quota: 'read',
-    errors: ['rate_limited'],
+    errors: ['cross_origin_refused', 'rate_limited'],
   },
 } as const satisfies Record<string, OperationSpec>;
 

@@ -86,6 +86,12 @@ export const ERROR_CODES = {
     title: 'Unsupported API version',
     meaning: 'X-API-Version names a version this service does not serve.',
   },
+  cross_origin_refused: {
+    status: 403,
+    title: 'Cross-origin write refused',
+    meaning:
+      "A browser page on another origin than the site's sent a write without a valid API key; only the site's own pages, and callers with a test key (X-API-Key or Authorization: Bearer), may write across origins.",
+  },
   not_found: { status: 404, title: 'Not found', meaning: 'No resource or route exists at this path.' },
   project_not_found: { status: 404, title: 'Project not found', meaning: 'No project has this slug.', problem: true },
   job_not_found: {

@@ -14,7 +14,7 @@ export const MAX_QUERY_PARAMETERS = 50;
 export const MAX_LISTED_NAMES = 5;
 
 /** Refuses a query with more than MAX_QUERY_PARAMETERS parameters (400 `too_many_parameters`). */
-export function checkQuerySize(query: URLSearchParams): void {
+function checkQuerySize(query: URLSearchParams): void {
   if (query.size <= MAX_QUERY_PARAMETERS) return;
   throw new ApiError(
     'too_many_parameters',
