@@ -33,8 +33,11 @@ export function crossOriginWriter(siteUrl: string): (request: ApiRequest) => boo
   return (request) => {
     const origin = headerValue(request, 'origin');
     if (origin === undefined || origin === siteOrigin) return false;
+    const requestHost = headerValue(request, 'host')?.toLowerCase();
     try {
-      return new URL(origin).host !== headerValue(request, 'host');
+      const { host, hostname } = new URL(origin);
+      // A proxy may pass the host on without its port (nginx's $host).
+      return host !== requestHost && hostname !== requestHost;
     } catch {
       // `null` (a sandboxed frame, a file) and anything else that is no origin.
       return true;
