@@ -14,6 +14,13 @@ const MCP_BODY_MAX_BYTES = 64 * 1024;
  */
 export const MCP_MAX_MESSAGES = 10;
 
+/**
+ * Body bytes one counted request covers. A tool call is far smaller; a larger body counts one
+ * request per started share, since reading it costs the server more than one request's worth
+ * (`npm run bench:abuse`).
+ */
+export const MCP_BYTES_PER_REQUEST = 16 * 1024;
+
 const ALLOW = 'POST';
 const CORS_REQUEST_HEADERS =
   'Content-Type, Accept, Authorization, X-API-Key, X-Sandbox, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
@@ -72,8 +79,9 @@ export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, site
       parsedBody = parsedOrUndefined(body);
       boundToolArguments(parsedBody);
       const messages = messageCount(parsedBody);
-      // A request refused for its length costs one, like any other refused request.
-      quotaHeaders = await chargeRequests(request, messages > MCP_MAX_MESSAGES ? 1 : messages);
+      // A request refused for its length costs one, like any other refused request; a large body more.
+      const bodyShares = Math.ceil(body.length / MCP_BYTES_PER_REQUEST);
+      quotaHeaders = await chargeRequests(request, Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyShares));
       if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
     } catch (error) {
       if (error instanceof ApiError)
@@ -113,7 +121,8 @@ export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, site
  * What an MCP POST costs, charged before any work: one request per JSON-RPC message (a batch of
  * n costs n), whatever it is: a tool call, a notification, a call to an unknown tool. A tool
  * call's first API operation is that request (see tool-registry.ts), so the tool costs what
- * the operation costs over HTTP. A body that is not JSON, or an empty batch, costs one.
+ * the operation costs over HTTP. A body that is not JSON, or an empty batch, costs one. A body
+ * over MCP_BYTES_PER_REQUEST costs at least one per started share of it.
  */
 function messageCount(parsed: unknown): number {
   return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../functions/http/json-depth.ts';
 import { flushLog } from '../../functions/log.ts';
 import { MAX_LISTED_NAMES, MAX_QUERY_PARAMETERS } from '../../functions/http/query.ts';
+import { MCP_BYTES_PER_REQUEST } from '../../functions/mcp/mcp-endpoint.ts';
 import { MAX_TOOL_ARGUMENTS } from '../../functions/mcp/tool-registry.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { callTool, connectMcp, structured, toolError } from '../support/mcp.ts';
@@ -78,6 +79,32 @@ describe('MCP tool arguments per call', () => {
       expect(error.message).toContain(String(MAX_TOOL_ARGUMENTS));
       expect(JSON.stringify(result).length).toBeLessThan(1024);
     }
+  });
+
+  it(`counts a body over ${MCP_BYTES_PER_REQUEST} bytes as one request per started ${MCP_BYTES_PER_REQUEST} bytes`, async () => {
+    const remaining = async (args: Record<string, unknown>) => {
+      const response = await fetch(`${server.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'sandbox_ping', arguments: args },
+        }),
+      });
+      await response.arrayBuffer();
+      return Number(response.headers.get('ratelimit-remaining'));
+    };
+    const before = await remaining({});
+    const small = await remaining({});
+    // Just over three shares: four requests.
+    const large = await remaining({ padding: 'x'.repeat(3 * MCP_BYTES_PER_REQUEST + 1) });
+    expect([before - small, small - large]).toEqual([1, 4]);
   });
 
   it(`names at most ${MAX_LISTED_NAMES} unknown arguments and counts the rest`, async () => {
