@@ -1,4 +1,5 @@
 import type { ErrorCode } from './http/error-codes.ts';
+import { BODY_BYTES_PER_REQUEST } from './limits/charge.ts';
 import type { QuotaName } from './limits/quotas.ts';
 
 /** What is known about an operation without running it: the source for routing, OpenAPI and docs. */
@@ -100,8 +101,7 @@ export const OPERATIONS = {
     method: 'POST',
     path: '/api/v1/batch',
     summary: 'Run several reads atomically',
-    description:
-      'Resolves up to BATCH_MAX_OPERATIONS read operations against one consistent snapshot. If any fails, nothing is returned and a 422 lists every failure. Each operation counts as one read.',
+    description: `Resolves up to BATCH_MAX_OPERATIONS read operations against one consistent snapshot. If any fails, nothing is returned and a 422 lists every failure. Each operation counts as one read, and a body over ${BODY_BYTES_PER_REQUEST / 1024} KiB at least one read per started ${BODY_BYTES_PER_REQUEST / 1024} KiB.`,
     tag: 'Batch',
     quota: 'read',
     handlerQuota: 'read',

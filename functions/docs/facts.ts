@@ -11,12 +11,13 @@ import { TASKS, DEFAULT_TASK } from '../jobs/tasks.ts';
 import { API_BASE_PATH } from '../discovery-documents.ts';
 import { TEST_KEY_PREFIX } from '../keys/key-format.ts';
 import { OAUTH_ERRORS } from '../keys/schema.ts';
+import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
 import { QUOTA_NAMES, quotaTable } from '../limits/quotas.ts';
 import { OPERATIONS, type OperationId } from '../operations.ts';
 import { LIST_LIMIT } from '../projects/schema.ts';
 import { deprecatedAliases, DEPRECATED_AT, SUNSET_AT } from '../deprecation.ts';
 import { INTEGRATION_PROMPT } from '../mcp/docs-server.ts';
-import { MCP_BYTES_PER_REQUEST, MCP_MAX_MESSAGES } from '../mcp/mcp-endpoint.ts';
+import { MCP_MAX_MESSAGES } from '../mcp/mcp-endpoint.ts';
 import { DOCS_TOOLS } from '../mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../mcp/product-tools.ts';
 import { MCP_SERVERS } from '../mcp/server-identity.ts';
@@ -109,7 +110,7 @@ export function docFacts(config: Config): Record<string, string> {
     'errors.max.listed': String(MAX_LISTED_ERRORS),
     'mcp.max.messages': String(MCP_MAX_MESSAGES),
     'mcp.max.arguments': String(MAX_TOOL_ARGUMENTS),
-    'mcp.bytes.per.request': `${MCP_BYTES_PER_REQUEST / 1024} KiB`,
+    'body.bytes.per.request': `${BODY_BYTES_PER_REQUEST / 1024} KiB`,
     'query.max.parameters': String(MAX_QUERY_PARAMETERS),
     'names.max.listed': String(MAX_LISTED_NAMES),
     'json.max.depth': String(MAX_JSON_DEPTH),

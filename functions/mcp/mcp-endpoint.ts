@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { ApiError, errorBody, type ErrorBody } from '../http/api-error.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
+import { bodyRequests } from '../limits/charge.ts';
 import { FORWARDED_HEADERS, type McpCaller } from './api-caller.ts';
 import { MAX_TOOL_ARGUMENTS } from './tool-registry.ts';
 
@@ -13,13 +14,6 @@ const MCP_BODY_MAX_BYTES = 64 * 1024;
  * 2025-06-18 dropped batching); the bound keeps one request from asking for a hundred answers.
  */
 export const MCP_MAX_MESSAGES = 10;
-
-/**
- * Body bytes one counted request covers. A tool call is far smaller; a larger body counts one
- * request per started share, since reading it costs the server more than one request's worth
- * (`npm run bench:abuse`).
- */
-export const MCP_BYTES_PER_REQUEST = 16 * 1024;
 
 const ALLOW = 'POST';
 const CORS_REQUEST_HEADERS =
@@ -80,8 +74,10 @@ export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, site
       boundToolArguments(parsedBody);
       const messages = messageCount(parsedBody);
       // A request refused for its length costs one, like any other refused request; a large body more.
-      const bodyShares = Math.ceil(body.length / MCP_BYTES_PER_REQUEST);
-      quotaHeaders = await chargeRequests(request, Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyShares));
+      quotaHeaders = await chargeRequests(
+        request,
+        Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(body.length)),
+      );
       if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
     } catch (error) {
       if (error instanceof ApiError)
@@ -122,7 +118,7 @@ export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, site
  * n costs n), whatever it is: a tool call, a notification, a call to an unknown tool. A tool
  * call's first API operation is that request (see tool-registry.ts), so the tool costs what
  * the operation costs over HTTP. A body that is not JSON, or an empty batch, costs one. A body
- * over MCP_BYTES_PER_REQUEST costs at least one per started share of it.
+ * over BODY_BYTES_PER_REQUEST costs at least one per started share of it.
  */
 function messageCount(parsed: unknown): number {
   return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;

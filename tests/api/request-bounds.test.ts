@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../functions/http/json-depth.ts';
 import { flushLog } from '../../functions/log.ts';
 import { MAX_LISTED_NAMES, MAX_QUERY_PARAMETERS } from '../../functions/http/query.ts';
-import { MCP_BYTES_PER_REQUEST } from '../../functions/mcp/mcp-endpoint.ts';
+import { BODY_BYTES_PER_REQUEST } from '../../functions/limits/charge.ts';
 import { MAX_TOOL_ARGUMENTS } from '../../functions/mcp/tool-registry.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { callTool, connectMcp, structured, toolError } from '../support/mcp.ts';
@@ -59,6 +59,38 @@ describe('query parameters per request', () => {
   });
 });
 
+describe('large bodies', () => {
+  it(`count a batch over ${BODY_BYTES_PER_REQUEST} bytes as one read per started ${BODY_BYTES_PER_REQUEST} bytes, valid or not`, async () => {
+    const send = async (body: string) => {
+      const answer = await server.request({
+        method: 'POST',
+        path: '/api/v1/batch',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      return { status: answer.status, remaining: Number(answer.headers['ratelimit-remaining']) };
+    };
+    const one = JSON.stringify({ operations: [{ op: 'getProject', id: 'no-such-project' }] });
+    const three = JSON.stringify({ operations: Array.from({ length: 3 }, () => ({ op: 'getProject', id: 'none' })) });
+    const overTwoShares = ' '.repeat(2 * BODY_BYTES_PER_REQUEST);
+    const first = await send(one);
+    const small = await send(one);
+    // Just over two shares of whitespace: three reads, though it holds one operation.
+    const large = await send(`${one}${overTwoShares}`);
+    // The same refused for an unknown field: three reads still.
+    const refused = await send(`{"operations": [], "padding": "${'x'.repeat(2 * BODY_BYTES_PER_REQUEST)}"}`);
+    // Three operations in a body of three shares: three reads, not five.
+    const both = await send(`${three}${overTwoShares}`);
+    expect([first, small, large, refused, both].map((answer) => answer.status)).toEqual([422, 422, 422, 400, 422]);
+    expect([
+      first.remaining - small.remaining,
+      small.remaining - large.remaining,
+      large.remaining - refused.remaining,
+      refused.remaining - both.remaining,
+    ]).toEqual([1, 3, 3, 3]);
+  });
+});
+
 describe('MCP tool arguments per call', () => {
   const wide = (count: number) => Object.fromEntries(names(count).map((name) => [name, 1]));
 
@@ -81,7 +113,7 @@ describe('MCP tool arguments per call', () => {
     }
   });
 
-  it(`counts a body over ${MCP_BYTES_PER_REQUEST} bytes as one request per started ${MCP_BYTES_PER_REQUEST} bytes`, async () => {
+  it(`counts a body over ${BODY_BYTES_PER_REQUEST} bytes as one request per started ${BODY_BYTES_PER_REQUEST} bytes`, async () => {
     const remaining = async (args: Record<string, unknown>) => {
       const response = await fetch(`${server.baseUrl}/mcp`, {
         method: 'POST',
@@ -103,7 +135,7 @@ describe('MCP tool arguments per call', () => {
     const before = await remaining({});
     const small = await remaining({});
     // Just over three shares: four requests.
-    const large = await remaining({ padding: 'x'.repeat(3 * MCP_BYTES_PER_REQUEST + 1) });
+    const large = await remaining({ padding: 'x'.repeat(3 * BODY_BYTES_PER_REQUEST + 1) });
     expect([before - small, small - large]).toEqual([1, 4]);
   });
 
