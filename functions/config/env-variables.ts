@@ -1,4 +1,5 @@
 import { JOB_MAX_ATTEMPTS } from '../jobs/job-store.ts';
+import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
 import { loadSite } from './site.ts';
 
 /**
@@ -36,8 +37,7 @@ export const ENV_VARIABLES = {
   READ_RATE_LIMIT: {
     baked: true,
     default: '120/60',
-    meaning:
-      'Request quota per client IP (per /64 for IPv6), as <count>/<seconds>: every API request and MCP message counts one, a batch one per operation.',
+    meaning: `Request quota per client IP (per /64 for IPv6), as <count>/<seconds>: every API request and MCP message counts one, a batch one per operation, and a batch or MCP body over ${BODY_BYTES_PER_REQUEST / 1024} KiB one per started ${BODY_BYTES_PER_REQUEST / 1024} KiB.`,
   },
   CONTACT_RATE_LIMIT: {
     baked: true,

@@ -60,7 +60,7 @@ function toolTable(tools: readonly ToolDefinition<never>[]): string {
 }
 
 const QUOTA_LABELS = {
-  read: 'Requests (every API request and MCP message; a batch counts one per operation)',
+  read: `Requests (every API request and MCP message; a batch counts one per operation; a body over ${BODY_BYTES_PER_REQUEST / 1024} KiB one per started ${BODY_BYTES_PER_REQUEST / 1024} KiB)`,
   contact: 'Contact messages',
   keys: 'Test keys created (always per IP)',
 } as const;
