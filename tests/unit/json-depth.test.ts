@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../functions/http/json-depth.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan, textNestsDeeperThan } from '../../functions/http/json-depth.ts';
 
 const nested = (depth: number) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown;
 
@@ -17,5 +17,27 @@ describe('nestsDeeperThan', () => {
     const deep = nested(200_000);
     expect(() => JSON.stringify(deep)).toThrow(RangeError);
     expect(nestsDeeperThan(deep)).toBe(true);
+  });
+});
+
+describe('textNestsDeeperThan', () => {
+  it('agrees with the walk over the parsed value, and ignores brackets inside strings', () => {
+    const samples = [
+      '"text"',
+      '[]',
+      '{"a": [1, {"b": 2}]}',
+      '{"a": [1, {"b": []}]}',
+      '{"a": "[[[[", "b": "\\"[[["}',
+      '["\\\\", [[]]]',
+      '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH),
+      '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1),
+    ];
+    for (const limit of [0, 1, 2, 3, MAX_JSON_DEPTH]) {
+      for (const text of samples) {
+        expect(textNestsDeeperThan(text, limit), `${limit} ${text.slice(0, 40)}`).toBe(
+          nestsDeeperThan(JSON.parse(text), limit),
+        );
+      }
+    }
   });
 });
