@@ -1,4 +1,5 @@
 import type { Config } from './config/env.ts';
+import { crossOriginWriter } from './http/cors.ts';
 import { Router } from './http/router.ts';
 import { charge } from './limits/charge.ts';
 import type { QuotaName } from './limits/quotas.ts';
@@ -24,6 +25,7 @@ export async function createApi(
       charge(services.quotas.limiter(context.tier, quota), context.quotaKey, units, what),
     verifyCredential: (credential) => services.keys.verify(credential),
     logError,
+    isForeignOrigin: crossOriginWriter(config.siteUrl),
   });
   return { services, router };
 }

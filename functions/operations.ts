@@ -1,4 +1,5 @@
 import type { ErrorCode } from './http/error-codes.ts';
+import { BODY_BYTES_PER_REQUEST } from './limits/charge.ts';
 import type { QuotaName } from './limits/quotas.ts';
 
 /** What is known about an operation without running it: the source for routing, OpenAPI and docs. */
@@ -29,6 +30,7 @@ export interface OperationSpec {
 /** Errors any operation can answer with. */
 export const COMMON_ERRORS: readonly ErrorCode[] = [
   'unknown_parameter',
+  'too_many_parameters',
   'invalid_parameter',
   'invalid_header',
   'unsupported_api_version',
@@ -82,6 +84,7 @@ export const OPERATIONS = {
     quota: 'read',
     handlerQuota: 'contact',
     errors: [
+      'cross_origin_refused',
       'validation_failed',
       'malformed_json',
       'idempotency_key_missing',
@@ -98,12 +101,12 @@ export const OPERATIONS = {
     method: 'POST',
     path: '/api/v1/batch',
     summary: 'Run several reads atomically',
-    description:
-      'Resolves up to BATCH_MAX_OPERATIONS read operations against one consistent snapshot. If any fails, nothing is returned and a 422 lists every failure. Each operation counts as one read.',
+    description: `Resolves up to BATCH_MAX_OPERATIONS read operations against one consistent snapshot. If any fails, nothing is returned and a 422 lists every failure. Each operation counts as one read, and a body over ${BODY_BYTES_PER_REQUEST / 1024} KiB at least one read per started ${BODY_BYTES_PER_REQUEST / 1024} KiB.`,
     tag: 'Batch',
     quota: 'read',
     handlerQuota: 'read',
     errors: [
+      'cross_origin_refused',
       'validation_failed',
       'malformed_json',
       'unsupported_media_type',
@@ -120,6 +123,7 @@ export const OPERATIONS = {
     tag: 'Jobs',
     quota: 'read',
     errors: [
+      'cross_origin_refused',
       'validation_failed',
       'unknown_task',
       'malformed_json',
@@ -160,6 +164,7 @@ export const OPERATIONS = {
     quota: 'read',
     handlerQuota: 'keys',
     errors: [
+      'cross_origin_refused',
       'validation_failed',
       'malformed_json',
       'unsupported_media_type',
@@ -218,7 +223,7 @@ export const OPERATIONS = {
       'OAuth 2.0 client credentials grant (RFC 6749 section 4.4): client_id is a keyId, client_secret its key. Errors follow RFC 6749 section 5.2.',
     tag: 'OAuth',
     quota: 'read',
-    errors: ['rate_limited'],
+    errors: ['cross_origin_refused', 'rate_limited'],
   },
 } as const satisfies Record<string, OperationSpec>;
 

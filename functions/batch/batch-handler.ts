@@ -6,10 +6,13 @@ import { parseJsonBody, requireJsonContentType } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { RouteHandler } from '../http/router.ts';
-import { charge } from '../limits/charge.ts';
+import { bodyRequests, charge } from '../limits/charge.ts';
 import type { QuotaLimiter } from '../limits/rate-limiter.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { batchRequestSchema, type BatchOp } from './schema.ts';
+
+/** One operation of a valid batch. */
+type BatchOperation = { op: BatchOp; id: string };
 
 export interface BatchDependencies {
   catalog: Catalog;
@@ -26,7 +29,8 @@ type Outcome = { ok: true; data: unknown } | { ok: false; code: 'project_not_fou
  * instant, so the operations see one consistent state; if any fails, no result is
  * returned and the 422 lists every failure. Each operation counts as one read against the quota:
  * the router counts the first before the body is read (so an invalid batch is not free), and
- * the handler the rest once the operations are known.
+ * the handler the rest once the operations are known. A body over BODY_BYTES_PER_REQUEST counts at
+ * least one read per started share of it, counted as soon as it is read.
  */
 export function batchHandler(deps: BatchDependencies): RouteHandler {
   const schema = batchRequestSchema(deps.maxOperations);
@@ -34,28 +38,24 @@ export function batchHandler(deps: BatchDependencies): RouteHandler {
   return async (request, _params, context) => {
     strictQuery(request.query, []);
     requireJsonContentType(request);
-    const body = parseJsonBody(await request.readBody(64 * 1024));
-    refuseOverlongBatch(body, deps.maxOperations);
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      const errors = fieldProblems(parsed.error, {
-        unknownField: 'is not a field of a batch',
-        notAnObject: 'must be a JSON object with operations',
-      });
-      throw new ApiError(
-        'validation_failed',
-        'The batch is not valid; errors name each offending operation by index.',
-        {
-          hint: `Send {"operations": [{"op": "getProject", "id": "<slug>"}]} with 1 to ${deps.maxOperations} operations.`,
-          errors,
-        },
-      );
+    const raw = await request.readBody(64 * 1024);
+    // The router counted one read; a body over BODY_BYTES_PER_REQUEST counts more, valid or not.
+    const bodyReads = bodyRequests(raw.length) - 1;
+    const bodyHeaders =
+      bodyReads > 0 ? await charge(deps.readLimiter(context), context.quotaKey, bodyReads, 'reads') : {};
+    let operations: BatchOperation[];
+    try {
+      operations = validOperations(parseJsonBody(raw), schema, deps.maxOperations);
+    } catch (error) {
+      // The refusal shows the count after the body's reads.
+      if (error instanceof ApiError) Object.assign(error.headers, bodyHeaders);
+      throw error;
     }
-    const { operations } = parsed.data;
+    const operationReads = operations.length - 1 - bodyReads;
     const headers =
-      operations.length > 1
-        ? await charge(deps.readLimiter(context), context.quotaKey, operations.length - 1, 'reads')
-        : {};
+      operationReads > 0
+        ? await charge(deps.readLimiter(context), context.quotaKey, operationReads, 'reads')
+        : bodyHeaders;
     const jobIds = operations.filter(({ op }) => op === 'getJobStatus').map(({ id }) => id);
     const jobs = jobIds.length === 0 ? new Map<string, unknown>() : await deps.getJobs(jobIds, context.sandbox);
     const outcomes = operations.map(({ op, id }) => resolve(deps.catalog, jobs, op, id));
@@ -91,6 +91,25 @@ export function batchHandler(deps: BatchDependencies): RouteHandler {
     }));
     return jsonResponse(200, { results }, headers);
   };
+}
+
+/** The operations of a batch body, or a 400 `validation_failed` naming each offending one. */
+function validOperations(
+  body: unknown,
+  schema: ReturnType<typeof batchRequestSchema>,
+  maxOperations: number,
+): BatchOperation[] {
+  refuseOverlongBatch(body, maxOperations);
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data.operations;
+  const errors = fieldProblems(parsed.error, {
+    unknownField: 'is not a field of a batch',
+    notAnObject: 'must be a JSON object with operations',
+  });
+  throw new ApiError('validation_failed', 'The batch is not valid; errors name each offending operation by index.', {
+    hint: `Send {"operations": [{"op": "getProject", "id": "<slug>"}]} with 1 to ${maxOperations} operations.`,
+    errors,
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { SANDBOX_STORAGE_MIN_BYTES } from '../contact/schema.ts';
 import { JOB_MAX_ATTEMPTS } from '../jobs/job-store.ts';
+import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
 import { SITE_URL_DEFAULT_SOURCE } from './site-url.ts';
 import { loadSite } from './site.ts';
 
@@ -45,8 +46,7 @@ export const ENV_VARIABLES = {
   READ_RATE_LIMIT: {
     baked: true,
     default: '120/60',
-    meaning:
-      'Request quota per client IP (per /64 for IPv6), as <count>/<seconds>: every API request and MCP message counts one, a batch one per operation.',
+    meaning: `Request quota per client IP (per /64 for IPv6), as <count>/<seconds>: every API request and MCP message counts one, a batch one per operation, and a batch or MCP body over ${BODY_BYTES_PER_REQUEST / 1024} KiB one per started ${BODY_BYTES_PER_REQUEST / 1024} KiB.`,
   },
   CONTACT_RATE_LIMIT: {
     baked: true,
@@ -175,12 +175,13 @@ export const ENV_VARIABLES = {
   },
   MAX_CONNECTIONS: {
     default: '1000',
-    meaning: 'Open connections the server holds at once; one more is closed as soon as it opens.',
+    meaning:
+      'Open connections the server holds at once. At the cap a new connection takes the place of the one idle longest (no request in progress); only when every connection is serving a request is the new one closed as soon as it opens.',
   },
   MAX_CONNECTIONS_PER_CLIENT: {
     default: '100',
     meaning:
-      'Open connections one client IP may hold at once; one more is closed as soon as it opens. Not applied when TRUST_PROXY is set: every connection then comes from the proxy, which caps its own clients.',
+      'Open connections one client may hold at once (an IPv4 address, or an IPv6 /64 as for quotas); one more is closed as soon as it opens. Not applied when TRUST_PROXY is set: every connection then comes from the proxy, which caps its own clients.',
   },
   MCP_ALLOWED_ORIGINS: {
     baked: true,

@@ -3,12 +3,15 @@ import { CONTACT_LIMITS } from '../contact/schema.ts';
 import type { Config } from '../config/env.ts';
 import { MAX_LISTED_ERRORS } from '../http/api-error.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
+import { MAX_JSON_DEPTH } from '../http/json-depth.ts';
+import { MAX_LISTED_NAMES, MAX_QUERY_PARAMETERS } from '../http/query.ts';
 import { SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
 import { JOB_ERROR_CODES } from '../jobs/job-store.ts';
 import { TASKS, DEFAULT_TASK } from '../jobs/tasks.ts';
 import { API_BASE_PATH } from '../discovery-documents.ts';
 import { TEST_KEY_PREFIX } from '../keys/key-format.ts';
 import { OAUTH_ERRORS } from '../keys/schema.ts';
+import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
 import { QUOTA_NAMES, quotaTable } from '../limits/quotas.ts';
 import { OPERATIONS, type OperationId } from '../operations.ts';
 import { LIST_LIMIT } from '../projects/schema.ts';
@@ -18,7 +21,7 @@ import { MCP_MAX_MESSAGES } from '../mcp/mcp-endpoint.ts';
 import { DOCS_TOOLS } from '../mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../mcp/product-tools.ts';
 import { MCP_SERVERS } from '../mcp/server-identity.ts';
-import type { ToolDefinition } from '../mcp/tool-registry.ts';
+import { MAX_TOOL_ARGUMENTS, type ToolDefinition } from '../mcp/tool-registry.ts';
 
 /** A quota as people read it: "120 per 60 s". */
 function perWindow(quota: { count: number; seconds: number }): string {
@@ -69,7 +72,7 @@ function toolTable(tools: readonly ToolDefinition<never>[]): string {
 }
 
 const QUOTA_LABELS = {
-  read: 'Requests (every API request and MCP message; a batch counts one per operation)',
+  read: `Requests (every API request and MCP message; a batch counts one per operation; a body over ${BODY_BYTES_PER_REQUEST / 1024} KiB one per started ${BODY_BYTES_PER_REQUEST / 1024} KiB)`,
   contact: 'Contact messages',
   keys: 'Test keys created (always per IP)',
 } as const;
@@ -118,6 +121,11 @@ export function docFacts(config: Config): Record<string, string> {
     'contact.limits': `name 1 to ${CONTACT_LIMITS.nameMax} characters, email up to ${CONTACT_LIMITS.emailMax} characters, message ${CONTACT_LIMITS.messageMin} to ${CONTACT_LIMITS.messageMax} characters, body up to ${CONTACT_LIMITS.bodyMaxBytes / 1024} KiB`,
     'errors.max.listed': String(MAX_LISTED_ERRORS),
     'mcp.max.messages': String(MCP_MAX_MESSAGES),
+    'mcp.max.arguments': String(MAX_TOOL_ARGUMENTS),
+    'body.bytes.per.request': `${BODY_BYTES_PER_REQUEST / 1024} KiB`,
+    'query.max.parameters': String(MAX_QUERY_PARAMETERS),
+    'names.max.listed': String(MAX_LISTED_NAMES),
+    'json.max.depth': String(MAX_JSON_DEPTH),
     'batch.ops': BATCH_OPS.map((op) => `\`${op}\``).join(', '),
     'batch.max': String(config.batchMaxOperations),
     'jobs.tasks': table(

@@ -39,6 +39,12 @@ export const ERROR_CODES = {
     title: 'Unknown parameter',
     meaning: 'The request names a query parameter this operation does not take.',
   },
+  too_many_parameters: {
+    status: 400,
+    title: 'Too many parameters',
+    meaning:
+      'The request has more query parameters than any operation takes, or an MCP tool call more arguments than any tool takes; the message gives the limit.',
+  },
   invalid_cursor: {
     status: 400,
     title: 'Invalid cursor',
@@ -79,6 +85,12 @@ export const ERROR_CODES = {
     status: 400,
     title: 'Unsupported API version',
     meaning: 'X-API-Version names a version this service does not serve.',
+  },
+  cross_origin_refused: {
+    status: 403,
+    title: 'Cross-origin write refused',
+    meaning:
+      "A browser page on another origin than the site's sent a write without a valid API key; only the site's own pages, and callers with a test key (X-API-Key or Authorization: Bearer), may write across origins.",
   },
   not_found: { status: 404, title: 'Not found', meaning: 'No resource or route exists at this path.' },
   project_not_found: { status: 404, title: 'Project not found', meaning: 'No project has this slug.', problem: true },

@@ -1,4 +1,5 @@
 import { ApiError } from './api-error.ts';
+import { MAX_JSON_DEPTH, textNestsDeeperThan } from './json-depth.ts';
 import { headerValue, type ApiRequest } from './types.ts';
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -18,15 +19,28 @@ export function requireJsonContentType(request: ApiRequest): void {
   }
 }
 
-/** Parses a body as JSON; anything else is a 400 `malformed_json`. */
+/**
+ * Parses a body as JSON; anything else is a 400 `malformed_json`, and JSON nesting deeper than
+ * MAX_JSON_DEPTH levels a 400 `validation_failed`.
+ */
 export function parseJsonBody(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  let parsed: unknown;
   try {
-    return JSON.parse(body.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     throw new ApiError('malformed_json', 'The body is not valid JSON.', {
       hint: 'Send a JSON object, for example {"name": "...", "email": "...", "message": "..."}.',
     });
   }
+  if (textNestsDeeperThan(text)) {
+    const problem = `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`;
+    throw new ApiError('validation_failed', `The body ${problem}.`, {
+      hint: 'Send the JSON object the operation describes in /openapi.json.',
+      errors: [{ field: 'body', problem }],
+    });
+  }
+  return parsed;
 }
 
 /**

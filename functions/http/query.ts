@@ -2,20 +2,54 @@ import { z } from 'zod';
 import { ApiError } from './api-error.ts';
 
 /** Query parameters every operation accepts (read by the router, see request-context.ts). */
-const COMMON_PARAMETERS: readonly string[] = ['sandbox'];
+const COMMON_PARAMETERS: ReadonlySet<string> = new Set(['sandbox']);
+
+/**
+ * Most query parameters one API request may carry, `sandbox` included. No operation takes more
+ * than a handful; the bound keeps a request line full of names from costing more than it is charged.
+ */
+export const MAX_QUERY_PARAMETERS = 50;
+
+/** Most names an unknown-name refusal lists; the rest are counted. */
+export const MAX_LISTED_NAMES = 5;
+
+/** Refuses a query with more than MAX_QUERY_PARAMETERS parameters (400 `too_many_parameters`). */
+function checkQuerySize(query: URLSearchParams): void {
+  if (query.size <= MAX_QUERY_PARAMETERS) return;
+  throw new ApiError(
+    'too_many_parameters',
+    `The request has ${query.size} query parameters; at most ${MAX_QUERY_PARAMETERS} are allowed.`,
+    { hint: 'Send only the parameters the operation takes (see /openapi.json).' },
+  );
+}
+
+/**
+ * Names as a refusal quotes them: each cut to 64 characters, at most MAX_LISTED_NAMES of them,
+ * then how many more there are (`"a", "b" and 7 more`).
+ */
+export function listedNames(names: readonly string[]): string {
+  const listed = names
+    .slice(0, MAX_LISTED_NAMES)
+    .map((name) => JSON.stringify(name.slice(0, 64)))
+    .join(', ');
+  const more = names.length - MAX_LISTED_NAMES;
+  return more > 0 ? `${listed} and ${more} more` : listed;
+}
 
 /**
  * Checks the query string against the parameters an operation takes: an unknown name is a
  * 400 `unknown_parameter` naming it, and a repeated one a 400 `invalid_parameter`.
- * Returns each parameter's single value.
+ * Returns each parameter's single value. Linear in the number of parameters.
  */
 export function strictQuery(query: URLSearchParams, allowed: readonly string[]): Map<string, string> {
+  checkQuerySize(query);
+  const known = new Set(allowed);
   const values = new Map<string, string>();
-  const unknown: string[] = [];
+  const unknown = new Set<string>();
   for (const [name, value] of query) {
-    if (COMMON_PARAMETERS.includes(name)) continue;
-    if (!allowed.includes(name)) {
-      if (!unknown.includes(name)) unknown.push(name);
+    if (COMMON_PARAMETERS.has(name)) continue;
+    if (!known.has(name)) {
+      unknown.add(name);
       continue;
     }
     if (values.has(name)) {
@@ -25,11 +59,12 @@ export function strictQuery(query: URLSearchParams, allowed: readonly string[]):
     }
     values.set(name, value);
   }
-  if (unknown.length > 0) {
-    const names = unknown.map((name) => JSON.stringify(name.slice(0, 64))).join(', ');
-    throw new ApiError('unknown_parameter', `Unknown query parameter${unknown.length > 1 ? 's' : ''}: ${names}.`, {
-      hint: `This operation takes: ${[...allowed, ...COMMON_PARAMETERS].join(', ')}.`,
-    });
+  if (unknown.size > 0) {
+    throw new ApiError(
+      'unknown_parameter',
+      `Unknown query parameter${unknown.size > 1 ? 's' : ''}: ${listedNames([...unknown])}.`,
+      { hint: `This operation takes: ${[...allowed, ...COMMON_PARAMETERS].join(', ')}.` },
+    );
   }
   return values;
 }

@@ -1,5 +1,5 @@
 import { ApiError, errorResponse, internalError, problemResponse } from './api-error.ts';
-import { CORS_HEADERS, preflightHeaders } from './cors.ts';
+import { CORS_HEADERS, crossOriginRefused, preflightAnswer } from './cors.ts';
 import { asApiError } from './known-errors.ts';
 import { RequestAborted } from './request-aborted.ts';
 import { RoutePattern } from './route-pattern.ts';
@@ -64,11 +64,13 @@ export interface RouterOptions<Quota extends string> {
   chargeQuota: QuotaCharger<Quota>;
   verifyCredential: CredentialVerifier;
   logError: ErrorLogger;
+  /** Whether a request comes from a browser page on a foreign origin (cors.ts crossOriginWriter). */
+  isForeignOrigin: (request: ApiRequest) => boolean;
 }
 
 /**
  * Dispatches a request to its route and applies what every API response shares: the request id,
- * CORS, 404 for unknown paths, 405 with Allow, the X-API-Version check, the quota and the
+ * CORS (reads open to every origin, writes to the site's own pages and to callers with a key), 404 for unknown paths, 405 with Allow, the X-API-Version check, the quota and the
  * Error shape. A handler throws ApiError for expected failures; anything else is a 500 whose
  * details go only to the log.
  */
@@ -115,7 +117,8 @@ export class Router<Quota extends string = string> {
     }
     if (match === undefined || request.method === 'OPTIONS') {
       const allow = this.allowedMethods(request.path);
-      if (request.method === 'OPTIONS') return { status: 204, headers: preflightHeaders(allow), body: null };
+      if (request.method === 'OPTIONS')
+        return preflightAnswer(request, allow, this.options.isForeignOrigin, request.requestId);
       throw new ApiError('method_not_allowed', `${request.method} is not allowed here.`, {
         hint: `Use ${allow}.`,
         headers: { allow },
@@ -129,6 +132,10 @@ export class Router<Quota extends string = string> {
       if (route.quota !== undefined)
         Object.assign(headers, await this.options.chargeQuota(context, route.quota, request.prepaid === true ? 0 : 1));
       checkApiVersion(request);
+      // A foreign page may read, but write only with a key: else any page could make its visitors'
+      // browsers post for it (Fetch standard: the page cannot read the answer, but the POST is made).
+      if (route.method === 'POST' && context.keyStatus !== 'valid' && this.options.isForeignOrigin(request))
+        throw crossOriginRefused();
       const response = await route.handler(request, params, context);
       Object.assign(response.headers, CORS_HEADERS);
       addMissing(response.headers, headers);

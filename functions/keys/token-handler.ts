@@ -65,8 +65,11 @@ export function tokenHandler(keys: KeyService): RouteHandler {
       );
     }
     const form = new URLSearchParams((await request.readBody(4096)).toString('utf8'));
-    for (const name of new Set(form.keys())) {
-      if (form.getAll(name).length > 1) return oauthError('invalid_request', `The parameter ${name} is repeated.`);
+    // One pass with a set: getAll per name would read the whole form once for each name.
+    const seen = new Set<string>();
+    for (const name of form.keys()) {
+      if (seen.has(name)) return oauthError('invalid_request', `The parameter ${name} is repeated.`);
+      seen.add(name);
     }
     // The published TokenRequest schema is the check; only a string field can fail in a form, grant_type.
     const parsed = tokenRequestSchema.safeParse(Object.fromEntries(form));

@@ -2,7 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { ApiError, errorBody, type ErrorBody } from '../http/api-error.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
+import { bodyRequests } from '../limits/charge.ts';
 import { FORWARDED_HEADERS, type McpCaller } from './api-caller.ts';
+import { MAX_TOOL_ARGUMENTS } from './tool-registry.ts';
 
 /** Most bytes one MCP message may have; tool arguments are small (a contact message is 16 KiB at most). */
 const MCP_BODY_MAX_BYTES = 64 * 1024;
@@ -69,9 +71,13 @@ export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, site
     try {
       body = await request.readBody(MCP_BODY_MAX_BYTES);
       parsedBody = parsedOrUndefined(body);
+      boundToolArguments(parsedBody);
       const messages = messageCount(parsedBody);
-      // A request refused for its length costs one, like any other refused request.
-      quotaHeaders = await chargeRequests(request, messages > MCP_MAX_MESSAGES ? 1 : messages);
+      // A request refused for its length costs one, like any other refused request; a large body more.
+      quotaHeaders = await chargeRequests(
+        request,
+        Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(body.length)),
+      );
       if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
     } catch (error) {
       if (error instanceof ApiError)
@@ -111,10 +117,36 @@ export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, site
  * What an MCP POST costs, charged before any work: one request per JSON-RPC message (a batch of
  * n costs n), whatever it is: a tool call, a notification, a call to an unknown tool. A tool
  * call's first API operation is that request (see tool-registry.ts), so the tool costs what
- * the operation costs over HTTP. A body that is not JSON, or an empty batch, costs one.
+ * the operation costs over HTTP. A body that is not JSON, or an empty batch, costs one. A body
+ * over BODY_BYTES_PER_REQUEST costs at least one per started share of it.
  */
 function messageCount(parsed: unknown): number {
   return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
+}
+
+/**
+ * Cuts the arguments of each tools/call message to MAX_TOOL_ARGUMENTS + 1 names before the SDK
+ * validates the message: one more than the bound is enough for the tool registry to refuse the
+ * call (too_many_parameters), and the SDK's schema then never walks thousands of names.
+ */
+function boundToolArguments(parsed: unknown): void {
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { method, params } = message as { method?: unknown; params?: unknown };
+    if (method !== 'tools/call' || typeof params !== 'object' || params === null) continue;
+    const args = (params as { arguments?: unknown }).arguments;
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) continue;
+    const kept: [string, unknown][] = [];
+    for (const name in args) {
+      if (!Object.hasOwn(args, name)) continue;
+      if (kept.length > MAX_TOOL_ARGUMENTS) {
+        // fromEntries defines each name as its own property, `__proto__` too.
+        (params as { arguments: unknown }).arguments = Object.fromEntries(kept);
+        break;
+      }
+      kept.push([name, (args as Record<string, unknown>)[name]]);
+    }
+  }
 }
 
 function tooManyMessages(count: number, quotaHeaders: HeaderMap): ApiError {

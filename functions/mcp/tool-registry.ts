@@ -12,6 +12,8 @@ import {
 import type { AnyZodObject } from 'zod';
 import { ApiError, errorBody, internalError } from '../http/api-error.ts';
 import { asApiError } from '../http/known-errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.ts';
+import { listedNames } from '../http/query.ts';
 import { logError } from '../log.ts';
 import type { ApiCaller, ApiOutcome } from './api-caller.ts';
 
@@ -22,6 +24,12 @@ export const READ_ONLY: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+
+/**
+ * Most arguments one tool call may carry. No tool takes more than three; the bound keeps a call
+ * full of names from costing more than the one request it is charged.
+ */
+export const MAX_TOOL_ARGUMENTS = 32;
 
 /** What every tool can use while it runs: the API as the caller reaches it, and the request id. */
 export interface ToolContext {
@@ -107,9 +115,10 @@ export function registerTools<Context extends ToolContext>(
       );
     }
     try {
-      return toolResult(
-        await tool.run(request.params.arguments ?? {}, { ...context, api: firstCallPrepaid(context.api) }),
-      );
+      const args = request.params.arguments ?? {};
+      checkArgumentCount(args);
+      checkArgumentDepth(args);
+      return toolResult(await tool.run(args, { ...context, api: firstCallPrepaid(context.api) }));
     } catch (error) {
       const expected = asApiError(error);
       if (expected !== undefined)
@@ -119,6 +128,34 @@ export function registerTools<Context extends ToolContext>(
       return toolResult({ status: 500, body: errorBody(internalError(), context.requestId) });
     }
   });
+}
+
+/** Refuses a call with more than MAX_TOOL_ARGUMENTS arguments, as the API refuses too many parameters. */
+function checkArgumentCount(args: Record<string, unknown>): void {
+  let count = 0;
+  for (const name in args) if (Object.hasOwn(args, name) && ++count > MAX_TOOL_ARGUMENTS) break;
+  if (count > MAX_TOOL_ARGUMENTS) {
+    throw new ApiError(
+      'too_many_parameters',
+      `The call has more than ${MAX_TOOL_ARGUMENTS} arguments; at most ${MAX_TOOL_ARGUMENTS} are allowed.`,
+      { hint: "Send only the arguments in the tool's inputSchema." },
+    );
+  }
+}
+
+/**
+ * Refuses an argument nested deeper than MAX_JSON_DEPTH levels before a tool turns it into a query
+ * string or a body (JSON.stringify recurses, and would run out of stack on one thousands deep).
+ */
+function checkArgumentDepth(args: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(args)) {
+    if (!nestsDeeperThan(value)) continue;
+    throw new ApiError(
+      'invalid_parameter',
+      `Argument "${name.slice(0, 64)}" nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+      { hint: "See the tool's inputSchema." },
+    );
+  }
 }
 
 /**
@@ -180,7 +217,8 @@ export function queryOf(args: Record<string, unknown>): URLSearchParams {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue;
-    query.set(
+    // Object keys are unique: append, where set would search the whole list for each name.
+    query.append(
       name,
       typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
         ? String(value)
@@ -190,12 +228,15 @@ export function queryOf(args: Record<string, unknown>): URLSearchParams {
   return query;
 }
 
-/** Refuses an argument the tool does not take, as the API refuses an unknown parameter. */
+/** Refuses arguments the tool does not take, as the API refuses unknown parameters. */
 export function refuseArguments(args: Record<string, unknown>, allowed: readonly string[]): void {
-  const unknown = Object.keys(args).find((name) => !allowed.includes(name));
-  if (unknown !== undefined) {
-    throw new ApiError('unknown_parameter', `Argument "${unknown.slice(0, 64)}" is not an argument of this tool.`, {
-      hint: allowed.length === 0 ? 'Send no arguments.' : `Send only: ${allowed.join(', ')}.`,
-    });
+  const known = new Set(allowed);
+  const unknown = Object.keys(args).filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new ApiError(
+      'unknown_parameter',
+      `Not ${unknown.length > 1 ? 'arguments' : 'an argument'} of this tool: ${listedNames(unknown)}.`,
+      { hint: allowed.length === 0 ? 'Send no arguments.' : `Send only: ${allowed.join(', ')}.` },
+    );
   }
 }

@@ -8,6 +8,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas30';
 import type { Config } from '../config/env.ts';
 import { loadSite } from '../config/site.ts';
 import { deprecatedAliases } from '../deprecation.ts';
+import { MAX_QUERY_PARAMETERS } from '../http/query.ts';
 import { OPERATIONS, type OperationId, type OperationSpec } from '../operations.ts';
 import { codeVariants, errorResponses } from './error-responses.ts';
 import { nameComponents, taskResultComponents } from './components.ts';
@@ -46,7 +47,9 @@ const infoDescription = (name: string) =>
     `The public API of ${name}'s portfolio: projects, search, a contact form, batch reads, asynchronous jobs and sandbox mode.`,
     'No credentials are needed for any operation. An optional test key (POST /api/v1/keys) selects sandbox mode and a larger quota.',
     'Errors share one shape (the Error schema, which lists every code); the 404 of getProject is an RFC 9457 problem document.',
+    `A request carries at most ${MAX_QUERY_PARAMETERS} query parameters (400 too_many_parameters); a parameter an operation does not take is a 400 unknown_parameter.`,
     'The interface version is v1, in the path prefix or in the X-API-Version header. Every response carries X-Request-Id.',
+    "Browser pages on any origin may read (CORS, Access-Control-Allow-Origin: *). A write (POST) from a page on another origin than the site's needs a test key (X-API-Key or Authorization: Bearer): its preflight must ask for one of those headers, and without a valid key the write is a 403 cross_origin_refused.",
   ].join('\n\n');
 
 /**

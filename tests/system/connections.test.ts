@@ -27,10 +27,10 @@ interface Client {
   closed: Promise<void>;
 }
 
-function open(from: string): Promise<Client> {
+function open(from: string, to = port): Promise<Client> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const socket = connect({ host: '127.0.0.1', port, localAddress: from });
+    const socket = connect({ host: '127.0.0.1', port: to, localAddress: from });
     socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
     // A reset from the server closes the connection too; it is not a failure of the test.
     socket.on('error', () => undefined);
@@ -49,8 +49,8 @@ async function until(check: () => boolean): Promise<void> {
  * A connection that got one answer and is now held open by keep-alive (5 s), so the server
  * counts it; null when the server closed it unanswered.
  */
-async function held(from: string): Promise<Client | null> {
-  const client = await open(from);
+async function held(from: string, to = port): Promise<Client | null> {
+  const client = await open(from, to);
   client.socket.write('HEAD /llms.txt HTTP/1.1\r\nHost: x\r\n\r\n');
   await Promise.race([until(() => client.received().includes('\r\n\r\n')), client.closed]);
   if (client.received() === '') return null;
@@ -59,8 +59,8 @@ async function held(from: string): Promise<Client | null> {
 }
 
 /** A fresh connection's first answer, or '' when the server closed it unanswered. */
-async function answerTo(from: string): Promise<string> {
-  const client = await open(from);
+async function answerTo(from: string, to = port): Promise<string> {
+  const client = await open(from, to);
   client.socket.write('GET /llms.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   await client.closed;
   return client.received().split('\r\n')[0]!;
@@ -128,33 +128,86 @@ describe('a contact body that stops arriving', () => {
 });
 
 describe('connection caps', () => {
-  it('closes connections past the per-client and total caps unanswered, while other clients are served', async () => {
-    const clients: Client[] = [];
-    const hold = async (from: string) => {
-      const client = await held(from);
-      if (client !== null) clients.push(client);
-      return client !== null;
-    };
-    try {
-      for (let i = 0; i < 4; i++) expect(await hold('127.0.0.2')).toBe(true);
-      // A fifth from the same address is closed before a byte is read...
-      expect(await answerTo('127.0.0.2')).toBe('');
-      // ...while another client is served.
-      expect(await hold('127.0.0.3')).toBe(true);
+  // A server of its own, whose timeouts never end a connection during these tests, so that only
+  // the caps decide which connections stay.
+  let capped: RunningServer;
+  let cappedPort: number;
+  beforeAll(async () => {
+    capped = await startServer({
+      READ_RATE_LIMIT: '100000/60',
+      HEADERS_TIMEOUT_MS: '600000',
+      REQUEST_TIMEOUT_MS: '600000',
+      MAX_CONNECTIONS: '40',
+      MAX_CONNECTIONS_PER_CLIENT: '4',
+    });
+    cappedPort = Number(new URL(capped.baseUrl).port);
+  });
+  afterAll(() => capped.stop());
 
-      // Up to the total cap from fresh addresses, four each (keep-alive connections of the tests
-      // before this one may still count): then a connection from yet another client is closed too.
-      let refused = false;
-      for (let n = 0; n < 16 && !refused; n++) refused = !(await hold(`127.0.1.${1 + Math.floor(n / 4)}`));
-      expect(refused).toBe(true);
-      expect(await answerTo('127.0.0.5')).toBe('');
-      clients.shift()!.socket.destroy();
-      // Once the server has seen one close, there is room again.
-      let answer = '';
-      while (answer === '') answer = await answerTo('127.0.0.5');
-      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+  // First, so that no connection of another test is still open.
+  it('lets a new client in past eleven addresses holding idle connections, closing the one idle longest', async () => {
+    // Eleven addresses, each at its per-client cap with connections that never send a byte: 44
+    // idle connections for a total cap of 40.
+    const idle: Client[] = [];
+    try {
+      for (let source = 1; source <= 11; source++)
+        for (let i = 0; i < 4; i++) idle.push(await open(`127.0.2.${source}`, cappedPort));
+      // Each connection past the cap took the place of the one idle longest: the first four.
+      await Promise.all(idle.slice(0, 4).map((client) => client.closed));
+      // A twelfth client is served, and its connection too closed the longest idle one.
+      expect(await answerTo('127.0.3.1', cappedPort)).toMatch(/^HTTP\/1\.1 200/);
+      await idle[4]!.closed;
+      expect(idle.slice(5).filter((client) => client.socket.destroyed)).toEqual([]);
+    } finally {
+      for (const client of idle) client.socket.destroy();
+    }
+  });
+
+  it('closes connections past the per-client cap unanswered, while other clients are served', async () => {
+    const clients: Client[] = [];
+    try {
+      for (let i = 0; i < 4; i++) {
+        const client = await held('127.0.0.2', cappedPort);
+        expect(client).not.toBeNull();
+        clients.push(client!);
+      }
+      // A fifth from the same address is closed before a byte is read...
+      expect(await answerTo('127.0.0.2', cappedPort)).toBe('');
+      // ...while another client is served.
+      expect(await answerTo('127.0.0.3', cappedPort)).toMatch(/^HTTP\/1\.1 200/);
     } finally {
       for (const client of clients) client.socket.destroy();
     }
   });
+
+  it('closes a new connection unanswered only while every open one is serving a request', async () => {
+    const busy: Client[] = [];
+    try {
+      for (let i = 0; i < 40; i++) busy.push(await serving(`127.0.4.${1 + Math.floor(i / 4)}`, cappedPort));
+      expect(await answerTo('127.0.0.5', cappedPort)).toBe('');
+      expect(busy.filter((client) => client.socket.destroyed)).toEqual([]);
+      busy.shift()!.socket.destroy();
+      // Once the server has seen one close, there is room again.
+      let answer = '';
+      while (answer === '') answer = await answerTo('127.0.0.5', cappedPort);
+      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    } finally {
+      for (const client of busy) client.socket.destroy();
+    }
+  });
 });
+
+/**
+ * A connection whose request is in progress: a batch request announced with Expect: 100-continue
+ * and never sent. The server's "100 Continue" says it has read the headers and is waiting for the
+ * body (RFC 9110 section 10.1.1).
+ */
+async function serving(from: string, to: number): Promise<Client> {
+  const client = await open(from, to);
+  client.socket.write(
+    'POST /api/v1/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n',
+  );
+  await Promise.race([until(() => client.received().includes('\r\n\r\n')), client.closed]);
+  expect(client.received(), `a request in progress from ${from}`).toMatch(/^HTTP\/1\.1 100 Continue/);
+  return client;
+}
