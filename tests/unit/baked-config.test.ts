@@ -63,6 +63,7 @@ describe('the baked configuration', () => {
     PORT: '8080',
     HOST: '0.0.0.0',
     DATA_DIR: '/tmp/elsewhere',
+    PORTFOLIO_ENV_FILE: '/etc/portfolio/portfolio.env',
     TRUST_PROXY: '2',
     CONTACT_MIN_FILL_SECONDS: '10',
     NOTIFY_WEBHOOK_URL: 'https://hooks.example/inbox',
