@@ -185,20 +185,32 @@ describe('job queue', () => {
   });
 
   it('takes a live job while the sandbox queue is full, and starts it before the waiting sandbox jobs', async () => {
-    const clients = Array.from({ length: 4 }, (_, i) => `203.0.113.${i + 1}`);
-    const flood = await Promise.all(
-      clients.map((client) => createJob(small.baseUrl, { task: 'digest' }, { client, query: '?sandbox=true' })),
-    );
-    expect(flood.filter((posted) => posted.status === 503).map((posted) => posted.body.code)).toContain('queue_full');
-    const live = await createJob(small.baseUrl, { task: 'stats' }, { client: '203.0.113.50' });
-    expect(live.status, JSON.stringify(live.body)).toBe(202);
-    const liveDone = await pollUntilFinished(small.baseUrl, createdSchema.parse(live.body).jobId);
-    const waited = flood.filter((posted) => posted.status === 202 && posted.body.status === 'pending');
-    expect(waited.length).toBeGreaterThanOrEqual(1);
-    // One slot runs one job at a time, so finishing first means starting first.
-    for (const job of await drain(waited, '?sandbox=true'))
-      expect(Date.parse(job.updatedAt)).toBeGreaterThan(Date.parse(liveDone.updatedAt));
-    await drain(flood, '?sandbox=true');
+    // A sandbox job counts as waiting only if it is still pending once the live job is accepted:
+    // one that started meanwhile (the live post came late on a busy machine) proves nothing. If
+    // none is, the scenario is set up again, a few times at most.
+    let stillWaiting: string[] = [];
+    for (let round = 0; round < 5 && stillWaiting.length === 0; round++) {
+      const clients = Array.from({ length: 4 }, (_, i) => `203.0.113.${round * 10 + i + 1}`);
+      const flood = await Promise.all(
+        clients.map((client) => createJob(small.baseUrl, { task: 'digest' }, { client, query: '?sandbox=true' })),
+      );
+      expect(flood.filter((posted) => posted.status === 503).map((posted) => posted.body.code)).toContain('queue_full');
+      const live = await createJob(small.baseUrl, { task: 'stats' }, { client: `203.0.113.${round * 10 + 9}` });
+      expect(live.status, JSON.stringify(live.body)).toBe(202);
+      const accepted = flood
+        .filter((posted) => posted.status === 202)
+        .map((posted) => createdSchema.parse(posted.body));
+      const views = await Promise.all(accepted.map((job) => getJob(small.baseUrl, job.jobId, '?sandbox=true')));
+      stillWaiting = accepted.filter((_, i) => views[i]!.body.status === 'pending').map((job) => job.jobId);
+      const liveDone = await pollUntilFinished(small.baseUrl, createdSchema.parse(live.body).jobId);
+      // One slot runs one job at a time, so finishing later means starting later.
+      for (const jobId of stillWaiting) {
+        const job = await pollUntilFinished(small.baseUrl, jobId, '?sandbox=true');
+        expect(Date.parse(job.updatedAt)).toBeGreaterThan(Date.parse(liveDone.updatedAt));
+      }
+      await drain(flood, '?sandbox=true');
+    }
+    expect(stillWaiting.length).toBeGreaterThanOrEqual(1);
   });
 
   it("keeps a client's newest JOB_RESULTS_PER_CLIENT finished jobs and deletes its older ones", async () => {
