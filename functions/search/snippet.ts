@@ -32,7 +32,12 @@ export function snippet(text: string, terms: ReadonlySet<string>, max = SNIPPET_
 
 function firstMatch(text: string, terms: ReadonlySet<string>): number {
   if (terms.size === 0) return 0;
+  // Normalizing every word of a long text cost milliseconds per hit; a word whose first letter is
+  // plain ASCII normalizes to that letter in lower case, so it can only match a term starting so.
+  const initials = new Set([...terms].map((term) => term[0]));
   for (const word of text.matchAll(TERM_PATTERN)) {
+    const initial = word[0][0]!.toLowerCase();
+    if (initial < '\u0080' && !initials.has(initial)) continue;
     const term = normalizeTerm(word[0]);
     if (term !== null && terms.has(term)) return word.index;
   }

@@ -21,6 +21,16 @@ describe('snippet', () => {
     expect(result.indexOf('target')).toBeLessThan(80);
   });
 
+  it.each([
+    ['Postgres', 'postgres'],
+    ['Ångström', 'angstrom'],
+    ['Éclair', 'eclair'],
+    ['C++', 'c++'],
+  ])('finds %j by its normalized term %j, whatever its first letter', (word, term) => {
+    const text = `${words(60)} ${word} here ${words(60, 'tail')}`;
+    expect(snippet(text, new Set([term]))).toContain(`${word} here`);
+  });
+
   it('starts at the beginning when there is no match in the text', () => {
     const text = words(100);
     const result = snippet(text, new Set(['absent']));
