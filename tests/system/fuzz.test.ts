@@ -135,6 +135,24 @@ interface Answer {
  * Runs RUNS random cases per operation of the description against `baseUrl`; `check` returns the
  * problems with one answer. Returns every problem found, with the request that caused it.
  */
+/**
+ * The answer to one request, asked up to three times while no answer comes at all: on a busy
+ * machine a connection to the Prism proxy (a process of its own) is now and then reset before it
+ * answers, which says nothing about the server. Every answer that does come is checked.
+ */
+async function answerOf(url: string, init: RequestInit): Promise<Answer | { error: string }> {
+  let error = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const response = await fetch(url, init);
+      return { status: response.status, headers: response.headers, text: await response.text() };
+    } catch (thrown) {
+      error = thrown instanceof Error ? `${thrown.message} ${String(thrown.cause ?? '')}` : String(thrown);
+    }
+  }
+  return { error };
+}
+
 async function fuzzEveryOperation(
   baseUrl: string,
   check: (operationId: string, answer: Answer, requestId: string) => string[],
@@ -151,21 +169,18 @@ async function fuzzEveryOperation(
             const path = template.replace(/\{[^}]+\}/g, segmentOf(sample.segment));
             const search = new URLSearchParams(sample.query).toString();
             const requestId = `fuzz-case-${++requests}`;
-            const response = await fetch(`${baseUrl}${path}${search ? `?${search}` : ''}`, {
-              method: method.toUpperCase(),
-              headers: { ...sample.headers, 'x-request-id': requestId },
-              body: sample.body,
-            });
-            const errors = check(
-              operation.operationId,
-              { status: response.status, headers: response.headers, text: await response.text() },
-              requestId,
-            );
             const where =
               `${method.toUpperCase()} ${path}${search ? `?${search}` : ''} ${JSON.stringify(sample.headers)} ${sample.body ?? ''}`.slice(
                 0,
                 400,
               );
+            const answer = await answerOf(`${baseUrl}${path}${search ? `?${search}` : ''}`, {
+              method: method.toUpperCase(),
+              headers: { ...sample.headers, 'x-request-id': requestId },
+              body: sample.body,
+            });
+            const errors =
+              'error' in answer ? [`no answer: ${answer.error}`] : check(operation.operationId, answer, requestId);
             if (errors.length > 0) failures.push(`${where}\n  ${errors.join('\n  ')}`);
             return errors.length === 0;
           }),
@@ -234,7 +249,7 @@ describe('contract fuzzing (fast-check) against every operation', () => {
             .map((violation) => `Prism: ${violation.message} at ${violation.location.join('.')}`);
         },
       );
-      expect(failures.slice(0, 5)).toEqual([]);
+      expect(failures.slice(0, 5), prism.state()).toEqual([]);
       expect(requests).toBeGreaterThan(RUNS * 10);
     } finally {
       prism.stop();
@@ -342,7 +357,7 @@ describe('MCP fuzzing (fast-check)', () => {
 });
 
 /** Prism (Stoplight) as a validating proxy in front of the server, on a free port. */
-async function startPrism(upstream: string): Promise<{ baseUrl: string; stop: () => void }> {
+async function startPrism(upstream: string): Promise<{ baseUrl: string; stop: () => void; state: () => string }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -360,6 +375,13 @@ async function startPrism(upstream: string): Promise<{ baseUrl: string; stop: ()
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  // Both streams are read to the end: Prism logs every request, and a full pipe would stall it.
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+  child.stderr.on('data', keep);
+  child.stdout.on('data', keep);
+  let exit = 'running';
+  child.once('exit', (code, signal) => (exit = `exited with ${code ?? signal}`));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('Prism did not start')), 60_000);
     child.stdout.on('data', (chunk: Buffer) => {
@@ -370,5 +392,9 @@ async function startPrism(upstream: string): Promise<{ baseUrl: string; stop: ()
     });
     child.once('exit', (code) => reject(new Error(`Prism exited with ${code}`)));
   });
-  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop: () => child.kill('SIGTERM'),
+    state: () => `Prism ${exit}; its last output:\n${output}`,
+  };
 }
