@@ -135,27 +135,32 @@ interface Answer {
  * Runs RUNS random cases per operation of the description against `baseUrl`; `check` returns the
  * problems with one answer. Returns every problem found, with the request that caused it.
  */
-/**
- * The answer to one request, asked up to three times while no answer comes at all: on a busy
- * machine a connection to the Prism proxy (a process of its own) is now and then reset before it
- * answers, which says nothing about the server. Every answer that does come is checked.
- */
+/** The answer to one request, or why none came (a proxy that died, say): reported, never skipped. */
 async function answerOf(url: string, init: RequestInit): Promise<Answer | { error: string }> {
-  let error = '';
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const response = await fetch(url, init);
-      return { status: response.status, headers: response.headers, text: await response.text() };
-    } catch (thrown) {
-      error = thrown instanceof Error ? `${thrown.message} ${String(thrown.cause ?? '')}` : String(thrown);
-    }
+  try {
+    const response = await fetch(url, init);
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  } catch (thrown) {
+    return { error: thrown instanceof Error ? `${thrown.message} ${String(thrown.cause ?? '')}` : String(thrown) };
   }
-  return { error };
+}
+
+/**
+ * A form body Prism's validator itself dies on (an unhandled URIError in its form decoding that
+ * ends the process, seen in a clean-clone run): a `%` not followed by two hex digits. The server
+ * answers these with a 400 in the direct run; through Prism they are not sent.
+ */
+function crashesPrism(sample: Case): boolean {
+  const form = Object.entries(sample.headers).some(
+    ([name, value]) => name === 'content-type' && value.includes('x-www-form-urlencoded'),
+  );
+  return form && sample.body !== undefined && /%(?![0-9a-fA-F]{2})/.test(sample.body);
 }
 
 async function fuzzEveryOperation(
   baseUrl: string,
   check: (operationId: string, answer: Answer, requestId: string) => string[],
+  unsendable: (sample: Case) => boolean = () => false,
 ): Promise<{ failures: string[]; requests: number }> {
   const failures: string[] = [];
   let requests = 0;
@@ -166,6 +171,7 @@ async function fuzzEveryOperation(
       await fc
         .assert(
           fc.asyncProperty(caseFor(queryNames.length > 0 ? queryNames : ['q'], method === 'post'), async (sample) => {
+            if (unsendable(sample)) return true;
             const path = template.replace(/\{[^}]+\}/g, segmentOf(sample.segment));
             const search = new URLSearchParams(sample.query).toString();
             const requestId = `fuzz-case-${++requests}`;
@@ -248,6 +254,7 @@ describe('contract fuzzing (fast-check) against every operation', () => {
             .filter((violation) => violation.location[0] === 'response')
             .map((violation) => `Prism: ${violation.message} at ${violation.location.join('.')}`);
         },
+        crashesPrism,
       );
       expect(failures.slice(0, 5), prism.state()).toEqual([]);
       expect(requests).toBeGreaterThan(RUNS * 10);
@@ -375,7 +382,7 @@ async function startPrism(upstream: string): Promise<{ baseUrl: string; stop: ()
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  // Both streams are read to the end: Prism logs every request, and a full pipe would stall it.
+  // Both streams are read to the end (Prism logs every request), and the last of them is kept for a failure's message.
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
   child.stderr.on('data', keep);
