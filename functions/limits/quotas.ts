@@ -30,26 +30,21 @@ export class QuotaBook {
 
   constructor(config: Config) {
     const table = quotaTable(config);
-    const redis = config.redisUrl === null ? null : new RedisQuotaStore(config.redisUrl);
-    const limiter = (tier: Tier, name: QuotaName): QuotaLimiter => {
-      const memory = new MemoryLimiter(table[tier][name], config.rateLimitMaxClients);
-      return redis === null
-        ? memory
-        : new RedisLimiter(table[tier][name], `portfolio:quota:${tier}:${name}`, redis, memory);
-    };
+    this.redis = config.redisUrl === null ? null : new RedisQuotaStore(config.redisUrl);
+    this.maxClients = config.rateLimitMaxClients;
+    const limiter = (tier: Tier, name: QuotaName) => this.counter(`quota:${tier}:${name}`, table[tier][name]);
     const build = (tier: Tier) => ({
       read: limiter(tier, 'read'),
       contact: limiter(tier, 'contact'),
       keys: limiter(tier, 'keys'),
     });
     this.limiters = { anonymous: build('anonymous'), test: build('test') };
-    this.redis = redis;
-    this.maxClients = config.rateLimitMaxClients;
   }
 
   /**
-   * A count of the service's own (not a published quota) kept where the quotas are: in this
-   * process, or in Redis under `portfolio:<name>:`, shared by every instance.
+   * A count kept where the quotas are: in this process, or in Redis under `portfolio:<name>:`,
+   * shared by every instance, falling back to this process's count while Redis is down. Each
+   * published quota is one; the service keeps others of its own (messages per form token).
    */
   counter(name: string, quota: RateQuota): QuotaLimiter {
     const memory = new MemoryLimiter(quota, this.maxClients);
