@@ -1,6 +1,6 @@
 import { describeContents } from './backup/backup-file.ts';
 import { makeBackup } from './backup/make-backup.ts';
-import { fileCommandOptions } from './backup/owners-path.ts';
+import { fileCommandOptions, PG_DUMP, PG_RESTORE } from './backup/owners-path.ts';
 import { loadServiceConfig, requireDatabase } from './service-config.ts';
 
 const USAGE = `Usage: npm run backup -- [options] <file>
@@ -17,10 +17,10 @@ With DATABASE_URL set the state is in PostgreSQL, which has its own tools: see b
                       file, as systemd does: npm run backup -- --env-file /etc/portfolio/portfolio.env <file>
   --help              this text
 
-PostgreSQL (DATABASE_URL): (umask 077 && pg_dump -Fc "$DATABASE_URL" -f portfolio.dump), readable
-  by you alone (it holds the signing secrets and the visitors' details); restore it into a new
-  database (createdb), point DATABASE_URL at it, pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump,
-  then restart the service.`;
+PostgreSQL (DATABASE_URL) has its own tools. Back up with
+  ${PG_DUMP}
+readable by you alone (it holds the signing secrets and the visitors' details); to put it back,
+  ${PG_RESTORE}.`;
 
 function main(): void {
   const options = fileCommandOptions(USAGE);
@@ -31,8 +31,7 @@ function main(): void {
   if (config.databaseUrl !== null) {
     throw new Error(
       'DATABASE_URL is set: the state is in PostgreSQL, which this command does not back up. Use its own tools: ' +
-        '(umask 077 && pg_dump -Fc "$DATABASE_URL" -f portfolio.dump), so that only you can read it (restore it into a new database: ' +
-        'createdb, point DATABASE_URL at it, pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump, restart). ' +
+        `${PG_DUMP}, so that only you can read it (to put it back: ${PG_RESTORE}). ` +
         'The signing secrets are in its app_secrets table, so the dump holds them too.',
     );
   }

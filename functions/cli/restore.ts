@@ -1,5 +1,5 @@
 import { describeContents } from './backup/backup-file.ts';
-import { fileCommandOptions } from './backup/owners-path.ts';
+import { fileCommandOptions, PG_RESTORE } from './backup/owners-path.ts';
 import { restoreBackup } from './backup/restore-backup.ts';
 import { loadServiceConfig } from './service-config.ts';
 
@@ -18,8 +18,8 @@ newer version is refused.
                       file, as systemd does: npm run restore -- --env-file /etc/portfolio/portfolio.env <file>
   --help              this text
 
-PostgreSQL (DATABASE_URL) has its own tools: restore a pg_dump into a new database (createdb), point
-DATABASE_URL at it, pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump, and restart the service.`;
+PostgreSQL (DATABASE_URL) has its own tools: for a pg_dump,
+  ${PG_RESTORE}.`;
 
 function main(): void {
   const options = fileCommandOptions(USAGE);
@@ -28,8 +28,7 @@ function main(): void {
   if (config.databaseUrl !== null) {
     throw new Error(
       'DATABASE_URL is set: the service reads its state from PostgreSQL, not from DATA_DIR, so a restored SQLite ' +
-        'backup would not be used. Restore a pg_dump into a new database (createdb), point DATABASE_URL at it, then ' +
-        'pg_restore --no-owner -d "$DATABASE_URL" portfolio.dump and restart; ' +
+        `backup would not be used. For a pg_dump, ${PG_RESTORE}; ` +
         'to move a SQLite backup into PostgreSQL, restore it into a DATA_DIR without DATABASE_URL, then run npm run data:copy.',
     );
   }
