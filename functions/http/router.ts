@@ -70,9 +70,10 @@ export interface RouterOptions<Quota extends string> {
 
 /**
  * Dispatches a request to its route and applies what every API response shares: the request id,
- * CORS (reads open to every origin, writes to the site's own pages and to callers with a key), 404 for unknown paths, 405 with Allow, the X-API-Version check, the quota and the
- * Error shape. A handler throws ApiError for expected failures; anything else is a 500 whose
- * details go only to the log.
+ * CORS (reads open to every origin, writes to the site's own pages and to callers with a key),
+ * 404 for unknown paths, 405 with Allow, the X-API-Version check, the quota and the Error shape.
+ * A handler throws ApiError for expected failures; anything else is a 500 whose details go only
+ * to the log.
  */
 export class Router<Quota extends string = string> {
   private readonly routes: { route: Route<Quota>; pattern: RoutePattern }[];
