@@ -100,7 +100,10 @@ export function nameComponents(): void {
   // A nullable union cannot be generated as valid OpenAPI 3.0 (the generator would add a
   // type-less `{nullable: true}` member), so the results are listed by reference beside
   // `type: object` and `nullable: true`.
+  // Any member is allowed, as the alternatives say: zod 4 would write its catch-all as
+  // `additionalProperties: {nullable: true}`, which OpenAPI 3.0 does not accept without a type.
   annotate(jobSchema.shape.result, undefined, {
+    additionalProperties: true,
     anyOf: TASK_NAMES.map((name) => ({ $ref: `#/components/schemas/${taskComponentName(name, 'Result')}` })),
   });
   annotate(jobSchema, 'Job', { description: 'A job as getJobStatus returns it.' });

@@ -1,5 +1,4 @@
 import type { AstroIntegration } from 'astro';
-import type { AddressInfo } from 'node:net';
 import type { serveInDev } from './dev-service.ts';
 
 /** Loaded through Vite on each request, so it sees the content collections and edits to its modules. */
@@ -16,8 +15,8 @@ export function devService(): AstroIntegration {
     hooks: {
       'astro:server:setup': ({ server }) => {
         server.middlewares.use((req, res, next) => {
-          const address = server.httpServer?.address() as AddressInfo | null;
-          const origin = `http://127.0.0.1:${address?.port ?? 4321}`;
+          // The dev server's own port, as the request that came in on it says.
+          const origin = `http://127.0.0.1:${req.socket.localPort}`;
           server
             .ssrLoadModule(DEV_SERVICE)
             .then((module) => (module as { serveInDev: typeof serveInDev }).serveInDev(req, res, next, origin))

@@ -9,6 +9,13 @@ import { BUILD_MANIFEST_FILE, type BuildManifest } from '../../functions/server/
 import { engineEnv } from './engines.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Astro's command-line entry, as its package names it (it moved between majors), to run with this Node. */
+export const ASTRO_CLI = path.join(
+  ROOT,
+  'node_modules/astro',
+  (JSON.parse(readFileSync(path.join(ROOT, 'node_modules/astro/package.json'), 'utf8')) as { bin: { astro: string } })
+    .bin.astro,
+);
 /** The production entry as the build compiles it (`npm run serve`); tests run what production runs. */
 export const SERVER_ENTRY = 'dist/server/portfolio.mjs';
 

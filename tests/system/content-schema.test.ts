@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../support/server.ts';
+import { ASTRO_CLI, ROOT } from '../support/server.ts';
 
 const run = promisify(execFile);
 const copies: string[] = [];
@@ -28,7 +28,7 @@ async function syncWith(
   }
   const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'node_modules/astro/astro.js'), 'sync'], {
+    const { stdout, stderr } = await run(process.execPath, [ASTRO_CLI, 'sync'], {
       cwd: dir,
       env,
     });

@@ -3,12 +3,21 @@ import { freePort } from '../support/free-port.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readInbox } from '../support/contact.ts';
 import { connectMcp } from '../support/mcp.ts';
-import { freshDataDir, ROOT } from '../support/server.ts';
+import { ASTRO_CLI, freshDataDir, ROOT } from '../support/server.ts';
 
 /**
  * `npm run dev` serves what production serves (src/lib/dev-mount.ts): the contact form's plain
  * post, the server-filled search page and the MCP servers, not just the pages.
  */
+/**
+ * This environment without the variable Vitest sets: `astro dev` run under VITEST leaves out its
+ * page server (Astro 7 expects to be embedded in a test runner then), which no owner's shell does.
+ */
+function ownerEnvironment(): NodeJS.ProcessEnv {
+  const { VITEST: _underVitest, ...env } = process.env;
+  return env;
+}
+
 let dev: ChildProcess;
 let baseUrl: string;
 const dataDir = freshDataDir();
@@ -17,9 +26,9 @@ beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   // Its own process group, so stopping it stops Vite's helpers too.
-  dev = spawn(process.execPath, ['node_modules/astro/astro.js', 'dev', '--host', '127.0.0.1', '--port', String(port)], {
+  dev = spawn(process.execPath, [ASTRO_CLI, 'dev', '--host', '127.0.0.1', '--port', String(port)], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), CONTACT_MIN_FILL_SECONDS: '0' },
+    env: { ...ownerEnvironment(), DATA_DIR: dataDir, PORT: String(port), CONTACT_MIN_FILL_SECONDS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
