@@ -17,7 +17,10 @@ if (minimum === null) {
 }
 const wanted = minimum.slice(1).map((part) => Number(part ?? 0));
 const running = process.versions.node.split('.').map(Number);
-const older = wanted.reduce((decided, part, index) => decided ?? (running[index] === part ? null : running[index] < part), null);
+const older = wanted.reduce(
+  (decided, part, index) => decided ?? (running[index] === part ? null : running[index] < part),
+  null,
+);
 if (older === true) {
   process.stderr.write(
     `This project needs Node.js ${range}; this is Node.js ${process.version}. ` +

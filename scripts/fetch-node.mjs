@@ -40,7 +40,7 @@ function pinnedVersion(major) {
 }
 
 /** The folder holding bin/node and include/node of a major line once fetched (it may not be there yet). */
-export function nodeHome(major) {
+function nodeHome(major) {
   return path.join(CACHE, pinnedVersion(major));
 }
 
