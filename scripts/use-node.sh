@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# `source scripts/use-node.sh [major]`: this shell then runs the project's pinned Node.js (the primary
+# `source scripts/use-node.sh [major]` (bash or zsh): this shell then runs the project's pinned Node.js (the primary
 # line unless a major is given): its bin folder first on the PATH, and npm_config_nodedir at its
 # headers, so that `npm ci` compiles any native addon for it rather than for the machine's own
 # Node.js. The release is fetched once into a cache that `npm ci` does not empty
@@ -13,11 +13,17 @@ __portfolio_use_node() {
     return 1
   fi
   home=$(node "$root/scripts/fetch-node.mjs" "${2:-primary}") || return 1
-  case "$PATH" in
-    "$home/bin:"*) ;;
-    *) PATH="$home/bin:$PATH" ;;
-  esac
-  export PATH
+  # Its bin first, and no other pinned line's bin left behind it (sourcing again changes nothing).
+  local rest="$PATH:" entry kept=""
+  while [ -n "$rest" ]; do
+    entry=${rest%%:*}
+    rest=${rest#*:}
+    case "$entry" in
+      "${home%/*}"/*/bin) ;;
+      *) kept="${kept:+$kept:}$entry" ;;
+    esac
+  done
+  export PATH="$home/bin${kept:+:$kept}"
   export npm_config_nodedir="$home"
   hash -r 2>/dev/null || true
 }
