@@ -1,10 +1,10 @@
 # shellcheck shell=bash
-# `source scripts/use-node.sh [major]` (bash or zsh): this shell then runs the project's pinned Node.js (the primary
-# line unless a major is given): its bin folder first on the PATH, and npm_config_nodedir at its
-# headers, so that `npm ci` compiles any native addon for it rather than for the machine's own
-# Node.js. The release is fetched once into a cache that `npm ci` does not empty
-# (scripts/fetch-node.mjs, which pins the versions); sourcing again changes nothing. Prints nothing
-# unless something fails. .ci/run sources it before installing.
+# `source scripts/use-node.sh [major]` (bash or zsh): this shell then runs the project's pinned
+# Node.js (the primary line unless a major is given): its bin folder first on the PATH, and
+# npm_config_nodedir at its headers, so that `npm ci` compiles any native addon for it rather than
+# for the machine's own Node.js. The release is fetched once into a cache that `npm ci` does not
+# empty (scripts/fetch-node.mjs, which pins the versions); sourcing again changes nothing. Prints
+# nothing unless something fails. .ci/run sources it before installing.
 
 __portfolio_use_node() {
   local root="$1" home
