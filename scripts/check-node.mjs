@@ -1,8 +1,9 @@
 // Stops the process at once, with one line, when this Node.js is older than package.json's
 // `engines.node`, before anything native loads (the SQLite addon crashes an unsupported Node.js
-// instead of failing). Imported first by scripts/start.mjs and by every bundle under dist/server
-// (scripts/bundle-server.ts), and run first by `npm test`: an ES module's imports are evaluated in
-// order, before the importing module's own code.
+// instead of failing). Imported first by scripts/start.mjs, by every bundle under dist/server
+// (scripts/bundle-server.ts) and by the owner's CLI scripts (`--import`), and run first by
+// `npm test` and `npm run build`: an ES module's imports are evaluated in order, before the
+// importing module's own code.
 // Plain JavaScript with node's own modules and no syntax newer than Node.js 18, so an old Node.js
 // can read it.
 import { readFileSync } from 'node:fs';
