@@ -8,6 +8,9 @@ import { build } from 'esbuild';
  * PostgreSQL drivers, loaded only when REDIS_URL or DATABASE_URL selects them.
  */
 const BANNER = [
+  // The first import, so evaluated before anything else in the bundle: an unsupported Node.js stops
+  // here with one line (scripts/check-node.mjs, which reads package.json; dist/server is two below it).
+  "import '../../scripts/check-node.mjs';",
   // Bundled CommonJS dependencies call require(); an ES module has none of its own.
   "import { createRequire as __createRequire } from 'node:module';",
   'const require = __createRequire(import.meta.url);',

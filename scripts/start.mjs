@@ -5,6 +5,8 @@
 // A build is needed when there is none, when the sources it was made from changed
 // (scripts/source-hash.mjs), or when the server judges that its baked configuration does not
 // match this environment (`dist/server/portfolio.mjs --check`, functions/config/baked-config.ts).
+// First, so that an unsupported Node.js stops before anything else loads.
+import './check-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -4,7 +4,6 @@ import { flushLog, flushLogOnExit, logEvent } from '../log.ts';
 import { PostgresUnreachable } from '../state/postgres/postgres-storage.ts';
 import { POSTGRES_START_WAIT_MS } from '../state/open-storage.ts';
 import { SchemaTooNew } from '../state/schema-too-new.ts';
-import { SqliteDriverUnavailable } from '../state/sqlite/database.ts';
 import { assertBuildMatches, BuildMismatch } from './build-manifest.ts';
 import { BuildMissing, loadBuild } from './build-output.ts';
 import { installCrashPolicy } from './crash-policy.ts';
@@ -69,7 +68,7 @@ process.once('SIGINT', () => shutdown('SIGINT', 0));
 try {
   service = await startServer(config, build);
 } catch (error) {
-  const refusals = [SchemaTooNew, PostgresUnreachable, SqliteDriverUnavailable];
+  const refusals = [SchemaTooNew, PostgresUnreachable];
   if (!refusals.some((refusal) => error instanceof refusal)) throw error;
   const hint =
     error instanceof PostgresUnreachable

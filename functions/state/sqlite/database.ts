@@ -9,32 +9,15 @@ import { MIGRATIONS } from './migrations.ts';
 export type Db = BetterSqlite3.Database;
 
 /**
- * Opens a SQLite database file (or an in-memory image) through better-sqlite3, a native addon
- * built for one Node.js version; it is loaded only when SQLite is the engine, so a server on
- * PostgreSQL starts on any Node.js, whatever addon is installed.
+ * Opens a SQLite database file (or an in-memory image) through better-sqlite3. Its addon is built
+ * on Node-API, whose binary interface does not change between Node.js releases, and the package
+ * carries it prebuilt for the common platforms: one install loads on every supported Node.js line,
+ * with nothing compiled. It is loaded on the first open, so a server on PostgreSQL never loads it.
  */
 let driver: typeof BetterSqlite3 | undefined;
 export function openSqlite(...args: ConstructorParameters<typeof BetterSqlite3>): Db {
-  try {
-    driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-    return new driver(...args);
-  } catch (error) {
-    // The addon (loaded on the first open) was built for another Node.js than this one.
-    if ((error as { code?: string }).code === 'ERR_DLOPEN_FAILED') throw new SqliteDriverUnavailable({ cause: error });
-    throw error;
-  }
-}
-
-/** better-sqlite3 cannot load in this Node.js: it was installed (compiled) under another version. */
-export class SqliteDriverUnavailable extends Error {
-  constructor(options: ErrorOptions) {
-    super(
-      `SQLite (better-sqlite3) cannot load in Node.js ${process.version}: it was built for another Node.js version. ` +
-        'Run `npm rebuild better-sqlite3` with this Node.js, or set DATABASE_URL to use PostgreSQL.',
-      options,
-    );
-    this.name = 'SqliteDriverUnavailable';
-  }
+  driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  return new driver(...args);
 }
 
 /**
