@@ -98,6 +98,7 @@ describe('every page, in Chromium', () => {
       if (scriptFree && result.scripts.length > 0) failures.push(`${path}: loads ${result.scripts.join(', ')}`);
     }
     expect(failures).toEqual([]);
-    expect(pages.length).toBeGreaterThan(30);
-  }, 240_000);
+    expect(pages.length).toBeGreaterThan(75);
+    // A hang-catcher only: about 80 pages, each loaded and checked with axe, take some 3 minutes on a busy machine.
+  }, 900_000);
 });
