@@ -3,7 +3,7 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { loadConfig } from './functions/config/env.ts';
 import { devService } from './src/lib/dev-mount.ts';
-import { MARKDOWN_OPTIONS } from './src/lib/markdown-options.ts';
+import { ASTRO_MARKDOWN_CONFIG } from './src/lib/markdown-options.ts';
 import { sitemap } from './src/lib/sitemap.ts';
 
 // The same validated configuration the server runs on, so a bad SITE_URL fails the build too.
@@ -21,7 +21,7 @@ export default defineConfig({
     inlineStylesheets: 'never',
   },
   server: { host: config.host, port: config.port || 4321 },
-  markdown: MARKDOWN_OPTIONS,
+  markdown: ASTRO_MARKDOWN_CONFIG,
   devToolbar: { enabled: false },
   // `astro dev` serves the API, the contact form, the search page and MCP as production does.
   // The sitemap lists every page the build wrote (src/lib/sitemap.ts).

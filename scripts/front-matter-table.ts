@@ -16,37 +16,50 @@ const MEANING: Record<string, string> = {
   screenshots: 'Images, each `{src, alt}` in the formats of `cover`, shown in a gallery under the text.',
 };
 
-/** A field's limits in words, read from its zod checks. */
-function limits(schema: z.ZodTypeAny): string {
-  if (schema instanceof z.ZodOptional) return limits(schema.unwrap());
-  if (schema instanceof z.ZodEffects) {
-    const inner = limits(schema.innerType());
-    return inner === 'text' ? 'an https:// URL' : inner;
+/**
+ * The rule a check states in its own message ("must be an https:// URL" -> "an https:// URL"):
+ * a pattern or a refinement says what a value is better than its type does.
+ */
+function ruleInWords(schema: z.ZodType): string | undefined {
+  for (const check of schema._zod.def.checks ?? []) {
+    const message = check._zod.def.error?.(undefined as never);
+    if (typeof message === 'string' && message.startsWith('must be ')) return message.replace(/^must be /, '');
   }
+  return undefined;
+}
+
+/** A field's limits in words, read from its zod checks. */
+function limits(schema: z.ZodType): string {
+  if (schema instanceof z.ZodOptional) return limits(schema.unwrap() as z.ZodType);
   if (schema instanceof z.ZodString) {
     const { minLength, maxLength } = schema;
-    const regex = schema._def.checks.find((check) => check.kind === 'regex');
-    if (regex !== undefined && 'message' in regex && regex.message) return regex.message.replace(/^must be /, '');
-    return minLength !== null && maxLength !== null ? `text, ${minLength}–${maxLength} characters` : 'text';
+    return (
+      ruleInWords(schema) ??
+      (minLength !== null && maxLength !== null ? `text, ${minLength}–${maxLength} characters` : 'text')
+    );
   }
   if (schema instanceof z.ZodNumber) return `integer, ${schema.minValue}–${schema.maxValue}`;
   if (schema instanceof z.ZodDate) return 'a date';
   if (schema instanceof z.ZodArray) {
-    const { minLength, maxLength } = schema._def;
-    return `list of ${minLength?.value ?? 0}–${maxLength?.value ?? '∞'}, each ${limits(schema.element)}`;
+    const bound = (kind: string) => {
+      const check = schema._zod.def.checks?.find((candidate) => candidate._zod.def.check === kind);
+      return (check?._zod.def as { minimum?: number; maximum?: number } | undefined) ?? {};
+    };
+    const [min, max] = [bound('min_length').minimum ?? 0, bound('max_length').maximum ?? '∞'];
+    return `list of ${min}–${max}, each ${limits(schema.element as z.ZodType)}`;
   }
   if (schema instanceof z.ZodObject) {
-    const shape = schema.shape as Record<string, z.ZodTypeAny>;
+    const shape = schema.shape as Record<string, z.ZodType>;
     return `{${Object.entries(shape)
       .map(([key, field]) => `${key}: ${limits(field)}`)
       .join('; ')}}`;
   }
-  return schema._def.typeName;
+  return schema._zod.def.type;
 }
 
 /** The README's front-matter table: every field of content/projects/*.md, required or not, with its limits. */
 export function frontMatterTable(): string {
-  const shape = projectFrontMatterSchema.extend(projectImageFields(z.string())).shape as Record<string, z.ZodTypeAny>;
+  const shape = projectFrontMatterSchema.extend(projectImageFields(z.string())).shape as Record<string, z.ZodType>;
   const rows = Object.entries(shape).map(
     ([name, schema]) =>
       `| \`${name}\` | ${schema.isOptional() ? 'no' : 'yes'} | ${limits(schema)} | ${MEANING[name] ?? ''} |`,

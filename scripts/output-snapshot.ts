@@ -2,7 +2,7 @@
  * Records what a build shows visitors and agents, and compares two records: the check that a
  * platform upgrade (a new Astro, Zod or Markdown processor) changed nothing by accident.
  *
- *   node --import tsx scripts/output-snapshot.ts record <file.json>   # after `npm run build`
+ *   node --import tsx scripts/output-snapshot.ts record <file.json> [client dir]   # after `npm run build`
  *   node --import tsx scripts/output-snapshot.ts compare <before.json> <after.json>
  *
  * Each HTML page is recorded as its visible text (what a person reads) and its head's meta and
@@ -15,7 +15,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import sharp from 'sharp';
 
-const CLIENT_DIR = 'dist/client';
+/** The built client files; another build's copy can be recorded by naming its folder. */
+const DEFAULT_CLIENT_DIR = 'dist/client';
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif']);
 const SKIPPED_EXTENSIONS = new Set(['.br', '.gz', '.svg', '.ico', '.woff', '.woff2']);
 /** Lines that change with the build date alone (security.txt's Expires), not with the code. */
@@ -26,7 +27,7 @@ type Snapshot = Record<string, string>;
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => relative(CLIENT_DIR, join(entry.parentPath, entry.name)))
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
     .filter((path) => !path.startsWith('_astro/') && !SKIPPED_EXTENSIONS.has(extname(path)))
     .sort();
 }
@@ -34,15 +35,22 @@ function filesUnder(dir: string): string[] {
 /** A hashed bundle's name (`/_astro/site.Bx1z9.css`), which changes with the toolchain alone. */
 const BUNDLE_NAME = /\/_astro\/[^"'\s)]+/g;
 
+const INLINE_TAG =
+  /<\/?(?:a|abbr|b|bdi|bdo|cite|code|data|dfn|em|i|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|u|var)\b[^>]*>/g;
+
 /** What a person reads on a page, one block per line, and what a crawler reads: head tags and JSON-LD. */
 function pageRecord(html: string): string {
   const head = [...html.matchAll(/<(?:meta|link)\b[^>]*>/g)].map((match) => match[0]).join('\n');
   const structuredData = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)]
     .map((match) => match[1])
     .join('\n');
+  // Line breaks in the markup are white space like any other; blocks end lines. Inline tags leave
+  // nothing behind, so a space lost between two inline elements shows as words run together.
   const text = html
     .replace(/<(script|style)\b[\s\S]*?<\/\1>/g, '')
+    .replace(/\s+/g, ' ')
     .replace(/<\/(p|h[1-6]|li|dt|dd|tr|div|section|article|header|footer|nav|main|pre)>|<br\s*\/?>/g, '\n')
+    .replace(INLINE_TAG, '')
     .replace(/<[^>]+>/g, ' ')
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
@@ -51,10 +59,10 @@ function pageRecord(html: string): string {
   return `${head}\n--- JSON-LD ---\n${structuredData}\n--- text ---\n${text}`.replace(BUNDLE_NAME, '/_astro/*');
 }
 
-async function record(): Promise<Snapshot> {
+async function record(clientDir: string): Promise<Snapshot> {
   const snapshot: Snapshot = {};
-  for (const path of filesUnder(CLIENT_DIR)) {
-    const full = join(CLIENT_DIR, path);
+  for (const path of filesUnder(clientDir)) {
+    const full = join(clientDir, path);
     const extension = extname(path);
     if (IMAGE_EXTENSIONS.has(extension)) {
       const { width, height, format } = await sharp(full).metadata();
@@ -89,7 +97,7 @@ function compare(before: Snapshot, after: Snapshot): string[] {
 
 const [command, first, second] = process.argv.slice(2);
 if (command === 'record' && first !== undefined) {
-  const snapshot = await record();
+  const snapshot = await record(second ?? DEFAULT_CLIENT_DIR);
   writeFileSync(first, `${JSON.stringify(snapshot, null, 1)}\n`);
   console.log(`${Object.keys(snapshot).length} files recorded in ${first}`);
 } else if (command === 'compare' && first !== undefined && second !== undefined) {
@@ -98,6 +106,6 @@ if (command === 'record' && first !== undefined) {
   console.log(report.length === 0 ? 'No differences.' : report.join('\n'));
   process.exitCode = report.length === 0 ? 0 : 1;
 } else {
-  console.error('Usage: output-snapshot.ts record <file.json> | compare <before.json> <after.json>');
+  console.error('Usage: output-snapshot.ts record <file.json> [client dir] | compare <before.json> <after.json>');
   process.exitCode = 2;
 }

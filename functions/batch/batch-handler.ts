@@ -1,6 +1,6 @@
 import { ApiError, type BatchFailure } from '../http/api-error.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
-import { fieldProblems } from '../http/field-problems.ts';
+import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
 import { jsonResponse } from '../http/json.ts';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
@@ -100,7 +100,7 @@ function validOperations(
   maxOperations: number,
 ): BatchOperation[] {
   refuseOverlongBatch(body, maxOperations);
-  const parsed = schema.safeParse(body);
+  const parsed = schema.safeParse(body, PLAIN_WORDS);
   if (parsed.success) return parsed.data.operations;
   const errors = fieldProblems(parsed.error, {
     unknownField: 'is not a field of a batch',

@@ -14,7 +14,7 @@ export function batchRequestSchema(maxOperations: number) {
         .array(
           z
             .object({
-              op: z.enum(BATCH_OPS, { errorMap: () => ({ message: `must be one of ${BATCH_OPS.join(', ')}` }) }),
+              op: z.enum(BATCH_OPS, { error: `must be one of ${BATCH_OPS.join(', ')}` }),
               id: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
             })
             .strict(),

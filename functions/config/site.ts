@@ -1,6 +1,7 @@
 import siteJson from '../../content/site.json' with { type: 'json' };
 import { z } from 'zod';
 import { ContentError, contentProblems } from '../content/content-error.ts';
+import { PLAIN_WORDS } from '../http/field-problems.ts';
 import { SITE_URL_RULE, siteBaseUrl } from './site-url.ts';
 
 /** Where the owner's identity lives, relative to the repository; named in every error about it. */
@@ -30,7 +31,7 @@ export type Site = z.infer<typeof siteSchema>;
 
 /** The owner's identity from the parsed JSON of site.json; throws a ContentError naming every bad field. */
 export function parseSite(value: unknown): Site {
-  const result = siteSchema.safeParse(value);
+  const result = siteSchema.safeParse(value, PLAIN_WORDS);
   if (!result.success) throw new ContentError(SITE_FILE, contentProblems(result.error, 'must be a JSON object'));
   return result.data;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../http/api-error.ts';
 import { charge } from '../limits/charge.ts';
 import { rateLimitHeaders, type QuotaLimiter } from '../limits/rate-limiter.ts';
-import { fieldProblems } from '../http/field-problems.ts';
+import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
 import type { IdempotencyStore, KeyRef, RecordedAnswer } from '../state/idempotency-store.ts';
 import type { FormTokens } from './form-token.ts';
 import type { Channel, MessageStore, SubmissionOutcome } from './message-store.ts';
@@ -79,7 +79,7 @@ export class ContactService {
     let claimEnded = false;
     try {
       const raw = await request.payload();
-      const parsed = contactSchema.safeParse(raw);
+      const parsed = contactSchema.safeParse(raw, PLAIN_WORDS);
       if (!parsed.success) {
         const errors = fieldProblems(parsed.error, CONTACT_PROBLEM_WORDS);
         throw new ApiError(

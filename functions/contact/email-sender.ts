@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { EmailConfig } from '../config/env.ts';
 import type { MessageRecord } from './message-store.ts';
@@ -11,12 +11,7 @@ function oneLine(text: string): string {
 }
 
 /** The mail for one message, as nodemailer takes it. */
-function ownerMail(
-  message: MessageRecord,
-  notice: OwnerNotice,
-  config: EmailConfig,
-  siteUrl: string,
-): nodemailer.SendMailOptions {
+function ownerMail(message: MessageRecord, notice: OwnerNotice, config: EmailConfig, siteUrl: string): SendMailOptions {
   const name = oneLine(message.name);
   const spam = spamNoticeLine(notice);
   const sentAt = new Date(message.createdAt);

@@ -61,8 +61,10 @@ export const CONTACT_PROBLEM_WORDS: ProblemWords = {
 /** The 200 answer of createContact. */
 export const contactResultSchema = z.object({ success: z.boolean() });
 
-/** The Idempotency-Key of createContact. */
+/**
+ * The Idempotency-Key of createContact: any UUID-shaped value (8-4-4-4-12 hex digits), whatever
+ * its version bits, as 1.x accepted; zod 4's `uuid()` would refuse keys that are not RFC 9562.
+ */
 export const idempotencyKeyHeader = z
-  .string()
-  .uuid()
+  .guid()
   .describe('A new UUID per message; retry with the same key to get the same answer.');

@@ -10,6 +10,7 @@ import {
   projectImageFields,
 } from '../projects/schema.ts';
 import { ContentError, contentProblems, type ContentProblem } from './content-error.ts';
+import { PLAIN_WORDS } from '../http/field-problems.ts';
 
 /** Where the projects live, relative to the repository; each `<slug>.md` there is one project. */
 export const PROJECTS_DIR = 'content/projects';
@@ -66,7 +67,7 @@ export function projectProblems(text: string, dir: string): ContentProblem[] {
     }));
   }
   const schema = projectFrontMatterSchema.extend(projectImageFields(imageFileIn(dir)));
-  const result = schema.safeParse(document.toJS());
+  const result = schema.safeParse(document.toJS(), PLAIN_WORDS);
   return result.success ? [] : contentProblems(result.error, 'must be a YAML mapping of fields');
 }
 

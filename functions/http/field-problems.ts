@@ -1,4 +1,4 @@
-import type { ZodError } from 'zod';
+import type { z, ZodError } from 'zod';
 import type { FieldProblem } from './api-error.ts';
 
 /** How a body's problems are worded where they differ between operations. */
@@ -11,10 +11,48 @@ export interface ProblemWords {
   prefix?: string;
 }
 
+/** zod's names for what a value should have been, where they are not plain English. */
+const TYPE_WORDS: Record<string, string> = { int: 'integer' };
+
+/** `1 character`, `3 items`. */
+function counted(count: number | bigint, unit: string): string {
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** A length or size bound in the words the API's own rules use ("must be at most 100 characters"). */
+function boundWords(
+  origin: string,
+  side: 'least' | 'most',
+  limit: number | bigint,
+  inclusive: boolean,
+): string | undefined {
+  if (origin === 'string') return `must be at ${side} ${counted(limit, 'character')}`;
+  if (origin === 'array') return `must hold at ${side} ${counted(limit, 'item')}`;
+  if (origin !== 'number' && origin !== 'int') return undefined;
+  if (inclusive) return `must be at ${side} ${limit}`;
+  return `must be ${side === 'least' ? 'greater' : 'less'} than ${limit}`;
+}
+
 /**
- * Every problem zod found in a body, one `{field, problem}` per problem and per unknown field,
- * with fields written as paths (`operations[1].op`, `input.limit`). Type errors say what is
- * expected in words ("is required", "must be a string") rather than zod's own sentence.
+ * Parse options that word problems as this API always has: "is required" for a missing field,
+ * "must be a string" (or a number, an integer...) for one of the wrong type, "must be at most 100
+ * characters" for a bound, instead of zod's own sentences. Checks with a message of their own keep
+ * it. Pass them to every body's `safeParse`.
+ */
+export const PLAIN_WORDS: z.core.ParseContext<z.core.$ZodIssue> = {
+  error: (issue) => {
+    if (issue.code === 'too_small') return boundWords(issue.origin, 'least', issue.minimum, issue.inclusive ?? true);
+    if (issue.code === 'too_big') return boundWords(issue.origin, 'most', issue.maximum, issue.inclusive ?? true);
+    if (issue.code !== 'invalid_type') return undefined;
+    if (issue.input === undefined) return 'is required';
+    const type = TYPE_WORDS[issue.expected] ?? issue.expected;
+    return `must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+  },
+};
+
+/**
+ * Every problem zod found in a body (parsed with PLAIN_WORDS), one `{field, problem}` per problem
+ * and per unknown field, with fields written as paths (`operations[1].op`, `input.limit`).
  */
 export function fieldProblems(error: ZodError, words: ProblemWords): FieldProblem[] {
   const root = words.prefix === undefined ? [] : [words.prefix];
@@ -26,11 +64,6 @@ export function fieldProblems(error: ZodError, words: ProblemWords): FieldProble
         problems.push({ field: fieldName([...path, key.slice(0, 64)]), problem: words.unknownField });
     } else if (path.length === 0) {
       problems.push({ field: 'body', problem: words.notAnObject });
-    } else if (issue.code === 'invalid_type') {
-      problems.push({
-        field: fieldName(path),
-        problem: issue.received === 'undefined' ? 'is required' : `must be ${article(issue.expected)}`,
-      });
     } else {
       problems.push({ field: fieldName(path), problem: issue.message });
     }
@@ -39,10 +72,8 @@ export function fieldProblems(error: ZodError, words: ProblemWords): FieldProble
 }
 
 /** `['operations', 1, 'op']` -> `operations[1].op`. */
-function fieldName(path: readonly (string | number)[]): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${part}`)).join('');
-}
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+function fieldName(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`))
+    .join('');
 }

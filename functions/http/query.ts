@@ -90,33 +90,33 @@ export function parseQuery<Shape extends z.ZodRawShape>(
 ): z.output<z.ZodObject<Shape>> {
   const values = strictQuery(query, Object.keys(schema.shape));
   const input: Record<string, unknown> = {};
-  for (const [name, value] of values) input[name] = fromText(baseOf(schema.shape[name]!), value);
+  for (const [name, value] of values) input[name] = fromText(baseOf(schema.shape[name] as z.ZodType), value);
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const name = String(parsed.error.issues[0]?.path[0]) as keyof Shape & string;
   const refusal = words[name]?.refusal;
   if (refusal !== undefined) throw refusal();
-  throw invalidParameter(name, schema.shape[name]!, values.has(name), words[name]?.hint);
+  throw invalidParameter(name, schema.shape[name] as z.ZodType, values.has(name), words[name]?.hint);
 }
 
 /** The schema under `.optional()` and `.default()`, whose checks say what a value must be. */
-function baseOf(schema: z.ZodTypeAny): z.ZodTypeAny {
-  if (schema instanceof z.ZodOptional) return baseOf(schema.unwrap());
-  if (schema instanceof z.ZodDefault) return baseOf(schema.removeDefault());
+function baseOf(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodOptional) return baseOf(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodDefault) return baseOf(schema.unwrap() as z.ZodType);
   return schema;
 }
 
-function fromText(base: z.ZodTypeAny, value: string): unknown {
+function fromText(base: z.ZodType, value: string): unknown {
   return base instanceof z.ZodNumber && /^\d{1,6}$/.test(value) ? Number(value) : value;
 }
 
-function invalidParameter(name: string, schema: z.ZodTypeAny, given: boolean, hint: string | undefined): ApiError {
+function invalidParameter(name: string, schema: z.ZodType, given: boolean, hint: string | undefined): ApiError {
   const base = baseOf(schema);
   const refuse = (rule: string, fallbackHint: string) =>
     new ApiError('invalid_parameter', `Query parameter "${name}" ${rule}.`, { hint: hint ?? fallbackHint });
   if (!given) return refuse('is required', `Send ${name}.`);
   if (base instanceof z.ZodNumber) {
-    const fallback = schema instanceof z.ZodDefault ? ` (default ${String(schema._def.defaultValue())})` : '';
+    const fallback = schema instanceof z.ZodDefault ? ` (default ${String(schema._def.defaultValue)})` : '';
     return refuse(
       `must be an integer from ${base.minValue} to ${base.maxValue}`,
       `Use ${name}=${base.minValue}..${base.maxValue}${fallback}.`,

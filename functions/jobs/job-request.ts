@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
-import { fieldProblems } from '../http/field-problems.ts';
+import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
 import { jobRequestSchema } from './schema.ts';
 import { DEFAULT_TASK, TASK_NAMES, TASKS, type TaskName } from './tasks.ts';
 
@@ -20,12 +20,12 @@ export interface JobRequest {
  */
 export function parseJobRequest(body: unknown): JobRequest {
   const raw = body === undefined ? {} : body;
-  const parsed = jobRequestSchema.safeParse(raw);
+  const parsed = jobRequestSchema.safeParse(raw, PLAIN_WORDS);
   const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => issue.path[0] !== 'input');
   if (issues.length > 0) throw requestError(issues, raw);
   // Only the input can be wrong by now, so the task is absent or one of TASK_NAMES.
   const task = (raw as { task?: TaskName }).task ?? DEFAULT_TASK;
-  const input = TASKS[task].input.safeParse((raw as { input?: unknown }).input);
+  const input = TASKS[task].input.safeParse((raw as { input?: unknown }).input, PLAIN_WORDS);
   if (!input.success) throw invalidInput(task, input.error);
   return { task, input: input.data };
 }

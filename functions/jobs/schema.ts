@@ -56,4 +56,4 @@ export const jobSchema = z.object({
     ),
   createdAt: z.string().datetime(),
   updatedAt: z.string().datetime(),
-}) satisfies z.ZodType<JobView, z.ZodTypeDef, unknown>;
+}) satisfies z.ZodType<JobView, unknown>;

@@ -18,8 +18,8 @@ export interface TaskContext {
  */
 interface Task<I, R> {
   description: string;
-  input: z.ZodType<I, z.ZodTypeDef, unknown>;
-  result: z.ZodType<R, z.ZodTypeDef, unknown>;
+  input: z.ZodType<I, unknown>;
+  result: z.ZodType<R, unknown>;
   run(input: I, context: TaskContext): Promise<R>;
 }
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../http/api-error.ts';
 import { clientKeyOf } from '../http/client-ip.ts';
-import { fieldProblems } from '../http/field-problems.ts';
+import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
 import { jsonResponse } from '../http/json.ts';
 import { readOptionalJson } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
@@ -18,7 +18,7 @@ export function createKeyHandler(keys: KeyService, limiter: QuotaLimiter): Route
   return async (request, _params, context) => {
     strictQuery(request.query, []);
     const body = (await readOptionalJson(request, 4096)) ?? {};
-    const parsed = createKeySchema.safeParse(body);
+    const parsed = createKeySchema.safeParse(body, PLAIN_WORDS);
     if (!parsed.success) {
       const errors = fieldProblems(parsed.error, {
         unknownField: 'is not a field of this operation',

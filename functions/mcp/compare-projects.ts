@@ -11,8 +11,10 @@ export const COMPARE_LIMIT = { min: 2, max: 10 } as const;
 export const comparisonSchema = z.object({
   projects: z.array(projectSchema).describe('The projects, in the order asked.'),
   sharedStack: z.array(z.string()).describe('Stack items every one of the projects uses.'),
-  uniqueStack: z.record(z.array(z.string())).describe('By slug: stack items only that project uses among these.'),
-  domains: z.record(z.array(z.string())).describe('By domain: the slugs in it.'),
+  uniqueStack: z
+    .record(z.string(), z.array(z.string()))
+    .describe('By slug: stack items only that project uses among these.'),
+  domains: z.record(z.string(), z.array(z.string())).describe('By domain: the slugs in it.'),
   years: z
     .object({ from: z.number().int(), to: z.number().int() })
     .describe('The earliest and the latest year among them.'),

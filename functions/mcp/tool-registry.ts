@@ -9,7 +9,7 @@ import {
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { AnyZodObject } from 'zod';
+import type { ZodObject } from 'zod';
 import { ApiError, errorBody, internalError } from '../http/api-error.ts';
 import { asApiError } from '../http/known-errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.ts';
@@ -43,8 +43,8 @@ export interface ToolDefinition<Context extends ToolContext = ToolContext> {
   title: string;
   /** What the tool does and when to use it, written for an agent choosing between tools. */
   description: string;
-  input: AnyZodObject;
-  output: AnyZodObject;
+  input: ZodObject;
+  output: ZodObject;
   annotations: ToolAnnotations;
   /** The API's answer, or a local one in the same shape; an ApiError thrown becomes an error result. */
   run(args: Record<string, unknown>, context: Context): Promise<ApiOutcome>;
@@ -54,7 +54,7 @@ export interface ToolDefinition<Context extends ToolContext = ToolContext> {
  * The JSON Schema of a tool's arguments, made from its zod schema by the SDK's own converter; the
  * pages' WebMCP tools publish the same (src/lib/webmcp-tools.ts).
  */
-export function inputJsonSchema(input: AnyZodObject): Tool['inputSchema'] {
+export function inputJsonSchema(input: ZodObject): Tool['inputSchema'] {
   return toJsonSchemaCompat(input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'];
 }
 

@@ -1,4 +1,4 @@
-import type { ZodOpenAPIMetadata } from '@asteasolutions/zod-to-openapi';
+import { zodToOpenAPIRegistry, type ZodOpenAPIMetadata } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import { batchRequestSchema, batchResponseSchema, batchResultSchema } from '../batch/schema.ts';
 import { contactResultSchema, contactSchema } from '../contact/schema.ts';
@@ -15,21 +15,26 @@ import { paginationSchema, projectListSchema, projectSchema } from '../projects/
 import { searchResponseSchema } from '../search/schema.ts';
 import { apiIndexSchema, healthSchema, sandboxPingSchema } from '../service-schemas.ts';
 import { batchFailureSchema, errorSchema, fieldProblemSchema, problemSchema } from './error-schemas.ts';
-import { openApiZod } from './zod.ts';
 
 type Metadata = Partial<ZodOpenAPIMetadata>;
 
 /**
  * Publishes a schema as a named component (and adds metadata only the description needs) on
  * the very object the service validates with, so every schema that nests it refers to the
- * component by name instead of repeating it. `.openapi()` would return a copy, which the nesting
- * schemas do not hold; its metadata is therefore moved onto the original. Harmless to validation:
- * zod and the MCP SDK's JSON Schema conversion ignore it.
+ * component by name instead of repeating it. zod-to-openapi's `.openapi()` would return a copy,
+ * which the nesting schemas do not hold (and exists only on schemas made after zod was extended),
+ * so the metadata goes straight into the registry `.openapi()` writes to. Harmless to
+ * validation, and unseen by zod's own JSON Schema conversion (the MCP tools' schemas), which
+ * reads only zod's global registry.
  */
-function annotate(schema: z.ZodTypeAny, refId: string | undefined, metadata: Metadata = {}): void {
-  openApiZod();
-  const copy = refId === undefined ? schema.openapi(metadata) : schema.openapi(refId, metadata);
-  schema._def.openapi = copy._def.openapi;
+function annotate(schema: z.ZodType, refId: string | undefined, metadata: Metadata = {}): void {
+  const current = zodToOpenAPIRegistry.get(schema);
+  const internal = refId === undefined ? current?._internal : { ...current?._internal, refId };
+  zodToOpenAPIRegistry.add(schema, {
+    ...current,
+    ...metadata,
+    ...(internal === undefined ? {} : { _internal: internal }),
+  });
 }
 
 /** `digest` -> `DigestTaskInput`. */
@@ -43,7 +48,7 @@ const TASK_LIST = TASK_NAMES.map(
 ).join('\n');
 
 /** The batch request depends on BATCH_MAX_OPERATIONS, so it is made per description. */
-export function batchRequestComponent(maxOperations: number): z.ZodTypeAny {
+export function batchRequestComponent(maxOperations: number): z.ZodType {
   const schema = batchRequestSchema(maxOperations);
   annotate(schema, 'BatchRequest', {
     description: `1 to ${maxOperations} read operations, each naming the operationId it mirrors and the slug or job id it reads.`,
@@ -110,7 +115,7 @@ export function nameComponents(): void {
   });
 }
 
-/** The task results, which the Job schema names only by reference: document.ts registers them. */
-export function taskResultComponents(): { name: string; schema: z.ZodTypeAny }[] {
-  return TASK_NAMES.map((name) => ({ name: taskComponentName(name, 'Result'), schema: TASKS[name].result }));
+/** The task results, which the Job schema names only by reference: document.ts lists them. */
+export function taskResultSchemas(): z.ZodType[] {
+  return TASK_NAMES.map((name) => TASKS[name].result);
 }

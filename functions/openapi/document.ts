@@ -11,7 +11,7 @@ import { deprecatedAliases } from '../deprecation.ts';
 import { MAX_QUERY_PARAMETERS } from '../http/query.ts';
 import { OPERATIONS, type OperationId, type OperationSpec } from '../operations.ts';
 import { codeVariants, errorResponses } from './error-responses.ts';
-import { nameComponents, taskResultComponents } from './components.ts';
+import { nameComponents, taskResultSchemas } from './components.ts';
 import {
   DEPRECATION_HEADERS,
   EVERY_OPERATION,
@@ -78,15 +78,16 @@ export function buildOpenApiDocument(config: Config): OpenAPIObject {
       route(operationId, docs[successor ?? (operationId as DocumentedId)], config, successor !== undefined),
     );
   }
-  // The Job schema names the task results in an anyOf the generator does not follow (components.ts).
-  for (const { name, schema } of taskResultComponents()) registry.register(name, schema);
+  // The Job schema names the task results in an anyOf the generator does not follow (components.ts);
+  // nameComponents has named them, so they are listed as they are.
+  const taskResults = taskResultSchemas().map((schema) => ({ type: 'schema' as const, schema }));
   // Registered only when used: an unused component is a lint warning.
   if (successors.size > 0)
     for (const [name, header] of Object.entries(DEPRECATION_HEADERS))
       registry.registerComponent('headers', name, header);
 
   const tags = [...new Set(operationIds.map((operationId) => OPERATIONS[operationId].tag))];
-  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+  return new OpenApiGeneratorV3([...registry.definitions, ...taskResults]).generateDocument({
     openapi: '3.0.3',
     info: {
       title: `${site.name}: portfolio API`,

@@ -11,7 +11,7 @@ import { EVERY_RESPONSE, headerRefs, RATE_LIMIT_ON_ERRORS, type ResponseHeaderNa
 export interface ErrorVariant {
   status: number;
   mediaType: string;
-  schema: z.ZodTypeAny;
+  schema: z.ZodType;
   headers: readonly ResponseHeaderName[];
   line: string;
 }

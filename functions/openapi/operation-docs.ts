@@ -26,7 +26,7 @@ import { TOKEN_CLIENT } from './security.ts';
 /** A success answer; document.ts adds the headers every response has and, where charged, RateLimit-*. */
 export interface SuccessDoc {
   description: string;
-  schema?: z.ZodTypeAny;
+  schema?: z.ZodType;
   headers?: ResponseHeaderName[];
 }
 
@@ -45,7 +45,7 @@ export interface OperationDoc {
 /** Deprecated aliases are documented like their successor, so only current operations have docs. */
 export type DocumentedId = CurrentId;
 
-const json = (schema: z.ZodTypeAny, required: boolean) => ({ required, content: { 'application/json': { schema } } });
+const json = (schema: z.ZodType, required: boolean) => ({ required, content: { 'application/json': { schema } } });
 
 const notModified: SuccessDoc = {
   description: 'Not Modified: If-None-Match still matches; no body.',

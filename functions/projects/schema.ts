@@ -48,7 +48,7 @@ export const IMAGE_FORMATS_TEXT = `${IMAGE_EXTENSIONS.slice(0, -1).join(', ')} o
  * og:image) and screenshots, each a file beside the project with its text alternative. `source`
  * checks the file: Astro's `image()` at build (content.config.ts), a path check in the content check.
  */
-export function projectImageFields<Source extends z.ZodTypeAny>(source: Source) {
+export function projectImageFields<Source extends z.ZodType>(source: Source) {
   const figure = z
     .object({
       src: source.describe(

@@ -1,4 +1,4 @@
-import type { AstroMarkdownProcessorOptions, RehypePlugin } from '@astrojs/markdown-remark';
+import { unified, type AstroMarkdownOptions, type RehypePlugin } from '@astrojs/markdown-remark';
 
 /** The parts of an HTML syntax tree (hast) this plugin reads. */
 interface HastNode {
@@ -20,12 +20,21 @@ function rehypeFocusableCode() {
   return (tree: HastNode) => visit(tree);
 }
 
+const REHYPE_PLUGINS = [rehypeFocusableCode as RehypePlugin];
+
 /**
  * Markdown settings shared by the content collections (astro.config.mjs) and the documentation
- * pages (src/lib/docs.ts). Prism marks tokens with classes (styled in site.css); Shiki would write
- * inline style attributes, which the Content-Security-Policy blocks.
+ * pages (src/lib/docs.ts), both on the remark/rehype pipeline (`unified()`), which the docs
+ * pages call directly through createMarkdownProcessor. Prism marks tokens with classes (styled in
+ * site.css); Shiki would write inline style attributes, which the Content-Security-Policy blocks.
  */
-export const MARKDOWN_OPTIONS: AstroMarkdownProcessorOptions = {
+export const MARKDOWN_OPTIONS = {
   syntaxHighlight: 'prism',
-  rehypePlugins: [rehypeFocusableCode as RehypePlugin],
+  rehypePlugins: REHYPE_PLUGINS,
+} as const satisfies AstroMarkdownOptions;
+
+/** astro.config.mjs's `markdown`: the same settings, with the plugins given to the processor. */
+export const ASTRO_MARKDOWN_CONFIG = {
+  syntaxHighlight: MARKDOWN_OPTIONS.syntaxHighlight,
+  processor: unified({ rehypePlugins: REHYPE_PLUGINS }),
 };

@@ -42,18 +42,21 @@ export async function renderSvgToPng(svgFile: string, outDir: string): Promise<s
  * SVG opened on its own would run its scripts in the site's origin). A broken SVG fails the
  * build naming the file.
  */
-export function svgAsPng<Source extends z.ZodTypeAny>(source: Source, projectsDir: string, root = process.cwd()) {
-  return z
-    .string()
-    .transform(async (src, ctx) => {
-      if (path.extname(src).toLowerCase() !== '.svg') return src;
-      try {
-        const png = await renderSvgToPng(path.resolve(projectsDir, src), path.join(root, RENDERED_DIR));
-        return path.relative(projectsDir, png).split(path.sep).join('/');
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: `${src} cannot be rendered to PNG: ${(error as Error).message}` });
-        return z.NEVER;
-      }
-    })
-    .pipe(source);
+export function svgAsPng<Source extends z.ZodType>(source: Source, projectsDir: string, root = process.cwd()) {
+  return (
+    z
+      .string()
+      .transform(async (src, ctx) => {
+        if (path.extname(src).toLowerCase() !== '.svg') return src;
+        try {
+          const png = await renderSvgToPng(path.resolve(projectsDir, src), path.join(root, RENDERED_DIR));
+          return path.relative(projectsDir, png).split(path.sep).join('/');
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: `${src} cannot be rendered to PNG: ${(error as Error).message}` });
+          return z.NEVER;
+        }
+      })
+      // Astro types image() by what it gives (image metadata), though it takes the path text.
+      .pipe(source as unknown as z.ZodType<z.output<Source>, string>)
+  );
 }

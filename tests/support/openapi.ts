@@ -164,9 +164,11 @@ function validateObject(
   for (const name of schema.required ?? []) if (!(name in value)) errors.push(`${path}.${name}: is required`);
   // A schema that composes alternatives describes its members there, not in `properties`.
   const composed = schema.anyOf !== undefined || schema.oneOf !== undefined || schema.allOf !== undefined;
+  // A schema without a type or properties (`{nullable: true}`) allows any value, objects included.
+  const describesObject = schema.type === 'object' || schema.properties !== undefined;
   const closed =
     schema.additionalProperties === false ||
-    (options.closed === true && !composed && schema.additionalProperties === undefined);
+    (options.closed === true && describesObject && !composed && schema.additionalProperties === undefined);
   for (const [name, member] of Object.entries(value)) {
     const propertySchema = properties[name];
     if (propertySchema !== undefined)

@@ -120,8 +120,8 @@ describe('the content check that npm run build runs first', () => {
     expect(output).toMatch(
       /content\/projects\/a-yaml\.md is not valid:\n {2}- front matter: is not valid YAML at line 2/,
     );
-    expect(output).toContain('content/projects/b-schema.md is not valid:\n  - title: String must contain at least 3');
-    expect(output).toContain('  - year: Number must be greater than or equal to 1990');
+    expect(output).toContain('content/projects/b-schema.md is not valid:\n  - title: must be at least 3 characters');
+    expect(output).toContain('  - year: must be at least 1990');
     expect(output).toContain(
       'content/projects/c-bitmap.md is not valid:\n  - cover.src: must name a .png, .jpg, .jpeg, .webp, .avif, .gif, .tiff or .svg file (the accepted image formats)',
     );

@@ -51,7 +51,7 @@ const serverCardSchema = z
       .length(1),
     serverInfo: z.object({ name: z.string(), version: z.string() }).passthrough(),
     transport: z.object({ type: z.literal('streamable-http'), url: z.string().url() }),
-    capabilities: z.record(z.unknown()),
+    capabilities: z.record(z.string(), z.unknown()),
     tools: z.array(z.object({ name: z.string() }).passthrough()).min(1),
     resources: z.array(z.object({ uri: z.string() }).passthrough()),
     resourceTemplates: z.array(z.unknown()),

@@ -28,7 +28,7 @@ describe('a bad content/site.json', () => {
     expect(() => parseSite(bad)).toThrow(
       [
         'content/site.json is not valid:',
-        '  - tagline: String must contain at least 1 character(s)',
+        '  - tagline: must be at least 1 character',
         '  - siteUrl: must be an absolute http:// or https:// URL without query, fragment or credentials, such as https://ada.example',
         '  - links[0].url: must be an absolute URL such as https://github.com/ada',
         '  - twitter: is not a known field (check its spelling)',
