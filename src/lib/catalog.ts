@@ -29,14 +29,5 @@ export async function projectAt(slug: string | undefined): Promise<ProjectRecord
   return record;
 }
 
-/** URL-safe form of a stack name, e.g. "Node.js" -> "node-js". */
-export function stackSlug(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/\+/g, 'plus')
-    .replace(/#/g, 'sharp')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
-
 export { domainLabel } from '../../functions/projects/project-markdown.ts';
+export { stackSlug } from './stack-slug.ts';

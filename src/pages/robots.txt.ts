@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { DISALLOWED_PATHS } from '../lib/crawl-policy.ts';
 import { absolute, textResponse } from '../lib/site-documents.ts';
 
 /** AI crawlers named explicitly, so the policy for them is a decision rather than a default. */
@@ -22,8 +23,7 @@ const AI_CRAWLERS = [
 const POLICY = [
   'Content-Signal: search=yes, ai-input=yes, ai-train=no',
   'Allow: /',
-  'Disallow: /api/v1/contact',
-  'Disallow: /contact/thanks',
+  ...DISALLOWED_PATHS.map((path) => `Disallow: ${path}`),
 ];
 
 /**

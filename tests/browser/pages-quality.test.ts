@@ -4,6 +4,7 @@ import type { Browser, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
+import { sitemapPaths } from '../support/sitemap.ts';
 
 /** Pages are under this many bytes transferred, everything they load included (issue 7). */
 const PAGE_WEIGHT_LIMIT = 100 * 1024;
@@ -15,9 +16,8 @@ let pages: string[];
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ READ_RATE_LIMIT: '100000/60' }), launchChromium()]);
-  const sitemap = await (await fetch(`${server.baseUrl}/sitemap.xml`)).text();
-  const fromSitemap = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
-  pages = [...new Set([...fromSitemap, '/search', '/search?q=rust', '/contact/thanks', '/no-such-page'])];
+  const fromSitemap = await sitemapPaths(server.baseUrl);
+  pages = [...new Set([...fromSitemap, '/search?q=rust', '/contact/thanks', '/no-such-page'])];
 });
 afterAll(async () => {
   await browser?.close();
@@ -98,6 +98,7 @@ describe('every page, in Chromium', () => {
       if (scriptFree && result.scripts.length > 0) failures.push(`${path}: loads ${result.scripts.join(', ')}`);
     }
     expect(failures).toEqual([]);
-    expect(pages.length).toBeGreaterThan(30);
-  }, 240_000);
+    expect(pages.length).toBeGreaterThan(75);
+    // A hang-catcher only: about 80 pages, each loaded and checked with axe, take some 3 minutes on a busy machine.
+  }, 900_000);
 });

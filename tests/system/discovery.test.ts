@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server.ts';
+import { readSitemap } from '../support/sitemap.ts';
 
 /** The server runs with the SITE_URL it was built with, so absolute links resolve to it. */
 const SITE = 'http://localhost:4321';
@@ -57,17 +58,41 @@ describe('llms.txt and llms-full.txt', () => {
 });
 
 describe('sitemap.xml and robots.txt', () => {
-  it('lists every page with absolute URLs and content dates', async () => {
-    const { response, body } = await text('/sitemap.xml');
+  it('is a sitemap index naming the sitemap files, as XML', async () => {
+    for (const path of ['/sitemap.xml', '/sitemap-index.xml']) {
+      const { response, body } = await text(path);
+      expect(response.headers.get('content-type'), path).toBe('application/xml; charset=utf-8');
+      expect(body, path).toMatch(
+        /^<\?xml version="1.0" encoding="UTF-8"\?><sitemapindex xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
+      );
+      const files = [...body.matchAll(/<sitemap><loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+      expect(files, path).toEqual([`${SITE}/sitemap-0.xml`]);
+    }
+    const { response, body } = await text('/sitemap-0.xml');
     expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     expect(body).toMatch(
-      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
+      /^<\?xml version="1.0" encoding="UTF-8"\?><urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
     );
-    const locs = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+  });
+
+  it('lists every page with absolute URLs and content dates, and nothing robots.txt disallows', async () => {
+    const entries = await readSitemap(server.baseUrl);
+    const locs = entries.map(({ loc }) => loc);
     expect(locs.filter((loc) => loc.includes('/projects/'))).toHaveLength(19);
-    expect(locs).toContain(`${SITE}/developers`);
+    expect(locs.filter((loc) => loc.includes('/stack/'))).toHaveLength(41);
+    expect(locs).toEqual(
+      expect.arrayContaining([`${SITE}/`, `${SITE}/developers`, `${SITE}/search`, `${SITE}/contact`]),
+    );
+    expect(locs).not.toContain(`${SITE}/contact/thanks`);
+    expect(locs).not.toContain(`${SITE}/404`);
     expect(locs.every((loc) => loc.startsWith(SITE))).toBe(true);
-    expect(body).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}<\/lastmod>/);
+    const anomalyRadar = (await (await fetch(`${server.baseUrl}/api/v1/projects/anomaly-radar`)).json()) as {
+      updated: string;
+    };
+    expect(entries.find(({ loc }) => loc === `${SITE}/projects/anomaly-radar`)?.lastmod).toBe(
+      `${anomalyRadar.updated}T00:00:00.000Z`,
+    );
+    expect(entries.find(({ loc }) => loc === `${SITE}/developers`)?.lastmod).toBeUndefined();
     await expectAllAnswer200(locs);
   });
 

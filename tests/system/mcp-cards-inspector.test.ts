@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { SERVER_CARD_PATHS } from '../../functions/mcp/server-identity.ts';
 import { connectMcp } from '../support/mcp.ts';
 import { freshDataDir, ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { toolsNode } from '../support/tool-node.ts';
 
 // Server cards are static files of the build, and the MCP Inspector is a client of its own: both
 // need the real server. The transport's rules are tested in process in tests/api/mcp-transport.test.ts.
@@ -234,7 +235,7 @@ describe('MCP Catalog', () => {
 describe('MCP Inspector CLI', () => {
   const inspector = (...args: string[]) =>
     run(
-      process.execPath,
+      toolsNode(),
       [
         path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js'),
         '--cli',

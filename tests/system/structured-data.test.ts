@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server.ts';
+import { sitemapPaths } from '../support/sitemap.ts';
 
 /** The server runs with the SITE_URL it was built with, so absolute URLs name this origin. */
 const SITE = 'http://localhost:4321';
@@ -8,10 +9,9 @@ let pages: Map<string, string>;
 
 beforeAll(async () => {
   server = await startServer({ READ_RATE_LIMIT: '100000/60' });
-  const sitemap = await (await fetch(`${server.baseUrl}/sitemap.xml`)).text();
-  const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
+  const paths = await sitemapPaths(server.baseUrl);
   pages = new Map();
-  for (const path of [...paths, '/search', '/search?q=rust', '/contact/thanks', '/no-such-page']) {
+  for (const path of [...paths, '/search?q=rust', '/contact/thanks', '/no-such-page']) {
     pages.set(path, await (await fetch(`${server.baseUrl}${path}`)).text());
   }
 });
