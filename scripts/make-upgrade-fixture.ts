@@ -14,6 +14,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { format, resolveConfig } from 'prettier';
 import { npmRun } from '../tests/support/npm-run.ts';
 import { POSTGRES_BIN, startPostgres } from '../tests/support/postgres.ts';
 import { freshDataDir, ROOT, startServer, type RunningServer } from '../tests/support/server.ts';
@@ -75,7 +76,7 @@ function expectStatus(answer: Answer, status: number, what: string): Answer {
 }
 
 async function waitFor(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     if (await done()) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -85,8 +86,11 @@ async function waitFor(what: string, done: () => boolean | Promise<boolean>): Pr
 async function finishedJob(server: RunningServer, jobId: string, headers: Record<string, string> = {}) {
   let view: Record<string, unknown> = {};
   await waitFor(`job ${jobId}`, async () => {
-    view = expectStatus(await call(server, 'GET', `/api/v1/jobs/${jobId}`, { client: '192.0.2.1', headers }), 200, jobId)
-      .body;
+    view = expectStatus(
+      await call(server, 'GET', `/api/v1/jobs/${jobId}`, { client: '192.0.2.1', headers }),
+      200,
+      jobId,
+    ).body;
     return view.status === 'succeeded' || view.status === 'failed';
   });
   return view;
@@ -133,8 +137,11 @@ async function fill(stateEnv: Record<string, string>, dataDir: string): Promise<
       201,
       'key',
     ).body;
-    const spareKey = expectStatus(await call(server, 'POST', '/api/v1/keys', { client: '198.51.100.10', json: {} }), 201, 'key')
-      .body;
+    const spareKey = expectStatus(
+      await call(server, 'POST', '/api/v1/keys', { client: '198.51.100.10', json: {} }),
+      201,
+      'key',
+    ).body;
     const token = expectStatus(
       await call(server, 'POST', '/oauth/token', {
         client: '198.51.100.10',
@@ -219,7 +226,10 @@ async function fill(stateEnv: Record<string, string>, dataDir: string): Promise<
         202,
         json.task,
       ).body;
-      doneJobs.push({ sandboxKey: 'x-api-key' in headers, view: await finishedJob(server, String(created.jobId), headers) });
+      doneJobs.push({
+        sandboxKey: 'x-api-key' in headers,
+        view: await finishedJob(server, String(created.jobId), headers),
+      });
     }
 
     // The outbox left pending: the mail server refuses, each message gets one attempt.
@@ -250,8 +260,11 @@ async function fill(stateEnv: Record<string, string>, dataDir: string): Promise<
     const views = await Promise.all(
       queued.map(
         async (job) =>
-          expectStatus(await call(server, 'GET', `/api/v1/jobs/${String(job.jobId)}`, { client: '192.0.2.2' }), 200, 'job')
-            .body,
+          expectStatus(
+            await call(server, 'GET', `/api/v1/jobs/${String(job.jobId)}`, { client: '192.0.2.2' }),
+            200,
+            'job',
+          ).body,
       ),
     );
     await server.stop();
@@ -293,9 +306,17 @@ async function fill(stateEnv: Record<string, string>, dataDir: string): Promise<
   }
 }
 
+/** expected.json, formatted as the repository's formatter would. */
+async function writeExpected(file: string, expected: Record<string, unknown>): Promise<void> {
+  writeFileSync(file, await format(JSON.stringify(expected), { ...(await resolveConfig(file)), filepath: file }));
+}
+
 /** The jobs table as the stopped service left it, to check that the stop caught the queue as intended. */
 function checkStoppedJobs(rows: { status: string }[]): void {
-  const counts = rows.reduce<Record<string, number>>((all, row) => ({ ...all, [row.status]: (all[row.status] ?? 0) + 1 }), {});
+  const counts = rows.reduce<Record<string, number>>(
+    (all, row) => ({ ...all, [row.status]: (all[row.status] ?? 0) + 1 }),
+    {},
+  );
   if (counts.running !== 1 || counts.pending !== 2 || counts.succeeded !== 3)
     throw new Error(`jobs stored at the stop: ${JSON.stringify(counts)}`);
 }
@@ -313,11 +334,11 @@ async function sqliteFixture(): Promise<void> {
   // index are left out, as SQLite makes them again.
   const wal = path.join(dataDir, 'portfolio.db-wal');
   if (existsSync(wal) && statSync(wal).size > 0) throw new Error('the WAL is not empty after the stop');
-  cpSync(dataDir, path.join(out, 'data'), {
+  cpSync(dataDir, path.join(out, 'data-dir'), {
     recursive: true,
     filter: (source) => !/portfolio\.db-(wal|shm)$/.test(source),
   });
-  writeFileSync(path.join(out, 'expected.json'), `${JSON.stringify(expected, null, 2)}\n`);
+  await writeExpected(path.join(out, 'expected.json'), expected);
   rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -336,8 +357,14 @@ async function postgresFixture(): Promise<void> {
     }
     const out = path.join(OUT, 'postgres');
     mkdirSync(out, { recursive: true });
-    await run(path.join(POSTGRES_BIN, 'pg_dump'), ['--no-owner', '--no-privileges', '-f', path.join(out, 'portfolio.sql'), url]);
-    writeFileSync(path.join(out, 'expected.json'), `${JSON.stringify(expected, null, 2)}\n`);
+    await run(path.join(POSTGRES_BIN, 'pg_dump'), [
+      '--no-owner',
+      '--no-privileges',
+      '-f',
+      path.join(out, 'portfolio.sql'),
+      url,
+    ]);
+    await writeExpected(path.join(out, 'expected.json'), expected);
     // The service keeps nothing in DATA_DIR on PostgreSQL.
     const left = readdirSync(dataDir);
     if (left.length > 0) throw new Error(`DATA_DIR holds ${left.join(', ')} on PostgreSQL`);
