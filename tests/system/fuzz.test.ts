@@ -138,7 +138,8 @@ interface Answer {
 /** The answer to one request, or why none came (a proxy that died, say): reported, never skipped. */
 async function answerOf(url: string, init: RequestInit): Promise<Answer | { error: string }> {
   try {
-    const response = await fetch(url, init);
+    // A hang-catcher: a proxy that keeps a request open is named with that request, not a test timeout.
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
     return { status: response.status, headers: response.headers, text: await response.text() };
   } catch (thrown) {
     return { error: thrown instanceof Error ? `${thrown.message} ${String(thrown.cause ?? '')}` : String(thrown) };
@@ -146,15 +147,22 @@ async function answerOf(url: string, init: RequestInit): Promise<Answer | { erro
 }
 
 /**
- * A form body Prism's validator itself dies on (an unhandled URIError in its form decoding that
- * ends the process, seen in a clean-clone run): a `%` not followed by two hex digits. The server
- * answers these with a 400 in the direct run; through Prism they are not sent.
+ * A body Prism itself cannot take, which the server answers with a 400 in the direct run and is
+ * therefore not sent through Prism: a form body with a `%` not followed by two hex digits (Prism
+ * 5.14 died of an unhandled URIError in its form decoding, seen in a clean-clone run), and a body
+ * declared as JSON that does not parse (Prism 5.16 never answers it, checked by hand with curl).
  */
-function crashesPrism(sample: Case): boolean {
-  const form = Object.entries(sample.headers).some(
-    ([name, value]) => name === 'content-type' && value.includes('x-www-form-urlencoded'),
-  );
-  return form && sample.body !== undefined && /%(?![0-9a-fA-F]{2})/.test(sample.body);
+function breaksPrism(sample: Case): boolean {
+  const type = Object.entries(sample.headers).find(([name]) => name === 'content-type')?.[1] ?? '';
+  if (sample.body === undefined) return false;
+  if (type.includes('x-www-form-urlencoded')) return /%(?![0-9a-fA-F]{2})/.test(sample.body);
+  if (!type.includes('json')) return false;
+  try {
+    JSON.parse(sample.body);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 async function fuzzEveryOperation(
@@ -254,7 +262,7 @@ describe('contract fuzzing (fast-check) against every operation', () => {
             .filter((violation) => violation.location[0] === 'response')
             .map((violation) => `Prism: ${violation.message} at ${violation.location.join('.')}`);
         },
-        crashesPrism,
+        breaksPrism,
       );
       expect(failures.slice(0, 5), prism.state()).toEqual([]);
       expect(requests).toBeGreaterThan(RUNS * 10);
