@@ -42,7 +42,6 @@ const NOT_RUN: Record<string, string> = {
   'npm run build': 'about a minute, and it rewrites dist/ under the tests running beside this one; `npm test` runs it',
   'SITE_URL=https://staging.example npm run build':
     'a build (see `npm run build`); the refusal of a build made for another SITE_URL is run with the environment file (Deploy)',
-  'npm rebuild better-sqlite3': 'recompiles the addon this test run uses',
   'node --import tsx scripts/record-example-content.ts':
     'writes scripts/init/example-content.json in this checkout; tests/unit/content-check.test.ts says when it is due',
   'sudo install -d -o "$USER" /opt/portfolio && git clone <your fork> /opt/portfolio && cd /opt/portfolio':
@@ -61,6 +60,10 @@ const NOT_RUN: Record<string, string> = {
     'root and a running systemd; tests/system/nginx-front.test.ts runs the site with nginx',
   'sudo certbot certonly --standalone -d example.com': 'a public host name and a certificate authority',
   'certbot certonly --webroot -w /var/www/letsencrypt -d example.com': 'a public host name and a certificate authority',
+  'sudo -u portfolio npm run backup -- --env-file /etc/portfolio/portfolio.env /var/backups/portfolio/before-upgrade.db':
+    "root and the service's user; backups with --env-file are run (Backups), and tests/system/upgrade-from-1.1.0.test.ts upgrades from such a backup",
+  'npm run inbox -- --env-file /etc/portfolio/portfolio.env':
+    'the command of Deploy step 4 without cd and sudo, run there (the inbox on the server)',
   'git pull && npm ci': 'a remote, and the registry; pulling upstream changes is run with a local upstream (Upgrading)',
   'git pull': 'a remote; pulling upstream changes is run with a local upstream (Upgrading)',
   'sudo systemctl restart portfolio': 'root and a running systemd',
