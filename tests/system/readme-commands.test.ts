@@ -76,7 +76,6 @@ const NOT_RUN: Record<string, string> = {
   'sudo apt-get install postgresql': "root and Debian's archive; the tests run Debian's postgresql-15",
   'sudo crontab -u portfolio -e': 'root, and an editor; the line it takes is run',
   'systemctl enable --now portfolio-backup.timer': 'a running systemd; the ExecStart= line of its service is run',
-  'apt-get install python3 make g++': "root and Debian's archive",
 };
 
 /** Commands the tests below run, by test: with NOT_RUN, exactly those the owner sections show. */
