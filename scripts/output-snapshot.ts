@@ -38,10 +38,13 @@ const BUNDLE_NAME = /\/_astro\/[^"'\s)]+/g;
 const INLINE_TAG =
   /<\/?(?:a|abbr|b|bdi|bdo|cite|code|data|dfn|em|i|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|u|var)\b[^>]*>/g;
 
-/** What a person reads on a page, one block per line, and what a crawler reads: head tags and JSON-LD. */
+/**
+ * What a person reads on a page, one block per line, and what crawlers and agents read: head
+ * tags, JSON-LD and the JSON data blocks (the WebMCP tools a page registers).
+ */
 function pageRecord(html: string): string {
   const head = [...html.matchAll(/<(?:meta|link)\b[^>]*>/g)].map((match) => match[0]).join('\n');
-  const structuredData = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)]
+  const structuredData = [...html.matchAll(/<script type="application\/(?:ld\+)?json"[^>]*>([\s\S]*?)<\/script>/g)]
     .map((match) => match[1])
     .join('\n');
   // Line breaks in the markup are white space like any other; blocks end lines. Inline tags leave
@@ -56,7 +59,10 @@ function pageRecord(html: string): string {
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter((line) => line !== '')
     .join('\n');
-  return `${head}\n--- JSON-LD ---\n${structuredData}\n--- text ---\n${text}`.replace(BUNDLE_NAME, '/_astro/*');
+  return `${head}\n--- JSON-LD and JSON data ---\n${structuredData}\n--- text ---\n${text}`.replace(
+    BUNDLE_NAME,
+    '/_astro/*',
+  );
 }
 
 async function record(clientDir: string): Promise<Snapshot> {
