@@ -4,7 +4,7 @@ import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
 import { MCP_CATALOG_PATH, MCP_SERVERS } from '../../functions/mcp/server-identity.ts';
 import { OPERATIONS } from '../../functions/operations.ts';
 import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
-import { buildCatalog, domainLabel } from '../lib/catalog.ts';
+import { buildCatalog, domainLabel, stackSlug } from '../lib/catalog.ts';
 import { loadDocs } from '../lib/docs.ts';
 import { loadSite } from '../../functions/config/site.ts';
 import { absolute, textResponse } from '../lib/site-documents.ts';
@@ -20,6 +20,7 @@ export const GET: APIRoute = async () => {
   const site = loadSite();
   const link = (title: string, path: string, note: string) => `- [${title}](${absolute(path)}): ${note}`;
   const page = (title: string, path: string, note: string) => link(title, markdownTwinPath(path), note);
+  const projects = (count: number) => `${count} ${count === 1 ? 'project' : 'projects'}`;
   const lines = [
     `# ${site.name}`,
     '',
@@ -29,9 +30,7 @@ export const GET: APIRoute = async () => {
     page('Home', '/', `${site.name}: every project, by domain and by technology`),
     ...catalog
       .facets('domain')
-      .map(({ value, count }) =>
-        page(`${domainLabel(value)} projects`, `/domains/${value}`, `${count} ${count === 1 ? 'project' : 'projects'}`),
-      ),
+      .map(({ value, count }) => page(`${domainLabel(value)} projects`, `/domains/${value}`, projects(count))),
     page('Search', '/search', 'search projects, docs, operations and tools; /search.md?q=terms answers in Markdown'),
     page('Contact', '/contact', 'how to send a message'),
     '',
@@ -69,6 +68,10 @@ export const GET: APIRoute = async () => {
     '## Optional',
     link('Full text', '/llms-full.txt', 'every document and project in one file'),
     ...docs.filter((doc) => doc.optional).map((doc) => page(doc.title, `/${doc.slug}`, doc.description)),
+    // Every page the sitemap lists is named here too; the pages by technology are for browsing.
+    ...catalog
+      .facets('stack')
+      .map(({ value, count }) => page(`${value} projects`, `/stack/${stackSlug(value)}`, projects(count))),
     '',
   ];
   return textResponse(lines.join('\n'), 'text/plain; charset=utf-8');
