@@ -1,8 +1,11 @@
 // Makes tests/fixtures/upgrade-<version>/: the state an owner keeps, written by this checkout's
 // production server and owner commands, on SQLite and on PostgreSQL, for the upgrade test
-// (tests/system/upgrade-from-1.1.0.test.ts). Run it on the release the fixture is named after,
+// (tests/system/upgrade-from-1.1.0.test.ts). Run it on the commit the fixture is named after,
 // after `npm run build`: `node --import tsx scripts/make-upgrade-fixture.ts`. It needs Debian's
-// postgresql-15 (tests/support/postgres.ts) and the sqlite3 program.
+// postgresql-15 (tests/support/postgres.ts) and the sqlite3 program. It fills what main had at
+// commit 5cdbe30 (spam folder, mail, sandbox storage shares, form tokens), where it made
+// tests/fixtures/upgrade-1.1.0-main-5cdbe30/; release 1.1.0 itself had none of those, and its
+// state is made by scripts/make-upgrade-fixture-1.1.0.ts.
 //
 // Everything goes in through the public API and the owner's commands; the files are what the
 // stopped service left (SQLite) and a plain pg_dump (PostgreSQL). `expected.json` beside them

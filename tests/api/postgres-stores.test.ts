@@ -193,6 +193,30 @@ describe.skipIf(!HAS_POSTGRES)('PostgreSQL stores', () => {
     expect(await a.messages.purgeSandbox(T + 1000)).toBe(0);
   });
 
+  it('claims at most the limit of due deliveries, the oldest first, and leaves the others due', async () => {
+    const url = await server.createDatabase();
+    const storage = await open(url);
+    for (let index = 0; index < 3; index++) {
+      const key = ref(`limit-${index}`);
+      const claim = await storage.idempotency.claim(key, 30_000, T);
+      if (claim.kind !== 'claimed') throw new Error('expected a claim');
+      await storage.messages.storeSubmission(submission(key, claim.token), T + index);
+    }
+    // The planner's view of an outbox restored from a dump (its size known, its columns never
+    // analysed): few rows per channel, so a nested loop that runs the due-deliveries subquery again
+    // for each row, with nothing to keep its first answer. A claim that counts on the planner to
+    // apply its limit once claims every due delivery under that plan.
+    await sql(url, 'VACUUM deliveries');
+    const ids = (await storage.messages.list({ sandbox: false })).map((message) => message.id).sort((x, y) => x - y);
+    const claimed = await storage.messages.claimDue('webhook', T + 100, 1, 60_000);
+    expect(claimed.map((due) => due.message.id)).toEqual([ids[0]]);
+    const due = await sql<{ next_at: string }>(url, 'SELECT next_at FROM deliveries ORDER BY message_id');
+    expect(due.map((row) => Number(row.next_at))).toEqual([T + 100 + 60_000, T + 1, T + 2]);
+    expect(await storage.messages.nextDeliveryAt('webhook')).toBe(T + 1);
+    const next = await storage.messages.claimDue('webhook', T + 100, 1, 60_000);
+    expect(next.map((d) => d.message.id)).toEqual([ids[1]]);
+  });
+
   it('runs each of 200 jobs once from two instances, within the concurrency and each client’s share', async () => {
     const [a, b] = await twoInstances();
     const shares = { queuePerClient: 1000, queueLimit: 1000 };

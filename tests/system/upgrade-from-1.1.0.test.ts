@@ -12,24 +12,60 @@ import { npmRun } from '../support/npm-run.ts';
 import { freshDatabaseUrl, HAS_POSTGRES, POSTGRES_BIN } from '../support/postgres.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 import { emailEnv, startMailbox, type Mailbox } from '../support/smtp.ts';
+import { receiver, type Receiver } from '../support/webhook.ts';
 
 /**
- * An owner's state as release 1.1.0 left it (tests/fixtures/upgrade-1.1.0, made by
- * scripts/make-upgrade-fixture.ts on that release), upgraded the way docs/operations.md
- * ("Upgrading") says: the new build started on it, the owner's commands run against it. Each
- * engine's `expected.json` holds what 1.1.0 answered and what its inbox command listed. The
- * fixture is read through the service and the owner's commands only (npm run inbox, backup,
+ * An owner's state as 1.1.0 left it, upgraded the way docs/operations.md ("Upgrading") says: the
+ * new build started on it, the owner's commands run against it. Two states: the one release 1.1.0
+ * (commit 73cf64b) wrote, made by scripts/make-upgrade-fixture-1.1.0.ts on that release, and the
+ * one main wrote at commit 5cdbe30 (package.json still said 1.1.0, 140 commits later: spam
+ * folder, mail, storage shares, form tokens), made by scripts/make-upgrade-fixture.ts. Each
+ * engine's `expected.json` holds what that version answered and what its inbox command listed.
+ * The fixture is read through the service and the owner's commands only (npm run inbox, backup,
  * restore; psql, pg_dump and pg_restore on PostgreSQL), never through a SQLite driver: the file
  * format is the contract, whichever driver this checkout uses.
  */
-const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'upgrade-1.1.0');
+type Engine = 'sqlite' | 'postgres';
+
+interface Fixture {
+  /** Its folder under tests/fixtures. */
+  dir: string;
+  /** The schema versions it was written with, where expected.json records them (SQLite's user_version, PostgreSQL's schema_migrations). */
+  schemaVersions?: Record<Engine, number>;
+  /** How the owner was notified of live messages: the released 1.1.0 had a webhook only. */
+  channel: 'webhook' | 'email';
+  /** What only main at 5cdbe30 had: the spam folder, sandbox storage shares, signed form tokens. */
+  later: boolean;
+}
+
+const RELEASE: Fixture = {
+  dir: 'upgrade-1.1.0',
+  schemaVersions: { sqlite: 4, postgres: 1 },
+  channel: 'webhook',
+  later: false,
+};
+const MAIN_5CDBE30: Fixture = { dir: 'upgrade-1.1.0-main-5cdbe30', channel: 'email', later: true };
+const fixturePath = (fixture: Fixture, ...parts: string[]) =>
+  path.join(ROOT, 'tests', 'fixtures', fixture.dir, ...parts);
 const run = promisify(execFile);
 
 interface InboxEntry {
   id: number;
   message: string;
-  deliveries: Record<string, { state: string; attempts: number }>;
+  deliveries: Record<string, { state: string; attempts: number; lastError?: string | null }>;
   [field: string]: unknown;
+}
+
+/** A message as release 1.1.0's `npm run inbox -- --json` printed it: one webhook delivery state. */
+interface ReleaseInboxEntry {
+  id: number;
+  createdAt: string;
+  name: string;
+  email: string;
+  message: string;
+  read: boolean;
+  sandbox: boolean;
+  delivery: { state: string; attempts: number; lastError: string | null };
 }
 
 interface JobView {
@@ -47,7 +83,8 @@ interface Expected {
   keys: { key: string; keyId: string; label: string | null; client?: string }[];
   accessToken: string;
   cursor: string;
-  formToken: string;
+  /** A signed contact-page token (main at 5cdbe30 only; the release's form carried an unsigned one). */
+  formToken?: string;
   idempotency: {
     key: string;
     payload: { name: string; email: string; message: string };
@@ -57,29 +94,66 @@ interface Expected {
   deliveredMessages: string[];
   pendingMessages: string[];
   jobs: { finished: { sandboxKey: boolean; view: JobView }[]; atStop: JobView[] };
+  /** Each listing as this version's inbox command prints it (the release's entries converted by `upgradedEntry`). */
   inbox: InboxEntry[];
   spam: InboxEntry[];
   sandbox: InboxEntry[];
+  /** The webhook posts the release made before the stop (the release only). */
+  webhookPosts?: Record<string, unknown>[];
 }
 
-type Engine = 'sqlite' | 'postgres';
+/**
+ * A 1.1.0 release inbox entry as the upgraded inbox command prints it: the schema's upgrade moves
+ * the webhook state into the outbox (a delivery only for a message that had one: not a sandbox
+ * message, nor one stored with no webhook set), and every message of 1.1.0 is in the inbox folder.
+ */
+function upgradedEntry(entry: ReleaseInboxEntry): InboxEntry {
+  const { delivery, ...rest } = entry;
+  const delivered = ['pending', 'delivered', 'failed'].includes(delivery.state);
+  return {
+    ...rest,
+    folder: 'inbox',
+    spamReasons: [],
+    deliveries: delivered ? { webhook: delivery } : {},
+  };
+}
+
+function readExpected(fixture: Fixture, engine: Engine): Expected {
+  const raw = JSON.parse(readFileSync(fixturePath(fixture, engine, 'expected.json'), 'utf8')) as Expected & {
+    schemaVersion?: number;
+  };
+  if (fixture.schemaVersions !== undefined) expect(raw.schemaVersion).toBe(fixture.schemaVersions[engine]);
+  if (fixture.later) return raw;
+  const release = raw as unknown as { inbox: ReleaseInboxEntry[]; sandbox: ReleaseInboxEntry[] };
+  return { ...raw, inbox: release.inbox.map(upgradedEntry), sandbox: release.sandbox.map(upgradedEntry), spam: [] };
+}
 
 /** The test tier's request and contact quotas, as published (count per window). */
 const quotaCount = (value: string) => value.split('/')[0];
 const TEST_READ_LIMIT = quotaCount(ENV_VARIABLES.TEST_KEY_READ_RATE_LIMIT.default);
 const TEST_CONTACT_LIMIT = quotaCount(ENV_VARIABLES.TEST_KEY_CONTACT_RATE_LIMIT.default);
 
-/** One upgraded deployment: its service, its environment file, and the mailbox its owner is mailed at. */
+/** Where the upgraded deployment notifies its owner: a mailbox, or a webhook receiver (the release had only that). */
+type Notified = { channel: 'email'; mailbox: Mailbox } | { channel: 'webhook'; webhook: Receiver };
+
+/** One upgraded deployment: its service, its environment file, and where its owner is notified. */
 interface Deployment {
   engine: Engine;
   expected: Expected;
   server: RunningServer;
-  mailbox: Mailbox;
+  notified: Notified;
   /** The service's settings, as its environment file holds them. */
   settings: Record<string, string>;
   envFile: string;
   /** What every process of the deployment gets besides: the clock of shortly after the fixture's stop. */
   clock: Record<string, string>;
+}
+
+/** The texts of the notifications the owner received since the upgrade. */
+function notifications(notified: Notified): string[] {
+  return notified.channel === 'email'
+    ? notified.mailbox.mails.map((mail) => mail.body)
+    : notified.webhook.received.map((post) => String(post.body.message));
 }
 
 /**
@@ -97,16 +171,16 @@ function clockAfter(stoppedAt: string): Record<string, string> {
 }
 
 /** The 1.1.0 data directory, copied as an owner's is kept: the directory 0700, its files 0600. */
-function copiedDataDir(): string {
+function copiedDataDir(fixture: Fixture): string {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portfolio-upgrade-'));
-  cpSync(path.join(FIXTURE, 'sqlite', 'data-dir'), dataDir, { recursive: true });
+  cpSync(fixturePath(fixture, 'sqlite', 'data-dir'), dataDir, { recursive: true });
   chmodSync(dataDir, 0o700);
   for (const file of readdirSync(dataDir)) chmodSync(path.join(dataDir, file), 0o600);
   return dataDir;
 }
 
 /** A new database holding the 1.1.0 plain dump, loaded with psql as the dump is meant to be. */
-async function restoredDump(): Promise<string> {
+async function restoredDump(fixture: Fixture): Promise<string> {
   const url = await freshDatabaseUrl();
   await run(path.join(POSTGRES_BIN, 'psql'), [
     '-q',
@@ -115,7 +189,7 @@ async function restoredDump(): Promise<string> {
     '-d',
     url,
     '-f',
-    path.join(FIXTURE, 'postgres', 'portfolio.sql'),
+    fixturePath(fixture, 'postgres', 'portfolio.sql'),
   ]);
   return url;
 }
@@ -133,22 +207,25 @@ function writeEnvFile(settings: Record<string, string>): string {
   return file;
 }
 
-async function upgrade(engine: Engine): Promise<Deployment> {
-  const expected = JSON.parse(readFileSync(path.join(FIXTURE, engine, 'expected.json'), 'utf8')) as Expected;
-  const dataDir = engine === 'sqlite' ? copiedDataDir() : mkdtempSync(path.join(tmpdir(), 'portfolio-upgrade-'));
-  const state: Record<string, string> = engine === 'sqlite' ? {} : { DATABASE_URL: await restoredDump() };
-  const mailbox = await startMailbox();
+async function upgrade(fixture: Fixture, engine: Engine): Promise<Deployment> {
+  const expected = readExpected(fixture, engine);
+  const dataDir = engine === 'sqlite' ? copiedDataDir(fixture) : mkdtempSync(path.join(tmpdir(), 'portfolio-upgrade-'));
+  const state: Record<string, string> = engine === 'sqlite' ? {} : { DATABASE_URL: await restoredDump(fixture) };
+  const notified: Notified =
+    fixture.channel === 'email'
+      ? { channel: 'email', mailbox: await startMailbox() }
+      : { channel: 'webhook', webhook: await receiver(0) };
   const settings = {
     DATA_DIR: dataDir,
     ...state,
-    ...emailEnv(mailbox),
+    ...(notified.channel === 'email' ? emailEnv(notified.mailbox) : { NOTIFY_WEBHOOK_URL: notified.webhook.url }),
     // The settings the fixture was made with; a short lease so that a job left running is claimed again soon.
     ...expected.settings,
     JOB_LEASE_SECONDS: '2',
   };
   const clock = clockAfter(expected.stoppedAt);
   const server = await startServer({ ...settings, ...clock, ACCESS_LOG: 'false' }, dataDir);
-  return { engine, expected, server, mailbox, settings, envFile: writeEnvFile(settings), clock };
+  return { engine, expected, server, notified, settings, envFile: writeEnvFile(settings), clock };
 }
 
 /** `npm run inbox -- --env-file <file> --json ...`, as the owner runs it on the server. */
@@ -191,8 +268,8 @@ async function call(
 }
 
 /** Polls until `check` holds; the deadline only catches a hang. */
-async function eventually(what: string, check: () => Promise<boolean> | boolean, deadlineMs = 60_000): Promise<void> {
-  for (const deadline = Date.now() + deadlineMs; Date.now() < deadline;) {
+async function eventually(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -202,47 +279,66 @@ async function eventually(what: string, check: () => Promise<boolean> | boolean,
 /** The inbox as 1.1.0 listed it, except the deliveries that were pending then (the next test sends them). */
 function withoutPendingDeliveries(entries: readonly InboxEntry[], pending: readonly string[]) {
   return entries.map((entry) =>
-    pending.includes(entry.message) ? { ...entry, deliveries: { email: expect.anything() as unknown } } : entry,
+    pending.includes(entry.message) ? { ...entry, deliveries: expect.anything() as unknown } : entry,
   );
 }
 
 const ENGINES: Engine[] = HAS_POSTGRES ? ['sqlite', 'postgres'] : ['sqlite'];
+const CASES = [RELEASE, MAIN_5CDBE30].flatMap((fixture) => ENGINES.map((engine) => ({ fixture, engine })));
 
-describe.each(ENGINES)('an owner upgrading from 1.1.0 on %s', (engine) => {
+describe.each(CASES)('an owner upgrading $fixture.dir on $engine', ({ fixture, engine }) => {
   let deployment: Deployment;
   beforeAll(async () => {
-    deployment = await upgrade(engine);
+    deployment = await upgrade(fixture, engine);
   });
   afterAll(async () => {
     await deployment?.server.stop();
-    await deployment?.mailbox.close();
+    if (deployment?.notified.channel === 'email') await deployment.notified.mailbox.close();
+    if (deployment?.notified.channel === 'webhook') deployment.notified.webhook.close();
   });
 
-  it('finds every message in the inbox command: text, folder, read mark, deliveries, sandbox and spam', async () => {
+  it('finds every message in the inbox command: text, read mark, deliveries, sandbox (and spam where it had one)', async () => {
     const { expected } = deployment;
     expect(expected.inbox).toHaveLength(5);
+    expect(expected.inbox.filter((entry) => entry.read)).toHaveLength(1);
     expect(await inbox(deployment)).toMatchObject(withoutPendingDeliveries(expected.inbox, expected.pendingMessages));
     expect(await inbox(deployment, '--spam')).toMatchObject(expected.spam);
-    expect(expected.sandbox).toHaveLength(14);
+    expect(expected.spam).toHaveLength(fixture.later ? 1 : 0);
+    expect(expected.sandbox).toHaveLength(fixture.later ? 14 : 4);
     expect(await inbox(deployment, '--sandbox')).toMatchObject(expected.sandbox);
   });
 
-  it('mails what was pending in the outbox, once each, and nothing 1.1.0 had delivered', async () => {
-    const { mailbox, expected } = deployment;
-    const mailed = () => mailbox.mails.map((mail) => expected.pendingMessages.find((text) => mail.body.includes(text)));
-    // On PostgreSQL they may take a minute: the first round at start claims every due delivery
-    // but sends one (CLAIM_DUE in functions/state/postgres/pg-message-store.ts rescans its
-    // LIMIT subquery per row), so the others wait until that claim runs out.
-    await eventually('the pending mails', () => mailbox.mails.length >= expected.pendingMessages.length, 240_000);
-    expect(mailed().sort()).toEqual([...expected.pendingMessages].sort());
+  it(`sends what was pending in the outbox by ${fixture.channel}, once each, and nothing 1.1.0 had delivered`, async () => {
+    const { notified, expected } = deployment;
+    const sent = () =>
+      notifications(notified).map((text) => expected.pendingMessages.find((pending) => text.includes(pending)));
+    await eventually('the pending notifications', () => sent().length >= expected.pendingMessages.length);
+    expect(sent().sort()).toEqual([...expected.pendingMessages].sort());
     const entries = await inbox(deployment);
     for (const text of expected.pendingMessages)
-      expect(entries.find((entry) => entry.message === text)?.deliveries.email).toMatchObject({
+      expect(entries.find((entry) => entry.message === text)?.deliveries[fixture.channel]).toMatchObject({
         state: 'delivered',
         attempts: 2,
       });
-    expect(mailbox.mails).toHaveLength(expected.pendingMessages.length);
-  }, 300_000);
+    if (notified.channel === 'webhook') {
+      // The post carries the message as 1.1.0 stored it (its id, sender and time), with every
+      // field of the posts 1.1.0 made, so a receiver written for 1.1.0 still reads it.
+      const [before] = expected.webhookPosts ?? [];
+      expect(before).toBeDefined();
+      for (const post of notified.webhook.received) {
+        expect(Object.keys(post.body)).toEqual(expect.arrayContaining(Object.keys(before!)));
+        expect(post.body.type).toBe(before!.type);
+        const entry = expected.inbox.find((stored) => stored.id === post.body.id);
+        expect(post.body).toMatchObject({
+          message: entry?.message,
+          name: entry?.name,
+          email: entry?.email,
+          createdAt: entry?.createdAt,
+        });
+      }
+    }
+    expect(notifications(notified)).toHaveLength(expected.pendingMessages.length);
+  });
 
   it('still knows each test key, in the test tier with its quotas, and the access token 1.1.0 issued', async () => {
     const { expected } = deployment;
@@ -268,7 +364,7 @@ describe.each(ENGINES)('an owner upgrading from 1.1.0 on %s', (engine) => {
     expect(token.status).toBe(200);
   });
 
-  it('keeps the signing secrets: the cursor and the form token 1.1.0 signed still verify', async () => {
+  it('keeps the signing secrets: the cursor (and the form token, where it had one) 1.1.0 signed still verify', async () => {
     const { expected } = deployment;
     const all = await call(deployment, 'GET', '/api/v1/projects?limit=50');
     const slugs = (all.body.data as { slug: string }[]).map((project) => project.slug);
@@ -279,6 +375,8 @@ describe.each(ENGINES)('an owner upgrading from 1.1.0 on %s', (engine) => {
     );
     expect(next.status, JSON.stringify(next.body)).toBe(200);
     expect((next.body.data as { slug: string }[]).map((project) => project.slug)).toEqual(slugs.slice(3, 6));
+    expect(expected.formToken === undefined).toBe(!fixture.later);
+    if (expected.formToken === undefined) return;
 
     // A visitor who opened the contact page before the upgrade and sends it after: not spam.
     const message = `Written on a page served by 1.1.0 ${randomUUID()}`;
@@ -316,29 +414,33 @@ describe.each(ENGINES)('an owner upgrading from 1.1.0 on %s', (engine) => {
     expect(stored).toHaveLength(1);
   });
 
-  it('keeps each sandbox storage share: one more message of the nearly full key drops its oldest', async () => {
-    const { expected } = deployment;
-    const [key] = expected.keys;
-    const keyed = expected.sandbox.filter((entry) => entry.message.startsWith('Sandbox message '));
-    const oldest = keyed.at(-1)!;
-    const message = `Sandbox message after the upgrade ${randomUUID()}`.padEnd(5000, ' and more');
-    const posted = await call(deployment, 'POST', '/api/v1/contact', {
-      client: key!.client,
-      headers: { 'x-api-key': key!.key, 'idempotency-key': randomUUID() },
-      json: { name: 'Grace Hopper', email: 'grace@example.com', message },
-    });
-    expect(posted.status, JSON.stringify(posted.body)).toBe(200);
-    expect(posted.headers.get('ratelimit-limit')).toBe(TEST_CONTACT_LIMIT);
-    const sandbox = (await inbox(deployment, '--sandbox')).map((entry) => entry.message);
-    expect(sandbox).toEqual([
-      message,
-      ...expected.sandbox.map((entry) => entry.message).filter((text) => text !== oldest.message),
-    ]);
-  });
+  it.runIf(fixture.later)(
+    'keeps each sandbox storage share: one more message of the nearly full key drops its oldest',
+    async () => {
+      const { expected } = deployment;
+      const [key] = expected.keys;
+      const keyed = expected.sandbox.filter((entry) => entry.message.startsWith('Sandbox message '));
+      const oldest = keyed.at(-1)!;
+      const message = `Sandbox message after the upgrade ${randomUUID()}`.padEnd(5000, ' and more');
+      const posted = await call(deployment, 'POST', '/api/v1/contact', {
+        client: key!.client,
+        headers: { 'x-api-key': key!.key, 'idempotency-key': randomUUID() },
+        json: { name: 'Grace Hopper', email: 'grace@example.com', message },
+      });
+      expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+      expect(posted.headers.get('ratelimit-limit')).toBe(TEST_CONTACT_LIMIT);
+      const sandbox = (await inbox(deployment, '--sandbox')).map((entry) => entry.message);
+      expect(sandbox).toEqual([
+        message,
+        ...expected.sandbox.map((entry) => entry.message).filter((text) => text !== oldest.message),
+      ]);
+    },
+  );
 
   it('keeps finished jobs with their results, runs the ones that waited, and settles the one the stop cut off', async () => {
     const { expected } = deployment;
     const [key] = expected.keys;
+    expect(expected.jobs.finished).toHaveLength(3);
     for (const { sandboxKey, view } of expected.jobs.finished) {
       const headers: Record<string, string> = sandboxKey ? { 'x-api-key': key!.key } : {};
       const now = await call(deployment, 'GET', `/api/v1/jobs/${view.jobId}`, { headers });
@@ -390,7 +492,7 @@ describe.each(ENGINES)('an owner upgrading from 1.1.0 on %s', (engine) => {
 
       // Rolling back: the backup 1.1.0 made as the first step of the upgrade goes back in.
       const beforeDir = path.join(dir, 'before-upgrade');
-      const before = path.join(FIXTURE, 'sqlite', 'portfolio-before-upgrade.db');
+      const before = fixturePath(fixture, 'sqlite', 'portfolio-before-upgrade.db');
       const restoreBefore = await npmRun('restore', { ...deployment.clock, DATA_DIR: beforeDir }, before);
       expect(restoreBefore.code, restoreBefore.stderr).toBe(0);
       const { expected } = deployment;

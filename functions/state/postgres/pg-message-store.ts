@@ -65,15 +65,21 @@ const DELETE_OLDEST = {
 const EARLIER_ANSWER = `SELECT fingerprint, status, body FROM idempotency
   WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'done' AND expires_at > $4`;
 
-/** Due deliveries, each taken by one claimer: rows another claimer has locked are skipped, not waited for. */
+/**
+ * Due deliveries, at most $2, each taken by one claimer: rows another claimer has locked are
+ * skipped, not waited for. The due rows are picked once, in a CTE (PostgreSQL evaluates a data-
+ * modifying statement's CTE exactly once), and the UPDATE joins them: with `message_id IN
+ * (subquery ... LIMIT)` the planner may choose a nested-loop semi join that runs the LIMIT
+ * subquery again for each row, and then claims every due delivery.
+ */
 const CLAIM_DUE = `
-  WITH claimed AS (
+  WITH due AS (
+    SELECT message_id FROM deliveries WHERE channel = $4 AND state = 'pending' AND next_at <= $1
+    ORDER BY message_id LIMIT $2 FOR UPDATE SKIP LOCKED
+  ), claimed AS (
     UPDATE deliveries SET next_at = $1::bigint + $3::bigint
-    WHERE channel = $4 AND message_id IN (
-      SELECT message_id FROM deliveries WHERE channel = $4 AND state = 'pending' AND next_at <= $1
-      ORDER BY message_id LIMIT $2 FOR UPDATE SKIP LOCKED
-    )
-    RETURNING message_id, attempts
+    FROM due WHERE deliveries.channel = $4 AND deliveries.message_id = due.message_id
+    RETURNING deliveries.message_id, deliveries.attempts
   )
   SELECT ${MESSAGE_COLUMNS}, claimed.attempts FROM claimed JOIN messages ON messages.id = claimed.message_id
   ORDER BY id`;
