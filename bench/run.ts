@@ -1,8 +1,9 @@
-import autocannon from 'autocannon';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { measureColdStart, type ColdStart } from './cold-start.ts';
+import { cpuSeconds, startClient, type LoadClient } from './load-client.ts';
+import type { Sample } from './client.ts';
 import { profileTarget } from './profile.ts';
 import { RAISED_QUOTAS_ENV, SERVER_ENTRY, startNode, WORK_DIR, type Started } from './processes.ts';
 import { HAS_POSTGRES, startPostgres } from '../tests/support/postgres.ts';
@@ -12,38 +13,14 @@ import { scenarios, type Scenario } from './scenarios.ts';
 /**
  * `npm run bench`: first the cold start of the production entry (spawn to first 200 of a page
  * and of the API, then idle RSS), then the production server and a bare node:http baseline
- * answering the same bytes, driven in turn by autocannon in one run; prints medians of several
- * runs and the ratio to the baseline. The machine is shared, so only medians are quoted.
+ * answering the same bytes, driven in turn in one run by autocannon in a process of its own
+ * (`bench/client.ts`); prints medians of several runs and the ratio to the baseline. It first
+ * shows that the baseline is at its ceiling: a second client process adds no req/s. The machine
+ * is shared, so only medians are quoted.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
-
-interface Sample {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
-
-async function fire(port: number, scenario: Scenario, seconds: number): Promise<Sample> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}${scenario.path}`,
-    method: scenario.method,
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: scenario.headers,
-    ...(scenario.requests ? { requests: scenario.requests() } : {}),
-  });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -101,29 +78,92 @@ const fixtureFile = path.join(WORK_DIR, 'fixtures.json');
 writeFileSync(fixtureFile, JSON.stringify(fixtures));
 const baseline = await startNode('baseline', ['bench/baseline.ts', fixtureFile]);
 
+const client = await startClient();
 const rows: string[] = [];
+const ceiling: string[] = [];
 let failures = 0;
+
+/** One run of a scenario against a server, with the share of a core that server used meanwhile. */
+async function fire(
+  target: Started,
+  scenario: Scenario,
+  seconds: number,
+  clients: LoadClient[] = [client],
+): Promise<Sample & { serverCpu: number }> {
+  const cpuBefore = cpuSeconds(target.child.pid!);
+  const started = performance.now();
+  const samples = await Promise.all(
+    clients.map((one) =>
+      one.fire({
+        port: target.port,
+        scenario: scenario.name,
+        connections: CONNECTIONS,
+        seconds,
+      }),
+    ),
+  );
+  const serverCpu = (cpuSeconds(target.child.pid!) - cpuBefore) / ((performance.now() - started) / 1000);
+  const sum = (pick: (sample: Sample) => number) => samples.reduce((total, sample) => total + pick(sample), 0);
+  return {
+    rps: sum((s) => s.rps),
+    // With several clients, the slowest client's percentiles: never better than the truth.
+    p50: Math.max(...samples.map((s) => s.p50)),
+    p99: Math.max(...samples.map((s) => s.p99)),
+    non2xx: sum((s) => s.non2xx),
+    errors: sum((s) => s.errors),
+    clientCpu: Math.max(...samples.map((s) => s.clientCpu)),
+    serverCpu,
+  };
+}
+
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+
 try {
-  /** One row of the table: the target on `port` beside the baseline, in alternating runs. */
-  const measure = async (port: number, scenario: Scenario, name = scenario.name) => {
-    await fire(port, scenario, 1);
-    await fire(baseline.port, scenario, 1);
-    const ours: Sample[] = [];
-    const bare: Sample[] = [];
+  /**
+   * The ceiling: the bare baseline under one client process, then under two (each with
+   * CONNECTIONS connections, on the same request). If the second client adds no req/s, the
+   * baseline is measured at its ceiling on this machine, not at the client's.
+   */
+  const probe = scenarios[0]!;
+  const second = await startClient();
+  try {
+    await fire(baseline, probe, 1);
+    for (const [label, clients] of [
+      [`1 client process, ${CONNECTIONS} connections`, [client]],
+      [`2 client processes, ${CONNECTIONS} connections each`, [client, second]],
+    ] as const) {
+      const runs: Awaited<ReturnType<typeof fire>>[] = [];
+      for (let run = 0; run < RUNS; run++) runs.push(await fire(baseline, probe, DURATION_SECONDS, [...clients]));
+      ceiling.push(
+        `| ${label} | ${Math.round(median(runs.map((s) => s.rps)))} | ${median(runs.map((s) => s.p99))} | ${percent(median(runs.map((s) => s.serverCpu)))} | ${percent(median(runs.map((s) => s.clientCpu)))} |`,
+      );
+      process.stderr.write(`ceiling: ${ceiling.at(-1)}\n`);
+    }
+  } finally {
+    second.stop();
+  }
+
+  /** One row of the table: the target beside the baseline, in alternating runs. */
+  const measure = async (target: Started, scenario: Scenario, name = scenario.name) => {
+    await fire(target, scenario, 1);
+    await fire(baseline, scenario, 1);
+    const ours: Awaited<ReturnType<typeof fire>>[] = [];
+    const bare: Awaited<ReturnType<typeof fire>>[] = [];
     for (let run = 0; run < RUNS; run++) {
-      bare.push(await fire(baseline.port, scenario, DURATION_SECONDS));
-      ours.push(await fire(port, scenario, DURATION_SECONDS));
+      bare.push(await fire(baseline, scenario, DURATION_SECONDS));
+      ours.push(await fire(target, scenario, DURATION_SECONDS));
     }
     const unexpected = ours.reduce((sum, s) => sum + s.non2xx + s.errors, 0);
     if (unexpected > 0) failures++;
     const rps = median(ours.map((s) => s.rps));
     const baseRps = median(bare.map((s) => s.rps));
+    const clientCpu = Math.max(...ours.map((s) => s.clientCpu), ...bare.map((s) => s.clientCpu));
     rows.push(
-      `| ${name} | ${Math.round(rps)} | ${Math.round(baseRps)} | ${((rps / baseRps) * 100).toFixed(0)} % | ${median(ours.map((s) => s.p50))} | ${median(ours.map((s) => s.p99))} | ${median(bare.map((s) => s.p99))} | ${unexpected} |`,
+      `| ${name} | ${Math.round(rps)} | ${Math.round(baseRps)} | ${(rps / baseRps).toFixed(2)} | ${median(ours.map((s) => s.p50))} | ${median(ours.map((s) => s.p99))} | ${median(bare.map((s) => s.p99))} | ${percent(median(ours.map((s) => s.serverCpu)))} | ${percent(clientCpu)} | ${unexpected} |`,
     );
     process.stderr.write(`${rows.at(-1)}\n`);
   };
-  for (const scenario of scenarios) await measure(server.port, scenario);
+  for (const scenario of scenarios) await measure(server, scenario);
   // The shared engine, as several instances run it: quotas in a real Redis (one round trip per
   // charged request) and durable state in a real PostgreSQL (fsync on).
   if (HAS_REDIS && HAS_POSTGRES) {
@@ -136,7 +176,7 @@ try {
     });
     try {
       for (const scenario of scenarios.filter((scenario) => scenario.shared))
-        await measure(shared.port, scenario, `${scenario.name} (PostgreSQL and Redis)`);
+        await measure(shared, scenario, `${scenario.name} (PostgreSQL and Redis)`);
     } finally {
       shared.child.kill('SIGTERM');
       await Promise.all([redis.stop(), postgres.destroy()]);
@@ -146,13 +186,22 @@ try {
   const rss = server.rssMiB();
   server.child.kill('SIGTERM');
   baseline.child.kill('SIGTERM');
+  client.stop();
   process.stdout.write(
     [
       '',
-      `${RUNS} runs of ${DURATION_SECONDS} s per target, ${CONNECTIONS} connections, medians; latency in ms.`,
+      `Node ${process.version}. The load generator (autocannon) runs in a process of its own; ${RUNS} runs of ${DURATION_SECONDS} s per target, ${CONNECTIONS} connections, medians; latency in ms.`,
       '',
-      '| target | server req/s | baseline req/s | ratio | server p50 | server p99 | baseline p99 | non-2xx or errors |',
-      '|---|---|---|---|---|---|---|---|',
+      'The ceiling: the bare baseline on the first target, with one and with two client processes.',
+      '',
+      '| clients | baseline req/s | baseline p99 | baseline CPU | CPU of the busiest client |',
+      '|---|---|---|---|---|',
+      ...ceiling,
+      '',
+      'CPU: the share of one core the server used during its runs, and the most any client used in any run of the row.',
+      '',
+      '| target | server req/s | baseline req/s | ratio | server p50 | server p99 | baseline p99 | server CPU | client CPU | non-2xx or errors |',
+      '|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
       `Server RSS after the run: ${rss} MiB`,
