@@ -5,7 +5,7 @@ import { measureColdStart, type ColdStart } from './cold-start.ts';
 import { cpuSeconds, startClient, type LoadClient } from './load-client.ts';
 import type { Sample } from './client.ts';
 import { profileTarget } from './profile.ts';
-import { RAISED_QUOTAS_ENV, SERVER_ENTRY, startNode, WORK_DIR, type Started } from './processes.ts';
+import { BENCH_SERVER_ENV, SERVER_ENTRY, startNode, WORK_DIR, type Started } from './processes.ts';
 import { HAS_POSTGRES, startPostgres } from '../tests/support/postgres.ts';
 import { HAS_REDIS, startRedis } from '../tests/support/redis.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
@@ -58,20 +58,19 @@ function fixtureFor(server: Started, scenario: Scenario) {
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5);
 const colds: ColdStart[] = [];
 for (let run = 0; run < COLD_RUNS; run++) colds.push(await measureColdStart());
-const coldLine = `Cold start (${COLD_RUNS} starts of \`node ${SERVER_ENTRY}\`, medians): first 200 of / after ${Math.round(median(colds.map((c) => c.firstPageMs)))} ms, of /api/v1/projects after ${Math.round(median(colds.map((c) => c.firstApiMs)))} ms; idle RSS ${median(colds.map((c) => c.idleRssMiB))} MiB`;
+const coldLine =
+  COLD_RUNS === 0
+    ? 'Cold start: not measured (BENCH_COLD_RUNS=0)'
+    : `Cold start (${COLD_RUNS} starts of \`node ${SERVER_ENTRY}\`, medians): first 200 of / after ${Math.round(median(colds.map((c) => c.firstPageMs)))} ms, of /api/v1/projects after ${Math.round(median(colds.map((c) => c.firstApiMs)))} ms; idle RSS ${median(colds.map((c) => c.idleRssMiB))} MiB`;
 process.stderr.write(`${coldLine}\n`);
 
-// Raised so the run measures served responses; every request is still counted.
-const SERVER_ENV = {
-  ...RAISED_QUOTAS_ENV,
-  PORT: '0',
-  READ_RATE_LIMIT: '100000000/60',
-  CONTACT_RATE_LIMIT: '100000000/60',
-};
 /** Seconds of traffic each target gets under the profiler (BENCH_PROFILE_SECONDS=0 skips profiling). */
 const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 4);
 
-const server = await startNode('server', [SERVER_ENTRY], { ...SERVER_ENV, DATA_DIR: path.join(WORK_DIR, 'data') });
+const server = await startNode('server', [SERVER_ENTRY], {
+  ...BENCH_SERVER_ENV,
+  DATA_DIR: path.join(WORK_DIR, 'data'),
+});
 const fixtures: Record<string, unknown> = {};
 for (const scenario of scenarios) fixtures[scenario.path] = await fixtureFor(server, scenario);
 const fixtureFile = path.join(WORK_DIR, 'fixtures.json');
@@ -118,13 +117,12 @@ async function fire(
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
-try {
-  /**
-   * The ceiling: the bare baseline under one client process, then under two (each with
-   * CONNECTIONS connections, on the same request). If the second client adds no req/s, the
-   * baseline is measured at its ceiling on this machine, not at the client's.
-   */
-  const probe = scenarios[0]!;
+/**
+ * The ceiling: the bare baseline under one client process, then under two (each with
+ * CONNECTIONS connections, on the same request). If the second client adds no req/s, the
+ * baseline is measured at its ceiling on this machine, not at the client's.
+ */
+async function showCeiling(probe: Scenario): Promise<void> {
   const second = await startClient();
   try {
     await fire(baseline, probe, 1);
@@ -142,6 +140,11 @@ try {
   } finally {
     second.stop();
   }
+}
+
+try {
+  // BENCH_CEILING=0 leaves it out, to iterate on one target faster.
+  if (process.env.BENCH_CEILING !== '0') await showCeiling(scenarios[0]!);
 
   /** One row of the table: the target beside the baseline, in alternating runs. */
   const measure = async (target: Started, scenario: Scenario, name = scenario.name) => {
@@ -169,7 +172,7 @@ try {
   if (HAS_REDIS && HAS_POSTGRES) {
     const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
     const shared = await startNode('server-shared', [SERVER_ENTRY], {
-      ...SERVER_ENV,
+      ...BENCH_SERVER_ENV,
       REDIS_URL: redis.url,
       DATABASE_URL: await postgres.createDatabase(),
       DATA_DIR: path.join(WORK_DIR, 'data-shared'),
@@ -216,7 +219,7 @@ if (PROFILE_SECONDS > 0) {
     `Where the time goes: the frames with the most self time, as shares of busy CPU time (${PROFILE_SECONDS} s of each target under --cpu-prof).\n`,
   );
   for (const scenario of scenarios) {
-    const frames = await profileTarget([SERVER_ENTRY], SERVER_ENV, scenario, PROFILE_SECONDS);
+    const frames = await profileTarget([SERVER_ENTRY], BENCH_SERVER_ENV, scenario, PROFILE_SECONDS);
     process.stdout.write(
       `\n${scenario.name}\n${frames.map((hot) => `  ${(hot.share * 100).toFixed(1).padStart(5)} %  ${hot.frame}`).join('\n')}\n`,
     );
