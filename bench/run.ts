@@ -15,7 +15,7 @@ import { scenarios, type Scenario } from './scenarios.ts';
  * and of the API, then idle RSS), then the production server and a bare node:http baseline
  * answering the same bytes, driven in turn in one run by autocannon in a process of its own
  * (`bench/client.ts`); prints medians of several runs and the ratio to the baseline. It first
- * shows that the baseline is at its ceiling: a second client process adds no req/s. The machine
+ * shows whether the baseline is at its ceiling: one more client process adds no req/s. The machine
  * is shared, so only medians are quoted.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -77,9 +77,12 @@ const fixtureFile = path.join(WORK_DIR, 'fixtures.json');
 writeFileSync(fixtureFile, JSON.stringify(fixtures));
 const baseline = await startNode('baseline', ['bench/baseline.ts', fixtureFile]);
 
-const client = await startClient();
+/** Load-generating processes per measurement (BENCH_CLIENTS), sharing CONNECTIONS between them. */
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1);
+const clients = await Promise.all(Array.from({ length: CLIENTS }, startClient));
 const rows: string[] = [];
 const ceiling: string[] = [];
+let ceilingVerdict = '';
 let failures = 0;
 
 /** One run of a scenario against a server, with the share of a core that server used meanwhile. */
@@ -87,16 +90,17 @@ async function fire(
   target: Started,
   scenario: Scenario,
   seconds: number,
-  clients: LoadClient[] = [client],
+  using: LoadClient[] = clients,
+  connectionsEach = Math.ceil(CONNECTIONS / using.length),
 ): Promise<Sample & { serverCpu: number }> {
   const cpuBefore = cpuSeconds(target.child.pid!);
   const started = performance.now();
   const samples = await Promise.all(
-    clients.map((one) =>
+    using.map((one) =>
       one.fire({
         port: target.port,
         scenario: scenario.name,
-        connections: CONNECTIONS,
+        connections: connectionsEach,
         seconds,
       }),
     ),
@@ -118,27 +122,32 @@ async function fire(
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
 /**
- * The ceiling: the bare baseline under one client process, then under two (each with
- * CONNECTIONS connections, on the same request). If the second client adds no req/s, the
- * baseline is measured at its ceiling on this machine, not at the client's.
+ * The ceiling: the bare baseline under the bench's client processes, then under one more (each
+ * with CONNECTIONS connections, on the same request). If the extra client adds no req/s, the
+ * baseline is measured at its ceiling on this machine, not at the clients'. If it does, the
+ * clients were the limit, or the machine was busy with other work: the run says so.
  */
 async function showCeiling(probe: Scenario): Promise<void> {
-  const second = await startClient();
+  const extra = await startClient();
   try {
     await fire(baseline, probe, 1);
-    for (const [label, clients] of [
-      [`1 client process, ${CONNECTIONS} connections`, [client]],
-      [`2 client processes, ${CONNECTIONS} connections each`, [client, second]],
-    ] as const) {
+    const medians: number[] = [];
+    for (const using of [clients, [...clients, extra]]) {
       const runs: Awaited<ReturnType<typeof fire>>[] = [];
-      for (let run = 0; run < RUNS; run++) runs.push(await fire(baseline, probe, DURATION_SECONDS, [...clients]));
+      for (let run = 0; run < RUNS; run++) runs.push(await fire(baseline, probe, DURATION_SECONDS, using, CONNECTIONS));
+      medians.push(median(runs.map((s) => s.rps)));
       ceiling.push(
-        `| ${label} | ${Math.round(median(runs.map((s) => s.rps)))} | ${median(runs.map((s) => s.p99))} | ${percent(median(runs.map((s) => s.serverCpu)))} | ${percent(median(runs.map((s) => s.clientCpu)))} |`,
+        `| ${using.length} client process${using.length > 1 ? 'es' : ''}, ${CONNECTIONS} connections each | ${Math.round(medians.at(-1)!)} | ${median(runs.map((s) => s.p99))} | ${percent(median(runs.map((s) => s.serverCpu)))} | ${percent(median(runs.map((s) => s.clientCpu)))} |`,
       );
       process.stderr.write(`ceiling: ${ceiling.at(-1)}\n`);
     }
+    const gain = medians[1]! / medians[0]! - 1;
+    ceilingVerdict =
+      gain <= 0.05
+        ? `One more client process added ${percent(gain)} req/s: the baseline is at its ceiling on this machine.`
+        : `NOT AT THE CEILING: one more client process added ${percent(gain)} req/s, so the clients (or other work on the machine) limited the baseline. Run on a quiet machine, or with BENCH_CLIENTS=${CLIENTS + 1}.`;
   } finally {
-    second.stop();
+    extra.stop();
   }
 }
 
@@ -189,17 +198,19 @@ try {
   const rss = server.rssMiB();
   server.child.kill('SIGTERM');
   baseline.child.kill('SIGTERM');
-  client.stop();
+  for (const one of clients) one.stop();
   process.stdout.write(
     [
       '',
-      `Node ${process.version}. The load generator (autocannon) runs in a process of its own; ${RUNS} runs of ${DURATION_SECONDS} s per target, ${CONNECTIONS} connections, medians; latency in ms.`,
+      `Node ${process.version}. The load generator (autocannon) runs in ${CLIENTS} process${CLIENTS > 1 ? 'es' : ''} of its own; ${RUNS} runs of ${DURATION_SECONDS} s per target, ${CONNECTIONS} connections, medians; latency in ms.`,
       '',
-      'The ceiling: the bare baseline on the first target, with one and with two client processes.',
+      'The ceiling: the bare baseline on the first target, with the client processes of the run and with one more.',
       '',
       '| clients | baseline req/s | baseline p99 | baseline CPU | CPU of the busiest client |',
       '|---|---|---|---|---|',
       ...ceiling,
+      '',
+      ceilingVerdict,
       '',
       'CPU: the share of one core the server used during its runs, and the most any client used in any run of the row.',
       '',
