@@ -170,8 +170,11 @@ try {
     const rps = median(ours.map((s) => s.rps));
     const baseRps = median(bare.map((s) => s.rps));
     const clientCpu = Math.max(...ours.map((s) => s.clientCpu), ...bare.map((s) => s.clientCpu));
+    // CPU time per answer: what a request costs the server, whatever else the machine was doing.
+    const micros = (samples: typeof ours) => median(samples.map((s) => (s.serverCpu * 1e6) / s.rps));
+    const [ourMicros, bareMicros] = [micros(ours), micros(bare)];
     rows.push(
-      `| ${name} | ${Math.round(rps)} | ${Math.round(baseRps)} | ${(rps / baseRps).toFixed(2)} | ${median(ours.map((s) => s.p50))} | ${median(ours.map((s) => s.p99))} | ${median(bare.map((s) => s.p99))} | ${percent(median(ours.map((s) => s.serverCpu)))} | ${percent(clientCpu)} | ${unexpected} |`,
+      `| ${name} | ${Math.round(rps)} | ${Math.round(baseRps)} | ${(rps / baseRps).toFixed(2)} | ${median(ours.map((s) => s.p50))} | ${median(ours.map((s) => s.p99))} | ${median(bare.map((s) => s.p99))} | ${percent(median(ours.map((s) => s.serverCpu)))} | ${percent(clientCpu)} | ${ourMicros.toFixed(1)} | ${bareMicros.toFixed(1)} | ${(bareMicros / ourMicros).toFixed(2)} | ${unexpected} |`,
     );
     process.stderr.write(`${rows.at(-1)}\n`);
   };
@@ -212,10 +215,10 @@ try {
       '',
       ceilingVerdict,
       '',
-      'CPU: the share of one core the server used during its runs, and the most any client used in any run of the row.',
+      "CPU: the share of one core the server used during its runs, and the most any client used in any run of the row. µs CPU/req: the server's CPU time per answer (median of the runs), and the CPU ratio: the baseline's over the server's, which is what the req/s ratio becomes when the server has a core to itself; on a busy machine it is the steadier of the two.",
       '',
-      '| target | server req/s | baseline req/s | ratio | server p50 | server p99 | baseline p99 | server CPU | client CPU | non-2xx or errors |',
-      '|---|---|---|---|---|---|---|---|---|---|',
+      '| target | server req/s | baseline req/s | ratio | server p50 | server p99 | baseline p99 | server CPU | client CPU | server µs CPU/req | baseline µs CPU/req | CPU ratio | non-2xx or errors |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
       `Server RSS after the run: ${rss} MiB`,
