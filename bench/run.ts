@@ -132,10 +132,12 @@ async function showCeiling(probe: Scenario): Promise<void> {
   try {
     await fire(baseline, probe, 1);
     const medians: number[] = [];
+    let cpu = 0;
     for (const using of [clients, [...clients, extra]]) {
       const runs: Awaited<ReturnType<typeof fire>>[] = [];
       for (let run = 0; run < RUNS; run++) runs.push(await fire(baseline, probe, DURATION_SECONDS, using, CONNECTIONS));
       medians.push(median(runs.map((s) => s.rps)));
+      cpu = Math.max(cpu, median(runs.map((s) => s.serverCpu)));
       ceiling.push(
         `| ${using.length} client process${using.length > 1 ? 'es' : ''}, ${CONNECTIONS} connections each | ${Math.round(medians.at(-1)!)} | ${median(runs.map((s) => s.p99))} | ${percent(median(runs.map((s) => s.serverCpu)))} | ${percent(median(runs.map((s) => s.clientCpu)))} |`,
       );
@@ -143,9 +145,11 @@ async function showCeiling(probe: Scenario): Promise<void> {
     }
     const gain = medians[1]! / medians[0]! - 1;
     ceilingVerdict =
-      gain <= 0.05
-        ? `One more client process added ${percent(gain)} req/s: the baseline is at its ceiling on this machine.`
-        : `NOT AT THE CEILING: one more client process added ${percent(gain)} req/s, so the clients (or other work on the machine) limited the baseline. Run on a quiet machine, or with BENCH_CLIENTS=${CLIENTS + 1}.`;
+      gain > 0.05
+        ? `NOT AT THE CEILING: one more client process added ${percent(gain)} req/s, so the clients limited the baseline. Run with BENCH_CLIENTS=${CLIENTS + 1}.`
+        : cpu < 0.9
+          ? `One more client process added ${percent(gain)} req/s, but the baseline never had more than ${percent(cpu)} of a core: other work on the machine set the pace, and req/s ratios are rough. The CPU ratios below hold better.`
+          : `One more client process added ${percent(gain)} req/s and the baseline used ${percent(cpu)} of a core: it is at its ceiling on this machine.`;
   } finally {
     extra.stop();
   }
