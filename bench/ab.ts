@@ -27,7 +27,8 @@ try {
     const rps: number[][] = [[], []];
     const p99: number[][] = [[], []];
     const cpu: number[][] = [[], []];
-    for (const server of servers) await client.fire({ port: server.port, scenario: scenario.name, connections: 50, seconds: 1 });
+    for (const server of servers)
+      await client.fire({ port: server.port, scenario: scenario.name, connections: 50, seconds: 1 });
     for (let run = 0; run < runs; run++) {
       for (const [index, server] of servers.entries()) {
         const cpuBefore = cpuSeconds(server.child.pid!);
