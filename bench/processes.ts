@@ -14,6 +14,14 @@ export const SERVER_ENTRY = 'dist/server/portfolio.mjs';
  */
 export const RAISED_QUOTAS_ENV = { ALLOW_BUILD_MISMATCH: 'true' };
 
+/** The benchmarked server's settings: quotas raised so a run measures served responses; every request is still counted. */
+export const BENCH_SERVER_ENV = {
+  ...RAISED_QUOTAS_ENV,
+  PORT: '0',
+  READ_RATE_LIMIT: '100000000/60',
+  CONTACT_RATE_LIMIT: '100000000/60',
+};
+
 export interface Started {
   child: ChildProcess;
   port: number;

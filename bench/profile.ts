@@ -3,9 +3,9 @@
  * target alone, and stopped; the profile's frames with the most self time are listed. Idle time,
  * the garbage collector and node's own bookkeeping are shown as what they are, not hidden.
  */
-import autocannon from 'autocannon';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { startClient } from './load-client.ts';
 import { startNode, WORK_DIR } from './processes.ts';
 import type { Scenario } from './scenarios.ts';
 
@@ -78,15 +78,12 @@ export async function profileTarget(
     ...env,
     DATA_DIR: path.join(dir, 'data'),
   });
-  await autocannon({
-    url: `http://127.0.0.1:${server.port}${scenario.path}`,
-    connections: 50,
-    duration: seconds,
-    method: scenario.method,
-    headers: scenario.headers,
-    body: scenario.sampleBody,
-    requests: scenario.requests?.(),
-  });
+  const client = await startClient();
+  try {
+    await client.fire({ port: server.port, scenario: scenario.name, connections: 50, seconds });
+  } finally {
+    client.stop();
+  }
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGINT');
   await exited;

@@ -1,10 +1,11 @@
-import autocannon from 'autocannon';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { measureColdStart, type ColdStart } from './cold-start.ts';
+import { cpuSeconds, startClient, type LoadClient } from './load-client.ts';
+import type { Sample } from './client.ts';
 import { profileTarget } from './profile.ts';
-import { RAISED_QUOTAS_ENV, SERVER_ENTRY, startNode, WORK_DIR, type Started } from './processes.ts';
+import { BENCH_SERVER_ENV, SERVER_ENTRY, startNode, WORK_DIR, type Started } from './processes.ts';
 import { HAS_POSTGRES, startPostgres } from '../tests/support/postgres.ts';
 import { HAS_REDIS, startRedis } from '../tests/support/redis.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
@@ -12,38 +13,14 @@ import { scenarios, type Scenario } from './scenarios.ts';
 /**
  * `npm run bench`: first the cold start of the production entry (spawn to first 200 of a page
  * and of the API, then idle RSS), then the production server and a bare node:http baseline
- * answering the same bytes, driven in turn by autocannon in one run; prints medians of several
- * runs and the ratio to the baseline. The machine is shared, so only medians are quoted.
+ * answering the same bytes, driven in turn in one run by autocannon in a process of its own
+ * (`bench/client.ts`); prints medians of several runs and the ratio to the baseline. It first
+ * shows whether the baseline is at its ceiling: one more client process adds no req/s. The machine
+ * is shared, so only medians are quoted.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
-
-interface Sample {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
-
-async function fire(port: number, scenario: Scenario, seconds: number): Promise<Sample> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}${scenario.path}`,
-    method: scenario.method,
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: scenario.headers,
-    ...(scenario.requests ? { requests: scenario.requests() } : {}),
-  });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -81,62 +58,144 @@ function fixtureFor(server: Started, scenario: Scenario) {
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5);
 const colds: ColdStart[] = [];
 for (let run = 0; run < COLD_RUNS; run++) colds.push(await measureColdStart());
-const coldLine = `Cold start (${COLD_RUNS} starts of \`node ${SERVER_ENTRY}\`, medians): first 200 of / after ${Math.round(median(colds.map((c) => c.firstPageMs)))} ms, of /api/v1/projects after ${Math.round(median(colds.map((c) => c.firstApiMs)))} ms; idle RSS ${median(colds.map((c) => c.idleRssMiB))} MiB`;
+const coldLine =
+  COLD_RUNS === 0
+    ? 'Cold start: not measured (BENCH_COLD_RUNS=0)'
+    : `Cold start (${COLD_RUNS} starts of \`node ${SERVER_ENTRY}\`, medians): first 200 of / after ${Math.round(median(colds.map((c) => c.firstPageMs)))} ms, of /api/v1/projects after ${Math.round(median(colds.map((c) => c.firstApiMs)))} ms; idle RSS ${median(colds.map((c) => c.idleRssMiB))} MiB`;
 process.stderr.write(`${coldLine}\n`);
 
-// Raised so the run measures served responses; every request is still counted.
-const SERVER_ENV = {
-  ...RAISED_QUOTAS_ENV,
-  PORT: '0',
-  READ_RATE_LIMIT: '100000000/60',
-  CONTACT_RATE_LIMIT: '100000000/60',
-};
 /** Seconds of traffic each target gets under the profiler (BENCH_PROFILE_SECONDS=0 skips profiling). */
 const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 4);
 
-const server = await startNode('server', [SERVER_ENTRY], { ...SERVER_ENV, DATA_DIR: path.join(WORK_DIR, 'data') });
+const server = await startNode('server', [SERVER_ENTRY], {
+  ...BENCH_SERVER_ENV,
+  DATA_DIR: path.join(WORK_DIR, 'data'),
+});
 const fixtures: Record<string, unknown> = {};
 for (const scenario of scenarios) fixtures[scenario.path] = await fixtureFor(server, scenario);
 const fixtureFile = path.join(WORK_DIR, 'fixtures.json');
 writeFileSync(fixtureFile, JSON.stringify(fixtures));
 const baseline = await startNode('baseline', ['bench/baseline.ts', fixtureFile]);
 
+/** Load-generating processes per measurement (BENCH_CLIENTS), sharing CONNECTIONS between them. */
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1);
+const clients = await Promise.all(Array.from({ length: CLIENTS }, startClient));
 const rows: string[] = [];
+const ceiling: string[] = [];
+let ceilingVerdict = '';
 let failures = 0;
+
+/** One run of a scenario against a server, with the share of a core that server used meanwhile. */
+async function fire(
+  target: Started,
+  scenario: Scenario,
+  seconds: number,
+  using: LoadClient[] = clients,
+  connectionsEach = Math.ceil(CONNECTIONS / using.length),
+): Promise<Sample & { serverCpu: number }> {
+  const cpuBefore = cpuSeconds(target.child.pid!);
+  const started = performance.now();
+  const samples = await Promise.all(
+    using.map((one) =>
+      one.fire({
+        port: target.port,
+        scenario: scenario.name,
+        connections: connectionsEach,
+        seconds,
+      }),
+    ),
+  );
+  const serverCpu = (cpuSeconds(target.child.pid!) - cpuBefore) / ((performance.now() - started) / 1000);
+  const sum = (pick: (sample: Sample) => number) => samples.reduce((total, sample) => total + pick(sample), 0);
+  return {
+    rps: sum((s) => s.rps),
+    // With several clients, the slowest client's percentiles: never better than the truth.
+    p50: Math.max(...samples.map((s) => s.p50)),
+    p99: Math.max(...samples.map((s) => s.p99)),
+    non2xx: sum((s) => s.non2xx),
+    errors: sum((s) => s.errors),
+    clientCpu: Math.max(...samples.map((s) => s.clientCpu)),
+    serverCpu,
+  };
+}
+
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+
+/**
+ * The ceiling: the bare baseline under the bench's client processes, then under one more (each
+ * with CONNECTIONS connections, on the same request). If the extra client adds no req/s, the
+ * baseline is measured at its ceiling on this machine, not at the clients'. If it does, the
+ * clients were the limit, or the machine was busy with other work: the run says so.
+ */
+async function showCeiling(probe: Scenario): Promise<void> {
+  const extra = await startClient();
+  try {
+    await fire(baseline, probe, 1);
+    const medians: number[] = [];
+    let cpu = 0;
+    for (const using of [clients, [...clients, extra]]) {
+      const runs: Awaited<ReturnType<typeof fire>>[] = [];
+      for (let run = 0; run < RUNS; run++) runs.push(await fire(baseline, probe, DURATION_SECONDS, using, CONNECTIONS));
+      medians.push(median(runs.map((s) => s.rps)));
+      cpu = Math.max(cpu, median(runs.map((s) => s.serverCpu)));
+      ceiling.push(
+        `| ${using.length} client process${using.length > 1 ? 'es' : ''}, ${CONNECTIONS} connections each | ${Math.round(medians.at(-1)!)} | ${median(runs.map((s) => s.p99))} | ${percent(median(runs.map((s) => s.serverCpu)))} | ${percent(median(runs.map((s) => s.clientCpu)))} |`,
+      );
+      process.stderr.write(`ceiling: ${ceiling.at(-1)}\n`);
+    }
+    const gain = medians[1]! / medians[0]! - 1;
+    ceilingVerdict =
+      gain > 0.05
+        ? `NOT AT THE CEILING: one more client process added ${percent(gain)} req/s, so the clients limited the baseline. Run with BENCH_CLIENTS=${CLIENTS + 1}.`
+        : cpu < 0.9
+          ? `One more client process added ${percent(gain)} req/s, but the baseline never had more than ${percent(cpu)} of a core: other work on the machine set the pace, and req/s ratios are rough. The CPU ratios below hold better.`
+          : `One more client process added ${percent(gain)} req/s and the baseline used ${percent(cpu)} of a core: it is at its ceiling on this machine.`;
+  } finally {
+    extra.stop();
+  }
+}
+
 try {
-  /** One row of the table: the target on `port` beside the baseline, in alternating runs. */
-  const measure = async (port: number, scenario: Scenario, name = scenario.name) => {
-    await fire(port, scenario, 1);
-    await fire(baseline.port, scenario, 1);
-    const ours: Sample[] = [];
-    const bare: Sample[] = [];
+  // BENCH_CEILING=0 leaves it out, to iterate on one target faster.
+  if (process.env.BENCH_CEILING !== '0') await showCeiling(scenarios[0]!);
+
+  /** One row of the table: the target beside the baseline, in alternating runs. */
+  const measure = async (target: Started, scenario: Scenario, name = scenario.name) => {
+    await fire(target, scenario, 1);
+    await fire(baseline, scenario, 1);
+    const ours: Awaited<ReturnType<typeof fire>>[] = [];
+    const bare: Awaited<ReturnType<typeof fire>>[] = [];
     for (let run = 0; run < RUNS; run++) {
-      bare.push(await fire(baseline.port, scenario, DURATION_SECONDS));
-      ours.push(await fire(port, scenario, DURATION_SECONDS));
+      bare.push(await fire(baseline, scenario, DURATION_SECONDS));
+      ours.push(await fire(target, scenario, DURATION_SECONDS));
     }
     const unexpected = ours.reduce((sum, s) => sum + s.non2xx + s.errors, 0);
     if (unexpected > 0) failures++;
     const rps = median(ours.map((s) => s.rps));
     const baseRps = median(bare.map((s) => s.rps));
+    const clientCpu = Math.max(...ours.map((s) => s.clientCpu), ...bare.map((s) => s.clientCpu));
+    // CPU time per answer: what a request costs the server, whatever else the machine was doing.
+    const micros = (samples: typeof ours) => median(samples.map((s) => (s.serverCpu * 1e6) / s.rps));
+    const [ourMicros, bareMicros] = [micros(ours), micros(bare)];
     rows.push(
-      `| ${name} | ${Math.round(rps)} | ${Math.round(baseRps)} | ${((rps / baseRps) * 100).toFixed(0)} % | ${median(ours.map((s) => s.p50))} | ${median(ours.map((s) => s.p99))} | ${median(bare.map((s) => s.p99))} | ${unexpected} |`,
+      `| ${name} | ${Math.round(rps)} | ${Math.round(baseRps)} | ${(rps / baseRps).toFixed(2)} | ${median(ours.map((s) => s.p50))} | ${median(ours.map((s) => s.p99))} | ${median(bare.map((s) => s.p99))} | ${percent(median(ours.map((s) => s.serverCpu)))} | ${percent(clientCpu)} | ${ourMicros.toFixed(1)} | ${bareMicros.toFixed(1)} | ${(bareMicros / ourMicros).toFixed(2)} | ${unexpected} |`,
     );
     process.stderr.write(`${rows.at(-1)}\n`);
   };
-  for (const scenario of scenarios) await measure(server.port, scenario);
+  for (const scenario of scenarios) await measure(server, scenario);
   // The shared engine, as several instances run it: quotas in a real Redis (one round trip per
   // charged request) and durable state in a real PostgreSQL (fsync on).
   if (HAS_REDIS && HAS_POSTGRES) {
     const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
     const shared = await startNode('server-shared', [SERVER_ENTRY], {
-      ...SERVER_ENV,
+      ...BENCH_SERVER_ENV,
       REDIS_URL: redis.url,
       DATABASE_URL: await postgres.createDatabase(),
       DATA_DIR: path.join(WORK_DIR, 'data-shared'),
     });
     try {
       for (const scenario of scenarios.filter((scenario) => scenario.shared))
-        await measure(shared.port, scenario, `${scenario.name} (PostgreSQL and Redis)`);
+        await measure(shared, scenario, `${scenario.name} (PostgreSQL and Redis)`);
     } finally {
       shared.child.kill('SIGTERM');
       await Promise.all([redis.stop(), postgres.destroy()]);
@@ -146,13 +205,24 @@ try {
   const rss = server.rssMiB();
   server.child.kill('SIGTERM');
   baseline.child.kill('SIGTERM');
+  for (const one of clients) one.stop();
   process.stdout.write(
     [
       '',
-      `${RUNS} runs of ${DURATION_SECONDS} s per target, ${CONNECTIONS} connections, medians; latency in ms.`,
+      `Node ${process.version}. The load generator (autocannon) runs in ${CLIENTS} process${CLIENTS > 1 ? 'es' : ''} of its own; ${RUNS} runs of ${DURATION_SECONDS} s per target, ${CONNECTIONS} connections, medians; latency in ms.`,
       '',
-      '| target | server req/s | baseline req/s | ratio | server p50 | server p99 | baseline p99 | non-2xx or errors |',
-      '|---|---|---|---|---|---|---|---|',
+      'The ceiling: the bare baseline on the first target, with the client processes of the run and with one more.',
+      '',
+      '| clients | baseline req/s | baseline p99 | baseline CPU | CPU of the busiest client |',
+      '|---|---|---|---|---|',
+      ...ceiling,
+      '',
+      ceilingVerdict,
+      '',
+      "CPU: the share of one core the server used during its runs, and the most any client used in any run of the row. µs CPU/req: the server's CPU time per answer (median of the runs), and the CPU ratio: the baseline's over the server's, which is what the req/s ratio becomes when the server has a core to itself; on a busy machine it is the steadier of the two.",
+      '',
+      '| target | server req/s | baseline req/s | ratio | server p50 | server p99 | baseline p99 | server CPU | client CPU | server µs CPU/req | baseline µs CPU/req | CPU ratio | non-2xx or errors |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
       `Server RSS after the run: ${rss} MiB`,
@@ -167,7 +237,7 @@ if (PROFILE_SECONDS > 0) {
     `Where the time goes: the frames with the most self time, as shares of busy CPU time (${PROFILE_SECONDS} s of each target under --cpu-prof).\n`,
   );
   for (const scenario of scenarios) {
-    const frames = await profileTarget([SERVER_ENTRY], SERVER_ENV, scenario, PROFILE_SECONDS);
+    const frames = await profileTarget([SERVER_ENTRY], BENCH_SERVER_ENV, scenario, PROFILE_SECONDS);
     process.stdout.write(
       `\n${scenario.name}\n${frames.map((hot) => `  ${(hot.share * 100).toFixed(1).padStart(5)} %  ${hot.frame}`).join('\n')}\n`,
     );

@@ -34,9 +34,10 @@ export const MCP_HEADERS = {
   'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
 };
 
-export const scenarios: Scenario[] = [
+const allScenarios: Scenario[] = [
   { name: 'GET /api/v1/projects', method: 'GET', path: '/api/v1/projects', shared: true },
   { name: 'GET /api/v1/projects/{slug}', method: 'GET', path: '/api/v1/projects/leakhound' },
+  { name: 'GET /llms.txt (static document)', method: 'GET', path: '/llms.txt' },
   { name: 'GET /portfolio.json (static document)', method: 'GET', path: '/portfolio.json' },
   {
     // Every request a new Idempotency-Key: each one is a durable write (SQLite, or PostgreSQL).
@@ -68,3 +69,6 @@ export const scenarios: Scenario[] = [
     requests: () => [{ method: 'POST', path: '/mcp', body: MCP_GET_PROJECT, headers: MCP_HEADERS }],
   },
 ];
+
+/** BENCH_ONLY=<text> keeps the scenarios whose name contains it (to iterate on one target). */
+export const scenarios = allScenarios.filter((scenario) => scenario.name.includes(process.env.BENCH_ONLY ?? ''));

@@ -16,14 +16,18 @@ export function jsonTextResponse(status: number, json: string, headers: HeaderMa
   return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body: json };
 }
 
-/** A JSON representation with its strong tag, computed once and reusable across requests. */
+/**
+ * A JSON representation with its strong tag, computed once and reusable across requests. The
+ * body is kept encoded: a string body would be encoded to UTF-8 again for every answer (and
+ * measured again for its Content-Length).
+ */
 export interface Representation {
-  body: string;
+  body: Buffer;
   etag: string;
 }
 
 export function representation(value: unknown): Representation {
-  const body = JSON.stringify(value);
+  const body = Buffer.from(JSON.stringify(value));
   return { body, etag: strongEtag(body) };
 }
 
@@ -38,10 +42,13 @@ const READ_CACHE = 'private, max-age=60, stale-while-revalidate=300';
  * A 200 with the representation, or a 304 without a body when If-None-Match already has it
  * (RFC 9110 section 13.1.2 and 15.4.5: the 304 repeats ETag and Cache-Control).
  */
-export function conditionalJson(request: ApiRequest, rep: Representation, headers: HeaderMap = {}): ApiResponse {
-  const common = { etag: rep.etag, 'cache-control': READ_CACHE, ...headers };
+export function conditionalJson(request: ApiRequest, rep: Representation): ApiResponse {
   if (ifNoneMatchHits(headerValue(request, 'if-none-match'), rep.etag)) {
-    return { status: 304, headers: common, body: null };
+    return { status: 304, headers: { etag: rep.etag, 'cache-control': READ_CACHE }, body: null };
   }
-  return { status: 200, headers: { 'content-type': JSON_TYPE, ...common }, body: rep.body };
+  return {
+    status: 200,
+    headers: { 'content-type': JSON_TYPE, etag: rep.etag, 'cache-control': READ_CACHE },
+    body: rep.body,
+  };
 }

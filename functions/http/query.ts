@@ -77,6 +77,9 @@ export interface ParameterWords {
   refusal?: () => ApiError;
 }
 
+/** Each schema's reading of an empty query (its defaults), once it parsed. */
+const emptyQueries = new WeakMap<z.ZodTypeAny, object>();
+
 /**
  * Reads an operation's query with the zod schema its OpenAPI description is generated from,
  * so what is published is what is enforced. Integers arrive as text and are read as plain
@@ -88,11 +91,19 @@ export function parseQuery<Shape extends z.ZodRawShape>(
   schema: z.ZodObject<Shape>,
   words: Partial<Record<keyof Shape & string, ParameterWords>> = {},
 ): z.output<z.ZodObject<Shape>> {
+  if (query.size === 0) {
+    // Most reads carry no query: what the schema makes of nothing is worked out once.
+    const defaults = emptyQueries.get(schema) as z.output<z.ZodObject<Shape>> | undefined;
+    if (defaults !== undefined) return { ...defaults };
+  }
   const values = strictQuery(query, Object.keys(schema.shape));
   const input: Record<string, unknown> = {};
   for (const [name, value] of values) input[name] = fromText(baseOf(schema.shape[name] as z.ZodType), value);
   const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    if (query.size === 0) emptyQueries.set(schema, { ...parsed.data });
+    return parsed.data;
+  }
   const name = String(parsed.error.issues[0]?.path[0]) as keyof Shape & string;
   const refusal = words[name]?.refusal;
   if (refusal !== undefined) throw refusal();

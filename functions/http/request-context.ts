@@ -1,6 +1,7 @@
 import { StorageUnavailable } from '../state/storage-errors.ts';
 import { ApiError } from './api-error.ts';
 import { clientKeyOf } from './client-ip.ts';
+import type { Eventually } from '../limits/rate-limiter.ts';
 import { headerValue, type ApiRequest } from './types.ts';
 
 /** Quota tiers: anonymous callers, and callers with a valid test key or token. */
@@ -39,9 +40,18 @@ export type CredentialVerifier = (credential: string) => Promise<string | null>;
  * is served anonymously and the response says the key was ignored. A key that cannot be checked
  * now (the key store is unreachable) is served the same way, in sandbox mode, and said to be unverified.
  */
-export async function resolveContext(request: ApiRequest, verify: CredentialVerifier): Promise<RequestContext> {
+export function resolveContext(request: ApiRequest, verify: CredentialVerifier): Eventually<RequestContext> {
   const credential = credentialOf(request);
-  const verified = credential === null ? null : await verifyOrUnknown(verify, credential);
+  // Without a credential there is nothing to look up: the context is known at once.
+  if (credential === null) return contextOf(request, null, null);
+  return verifyOrUnknown(verify, credential).then((verified) => contextOf(request, credential, verified));
+}
+
+function contextOf(
+  request: ApiRequest,
+  credential: string | null,
+  verified: string | null | 'unknown',
+): RequestContext {
   const keyId = verified === 'unknown' ? null : verified;
   const keyStatus: KeyStatus =
     credential === null ? 'none' : verified === 'unknown' ? 'unverified' : keyId === null ? 'invalid' : 'valid';

@@ -4,6 +4,7 @@ import { asApiError } from './known-errors.ts';
 import { RequestAborted } from './request-aborted.ts';
 import { RoutePattern } from './route-pattern.ts';
 import { resolveContext, type CredentialVerifier, type RequestContext } from './request-context.ts';
+import type { Eventually } from '../limits/rate-limiter.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from './types.ts';
 
 export type RouteHandler = (
@@ -34,7 +35,7 @@ type QuotaCharger<Quota extends string> = (
   quota: Quota,
   units: number,
   what?: string,
-) => Promise<HeaderMap>;
+) => Eventually<HeaderMap>;
 
 /**
  * Versions X-API-Version may name: only v1, the same version as the /api/v1 path prefix. A
@@ -128,16 +129,21 @@ export class Router<Quota extends string = string> {
     const { route, params } = match;
     const headers: HeaderMap = {};
     try {
-      const context = await resolveContext(request, this.options.verifyCredential);
+      // What is known at once is not awaited: each await is a microtask turn per request.
+      const resolved = resolveContext(request, this.options.verifyCredential);
+      const context = resolved instanceof Promise ? await resolved : resolved;
       Object.assign(headers, contextHeaders(context));
-      if (route.quota !== undefined)
-        Object.assign(headers, await this.options.chargeQuota(context, route.quota, request.prepaid === true ? 0 : 1));
+      if (route.quota !== undefined) {
+        const charged = this.options.chargeQuota(context, route.quota, request.prepaid === true ? 0 : 1);
+        Object.assign(headers, charged instanceof Promise ? await charged : charged);
+      }
       checkApiVersion(request);
       // A foreign page may read, but write only with a key: else any page could make its visitors'
       // browsers post for it (Fetch standard: the page cannot read the answer, but the POST is made).
       if (route.method === 'POST' && context.keyStatus !== 'valid' && this.options.isForeignOrigin(request))
         throw crossOriginRefused();
-      const response = await route.handler(request, params, context);
+      const handled = route.handler(request, params, context);
+      const response = handled instanceof Promise ? await handled : handled;
       Object.assign(response.headers, CORS_HEADERS);
       addMissing(response.headers, headers);
       addDiscoveryLinks(response);

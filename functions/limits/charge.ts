@@ -1,5 +1,5 @@
 import { ApiError } from '../http/api-error.ts';
-import { rateLimitHeaders, type QuotaLimiter } from './rate-limiter.ts';
+import { rateLimitHeaders, type Eventually, type QuotaLimiter, type RateDecision } from './rate-limiter.ts';
 
 /**
  * Body bytes one counted request covers. Requests are far smaller; a larger body counts one
@@ -15,15 +15,22 @@ export function bodyRequests(bytes: number): number {
 
 /**
  * Counts `units` against a quota and returns the RateLimit-* headers for the response; over the
- * quota it throws a 429 `rate_limited` carrying those headers and Retry-After.
+ * quota it throws a 429 `rate_limited` carrying those headers and Retry-After. A quota counted
+ * in this process answers (or throws) at once; one counted in Redis, with a promise.
  */
-export async function charge(
+export function charge(
   limiter: QuotaLimiter,
   key: string,
   units = 1,
   what = 'requests',
-): Promise<Record<string, string>> {
-  const decision = await limiter.consume(key, units);
+): Eventually<Record<string, string>> {
+  const decision = limiter.consume(key, units);
+  return decision instanceof Promise
+    ? decision.then((settled) => headersFor(limiter, settled, what))
+    : headersFor(limiter, decision, what);
+}
+
+function headersFor(limiter: QuotaLimiter, decision: RateDecision, what: string): Record<string, string> {
   const headers = rateLimitHeaders(decision);
   if (!decision.allowed) {
     throw new ApiError('rate_limited', `Too many ${what} from this client.`, {

@@ -11,13 +11,19 @@ export interface RateDecision {
 }
 
 /**
+ * A value now, or the promise of one. A count kept in this process answers at once: on the read
+ * path every awaited promise is a turn of the microtask queue and an allocation, per request.
+ */
+export type Eventually<T> = T | Promise<T>;
+
+/**
  * A quota counted somewhere: in this process (MemoryLimiter) or in Redis, shared by every
  * instance (functions/limits/redis-limiter.ts). Asynchronous, because a shared count is a round trip.
  */
 export interface QuotaLimiter {
   readonly quota: RateQuota;
   /** Counts `units` for `key` if the quota allows all of them; otherwise counts nothing. */
-  consume(key: string, units?: number): Promise<RateDecision>;
+  consume(key: string, units?: number): Eventually<RateDecision>;
   /** The decision `consume(key, 0)` would give, without counting anything. */
   peek(key: string): Promise<RateDecision>;
   /** Gives back units counted for a request that turned out not to use the quota (e.g. a replay). */
@@ -33,7 +39,7 @@ interface Window {
  * Fixed-window counters per client key in this process. Memory is bounded by `maxClients`: the
  * least recently seen client is forgotten first, so a flood of distinct addresses cannot grow
  * the process. Counting is synchronous, so concurrent requests in one process are counted
- * exactly; the promises only give it the shape of a shared limiter.
+ * exactly; the promises of `peek` and `refund` only give it the shape of a shared limiter.
  */
 export class MemoryLimiter implements QuotaLimiter {
   readonly quota: RateQuota;
@@ -46,8 +52,8 @@ export class MemoryLimiter implements QuotaLimiter {
     this.now = now;
   }
 
-  consume(key: string, units = 1): Promise<RateDecision> {
-    return Promise.resolve(this.count(key, units));
+  consume(key: string, units = 1): RateDecision {
+    return this.count(key, units);
   }
 
   peek(key: string): Promise<RateDecision> {

@@ -3,7 +3,7 @@ import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateQuota } from '../config/rate-quota.ts';
 import { logEvent } from '../log.ts';
-import type { MemoryLimiter, QuotaLimiter, RateDecision } from './rate-limiter.ts';
+import type { Eventually, MemoryLimiter, QuotaLimiter, RateDecision } from './rate-limiter.ts';
 
 type RedisConstructor = new (url: string, options: RedisOptions) => RedisClient;
 type RateLimiterRedisConstructor = typeof RateLimiterRedis;
@@ -177,7 +177,7 @@ export class RedisLimiter implements QuotaLimiter {
     }
   }
 
-  private fallBack<T>(cause: unknown, answer: () => Promise<T>): Promise<T> {
+  private async fallBack<T>(cause: unknown, answer: () => Eventually<T>): Promise<T> {
     this.store.markDown(cause);
     return answer();
   }

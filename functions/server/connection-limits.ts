@@ -87,8 +87,9 @@ export function limitConnections(server: Server, limits: ConnectionLimits, trust
     if (connection === undefined) return;
     connection.active += 1;
     idle.delete(request.socket);
-    // Idle again once its last answer is out (or cut), at the end of the order.
-    response.once('close', () => {
+    // Idle again once its last answer is out (or cut), at the end of the order. A response closes
+    // once and is then dropped, so a plain listener does (once() would wrap it, per request).
+    response.on('close', () => {
       connection.active -= 1;
       if (connection.active === 0 && connections.has(request.socket)) idle.add(request.socket);
     });

@@ -21,6 +21,7 @@ import {
 } from '../message-rows.ts';
 import { withStorage } from '../storage-errors.ts';
 import type { Db } from './database.ts';
+import type { GroupCommit } from './group-commit.ts';
 import type { InFlightKeys } from './in-flight-keys.ts';
 import type { SqliteIdempotencyStore } from './sqlite-idempotency-store.ts';
 
@@ -29,11 +30,13 @@ export class SqliteMessageStore implements MessageStore {
   /** The statements of the request path and of the notifiers (which run after every stored message), prepared once. */
   private readonly statements;
 
+  /** `commits`: submissions arriving together commit together (one commit per event-loop turn, not per message). */
   constructor(
     private readonly db: Db,
     private readonly idempotency: SqliteIdempotencyStore,
     private readonly inFlight: InFlightKeys,
     private readonly idempotencyTtlMs: number,
+    private readonly commits: GroupCommit,
   ) {
     this.statements = {
       insert: db.prepare(
@@ -90,39 +93,37 @@ export class SqliteMessageStore implements MessageStore {
     const { ref, token, message, channels, answer, sandboxShare: share } = submission;
     try {
       if (!this.inFlight.holds(ref, token)) return { stored: false };
-      return withStorage(() =>
-        this.db.transaction((): SubmissionOutcome => {
-          // Another process on the same DATA_DIR (a second `npm start` by mistake) may have stored it meanwhile.
-          const earlier = this.idempotency.find(ref, now);
-          if (earlier !== undefined) return { stored: false, earlier };
-          const { lastInsertRowid } = this.statements.insert.run(
-            Number(message.sandbox),
-            message.name,
-            message.email,
-            message.message,
-            now,
-            message.folder ?? 'inbox',
-            spamReasonsColumn(message.spamReasons),
-            share?.client ?? null,
-            share?.key ?? null,
-            share?.bytes ?? 0,
-          );
-          const id = Number(lastInsertRowid);
-          if (share !== undefined) this.trimShares(share);
-          for (const channel of channels) this.statements.insertDelivery.run(id, channel, now);
-          this.statements.saveAnswer.run(
-            ref.scope,
-            Number(ref.sandbox),
-            ref.key,
-            answer.fingerprint,
-            answer.status,
-            answer.body,
-            now,
-            now + this.idempotencyTtlMs,
-          );
-          return { stored: true, id };
-        })(),
-      );
+      return await this.commits.run((): SubmissionOutcome => {
+        // Another process on the same DATA_DIR (a second `npm start` by mistake) may have stored it meanwhile.
+        const earlier = this.idempotency.find(ref, now);
+        if (earlier !== undefined) return { stored: false, earlier };
+        const { lastInsertRowid } = this.statements.insert.run(
+          Number(message.sandbox),
+          message.name,
+          message.email,
+          message.message,
+          now,
+          message.folder ?? 'inbox',
+          spamReasonsColumn(message.spamReasons),
+          share?.client ?? null,
+          share?.key ?? null,
+          share?.bytes ?? 0,
+        );
+        const id = Number(lastInsertRowid);
+        if (share !== undefined) this.trimShares(share);
+        for (const channel of channels) this.statements.insertDelivery.run(id, channel, now);
+        this.statements.saveAnswer.run(
+          ref.scope,
+          Number(ref.sandbox),
+          ref.key,
+          answer.fingerprint,
+          answer.status,
+          answer.body,
+          now,
+          now + this.idempotencyTtlMs,
+        );
+        return { stored: true, id };
+      });
     } finally {
       this.inFlight.leave(ref, token);
     }

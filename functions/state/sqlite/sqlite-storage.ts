@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Storage } from '../storage.ts';
 import { withStorage } from '../storage-errors.ts';
 import { isReadOnly, openDatabase } from './database.ts';
+import { GroupCommit } from './group-commit.ts';
 import { InFlightKeys } from './in-flight-keys.ts';
 import { SqliteIdempotencyStore } from './sqlite-idempotency-store.ts';
 import { SqliteJobStore } from './sqlite-job-store.ts';
@@ -20,11 +21,12 @@ export function openSqliteStorage(dataDir: string, options: StorageOptions): Sto
   const inFlight = new InFlightKeys();
   const idempotency = new SqliteIdempotencyStore(db, inFlight);
   const ping = db.prepare('SELECT 1');
+  const commits = new GroupCommit(db);
   return {
     engine: 'sqlite',
     location: path.join(dataDir, 'portfolio.db'),
     readOnly: isReadOnly(db),
-    messages: new SqliteMessageStore(db, idempotency, inFlight, options.idempotencyTtlMs),
+    messages: new SqliteMessageStore(db, idempotency, inFlight, options.idempotencyTtlMs, commits),
     idempotency,
     jobs: new SqliteJobStore(db),
     keys: new SqliteKeyStore(db),
@@ -33,6 +35,8 @@ export function openSqliteStorage(dataDir: string, options: StorageOptions): Sto
       withStorage(() => ping.get());
     },
     async close() {
+      // Writes still queued for their group commit are stored (and their requests answered) first.
+      commits.flush();
       db.close();
     },
   };

@@ -1,0 +1,61 @@
+import autocannon from 'autocannon';
+import { scenarios } from './scenarios.ts';
+
+/**
+ * The load generator, in a process of its own (`fork`ed by `bench/load-client.ts`), so that the
+ * process being measured never shares an event loop with the one sending the requests. It waits
+ * for a {@link FireOrder} on its IPC channel, runs autocannon for it and answers with a
+ * {@link Sample}, which includes the CPU time this process used meanwhile: a client near a whole
+ * core would be the bottleneck, not the server.
+ */
+export interface FireOrder {
+  port: number;
+  /** The name of a scenario in `bench/scenarios.ts` (functions cannot cross the process boundary). */
+  scenario: string;
+  connections: number;
+  seconds: number;
+}
+
+export interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  /** CPU time this client used during the run, as a share of one core (1 = a whole core). */
+  clientCpu: number;
+}
+
+async function fire(order: FireOrder): Promise<Sample> {
+  const scenario = scenarios.find((candidate) => candidate.name === order.scenario);
+  if (scenario === undefined) throw new Error(`no scenario named ${order.scenario}`);
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const result = await autocannon({
+    url: `http://127.0.0.1:${order.port}${scenario.path}`,
+    method: scenario.method,
+    connections: order.connections,
+    duration: order.seconds,
+    headers: scenario.headers,
+    body: scenario.sampleBody,
+    ...(scenario.requests ? { requests: scenario.requests() } : {}),
+  });
+  const cpu = process.cpuUsage(cpuBefore);
+  const wallMicros = (performance.now() - started) * 1000;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    clientCpu: (cpu.user + cpu.system) / wallMicros,
+  };
+}
+
+process.on('message', (order: FireOrder) => {
+  fire(order).then(
+    (sample) => process.send!({ sample }),
+    (error: unknown) => process.send!({ error: String(error) }),
+  );
+});
+process.send!({ ready: true });
