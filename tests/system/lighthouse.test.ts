@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 import { toolsNode } from '../support/tool-node.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/browser.ts';
 
 /**
  * Lighthouse 13 (pinned in devDependencies) on the key pages of the built site, in Debian's
@@ -19,7 +20,6 @@ import { toolsNode } from '../support/tool-node.ts';
  */
 
 const run = promisify(execFile);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The categories asserted; each scores 0..1. */
 const CATEGORIES = ['accessibility', 'best-practices', 'seo', 'agentic-browsing'] as const;
 /**
@@ -58,25 +58,19 @@ const reports = new Map<string, Report>();
 function startChromium(): Promise<number> {
   profile = mkdtempSync(path.join(tmpdir(), 'lighthouse-chromium-'));
   chromium = spawn(
-    CHROMIUM,
+    CHROMIUM_PATH,
     [
+      ...CHROMIUM_FLAGS,
       '--headless=new',
-      '--no-sandbox',
       '--enable-features=WebMCPTesting',
       '--remote-debugging-port=0',
       `--user-data-dir=${profile}`,
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
       'about:blank',
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   return new Promise((resolve, reject) => {
-    chromium.once('error', (error) => reject(new Error(`Chromium (${CHROMIUM}) did not start: ${error.message}`)));
+    chromium.once('error', (error) => reject(new Error(`Chromium (${CHROMIUM_PATH}) did not start: ${error.message}`)));
     chromium.once('exit', (code) => reject(new Error(`Chromium exited with ${code} before listening`)));
     createInterface({ input: chromium.stderr! }).on('line', (line) => {
       const listening = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(line);

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_DUMP } from '../../functions/cli/backup/owners-path.ts';
+import type { InboxEntry as ListedEntry } from '../../functions/contact/inbox-entry.ts';
 import { ENV_VARIABLES } from '../../functions/config/env-variables.ts';
 import { npmRun } from '../support/npm-run.ts';
 import { freshDatabaseUrl, HAS_POSTGRES, POSTGRES_BIN } from '../support/postgres.ts';
@@ -57,14 +58,10 @@ interface InboxEntry {
 }
 
 /** A message as release 1.1.0's `npm run inbox -- --json` printed it: one webhook delivery state. */
-interface ReleaseInboxEntry {
-  id: number;
-  createdAt: string;
-  name: string;
-  email: string;
-  message: string;
-  read: boolean;
-  sandbox: boolean;
+interface ReleaseInboxEntry extends Pick<
+  ListedEntry,
+  'id' | 'createdAt' | 'name' | 'email' | 'message' | 'read' | 'sandbox'
+> {
   delivery: { state: string; attempts: number; lastError: string | null };
 }
 
