@@ -54,7 +54,7 @@ export class SqliteJobStore implements JobStore {
       ),
       ownerOf: db.prepare('SELECT owner FROM jobs WHERE id = ?'),
       requeueExpired: db.prepare(
-        "UPDATE jobs SET status = 'pending', locked_by = NULL, lease_until = NULL, updated_at = ? WHERE status = 'running' AND lease_until < ? AND attempts < ?",
+        "UPDATE jobs SET status = 'pending', progress = 0, locked_by = NULL, lease_until = NULL, updated_at = ? WHERE status = 'running' AND lease_until < ? AND attempts < ?",
       ),
       failExpired: db.prepare(
         "UPDATE jobs SET status = 'failed', error = ?, locked_by = NULL, lease_until = NULL, updated_at = ? WHERE status = 'running' AND lease_until < ?",
