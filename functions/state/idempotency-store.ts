@@ -27,7 +27,8 @@ export type Claim =
  * MessageStore.storeSubmission, which records the answer in the same transaction) or with
  * release() when the request fails before doing any work. A claim whose holder died (kill -9,
  * a lost machine) is free again once its lease has passed; nothing else frees it, so a restart
- * of one instance never breaks a request in flight on another.
+ * of one instance never breaks a request in flight on another. On SQLite, where one process owns
+ * the database, claims live in that process: they end with it, and need no lease.
  */
 export interface IdempotencyStore {
   claim(ref: KeyRef, leaseMs: number, now?: number): Promise<Claim>;

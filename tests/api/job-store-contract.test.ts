@@ -1,55 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JobError, JobStore } from '../../functions/jobs/job-store.ts';
-import { openPostgresStorage } from '../../functions/state/postgres/postgres-storage.ts';
-import { openSqliteStorage } from '../../functions/state/sqlite/sqlite-storage.ts';
-import type { Storage } from '../../functions/state/storage.ts';
-import { freshDatabaseUrl, HAS_POSTGRES } from '../support/postgres.ts';
+import { closeOpened, STORE_ENGINES } from '../support/store-engines.ts';
 
 /**
  * One contract for the job store, run against each engine: what a client and a worker see of a
  * job must not depend on where it is kept. Each test opens a store of its own (a new data
  * directory, a new database).
  */
-const TTL = 60_000;
 const T = 1_800_000_000_000;
 const HOUR = 3_600_000;
 const INTERRUPTED: JobError = { code: 'interrupted', message: 'The worker stopped.' };
 const SHARES = { queuePerClient: 10, queueLimit: 10 };
 const RUN = { concurrency: 4, runningPerClient: 4 };
 
-const engines: { name: string; skip: boolean; open: () => Promise<Storage> }[] = [
-  {
-    name: 'SQLite',
-    skip: false,
-    open: async () => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'job-contract-'));
-      dirs.push(dir);
-      return openSqliteStorage(dir, { idempotencyTtlMs: TTL });
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    skip: !HAS_POSTGRES,
-    open: async () => openPostgresStorage(await freshDatabaseUrl(), { idempotencyTtlMs: TTL }),
-  },
-];
-const dirs: string[] = [];
-const opened: Storage[] = [];
+afterAll(closeOpened);
 
-afterAll(async () => {
-  await Promise.all(opened.map((storage) => storage.close()));
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-describe.each(engines)('the job store on $name', ({ skip, open }) => {
-  async function jobs(): Promise<JobStore> {
-    const storage = await open();
-    opened.push(storage);
-    return storage.jobs;
-  }
+describe.each(STORE_ENGINES)('the job store on $name', ({ skip, open }) => {
+  const jobs = async (): Promise<JobStore> => (await open()).jobs;
   const enqueue = (store: JobStore, id: string, owner = 'client-a', sandbox = false) =>
     store.enqueue({ id, task: 'stats', input: { n: 1 }, owner, sandbox }, SHARES, T, T + HOUR);
 

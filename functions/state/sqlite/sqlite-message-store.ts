@@ -92,7 +92,11 @@ export class SqliteMessageStore implements MessageStore {
   async storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
     const { ref, token, message, channels, answer, sandboxShare: share } = submission;
     try {
-      if (!this.inFlight.holds(ref, token)) return { stored: false };
+      if (!this.inFlight.holds(ref, token)) {
+        // As on every engine: a claim that ended with a commit shows that commit's answer.
+        const earlier = this.idempotency.find(ref, now);
+        return earlier === undefined ? { stored: false } : { stored: false, earlier };
+      }
       return await this.commits.run((): SubmissionOutcome => {
         // Another process on the same DATA_DIR (a second `npm start` by mistake) may have stored it meanwhile.
         const earlier = this.idempotency.find(ref, now);
