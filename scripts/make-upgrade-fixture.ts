@@ -22,6 +22,8 @@ import { npmRun } from '../tests/support/npm-run.ts';
 import { POSTGRES_BIN, startPostgres } from '../tests/support/postgres.ts';
 import { freshDataDir, ROOT, startServer, type RunningServer } from '../tests/support/server.ts';
 import { emailEnv, startMailbox, type Mailbox } from '../tests/support/smtp.ts';
+import { waitFor } from '../tests/support/webhook.ts';
+import { callAs, type ClientAnswer, type ClientRequest } from '../tests/support/client-call.ts';
 
 const run = promisify(execFile);
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -47,30 +49,10 @@ function fixtureEnv(mailbox: Mailbox): Record<string, string> {
   };
 }
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown>;
-}
+type Answer = ClientAnswer;
 
-async function call(
-  server: RunningServer,
-  method: 'GET' | 'POST',
-  url: string,
-  options: { client: string; headers?: Record<string, string>; json?: unknown; form?: Record<string, string> },
-): Promise<Answer> {
-  const headers: Record<string, string> = { 'x-forwarded-for': options.client, ...options.headers };
-  let body: string | undefined;
-  if (options.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.json);
-  } else if (options.form !== undefined) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(options.form).toString();
-  }
-  const response = await fetch(`${server.baseUrl}${url}`, { method, headers, body });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Answer['body']) : {} };
+function call(server: RunningServer, method: 'GET' | 'POST', url: string, request: ClientRequest): Promise<Answer> {
+  return callAs(server.baseUrl, method, url, request);
 }
 
 function expectStatus(answer: Answer, status: number, what: string): Answer {
@@ -78,24 +60,16 @@ function expectStatus(answer: Answer, status: number, what: string): Answer {
   return answer;
 }
 
-async function waitFor(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
-    if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 async function finishedJob(server: RunningServer, jobId: string, headers: Record<string, string> = {}) {
   let view: Record<string, unknown> = {};
-  await waitFor(`job ${jobId}`, async () => {
+  await waitFor(async () => {
     view = expectStatus(
       await call(server, 'GET', `/api/v1/jobs/${jobId}`, { client: '192.0.2.1', headers }),
       200,
       jobId,
     ).body;
     return view.status === 'succeeded' || view.status === 'failed';
-  });
+  }, `job ${jobId}`);
   return view;
 }
 
@@ -182,7 +156,7 @@ async function fill(stateEnv: Record<string, string>, dataDir: string): Promise<
       200,
       'idempotent contact',
     );
-    await waitFor('three mails', () => mailbox.mails.length === 3);
+    await waitFor(() => mailbox.mails.length === 3, 'three mails');
     const spam = contact(
       `Cheap offers ${Array.from({ length: 6 }, (_, i) => `https://cheap${i}.example/offer`).join(' ')}`,
     );
@@ -248,7 +222,7 @@ async function fill(stateEnv: Record<string, string>, dataDir: string): Promise<
         200,
         'contact',
       );
-    await waitFor('a refused attempt for each pending message', () => mailbox.attempts() >= 5);
+    await waitFor(() => mailbox.attempts() >= 5, 'a refused attempt for each pending message');
 
     // Jobs of one client at the stop: its one running slot holds a digest, two wait behind it.
     const queued: Record<string, unknown>[] = [];

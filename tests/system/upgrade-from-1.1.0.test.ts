@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_DUMP } from '../../functions/cli/backup/owners-path.ts';
 import type { InboxEntry as ListedEntry } from '../../functions/contact/inbox-entry.ts';
 import { ENV_VARIABLES } from '../../functions/config/env-variables.ts';
+import { callAs, type ClientAnswer, type ClientRequest } from '../support/client-call.ts';
 import { npmRun } from '../support/npm-run.ts';
 import { freshDatabaseUrl, HAS_POSTGRES, POSTGRES_BIN } from '../support/postgres.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 import { emailEnv, startMailbox, type Mailbox } from '../support/smtp.ts';
-import { receiver, type Receiver } from '../support/webhook.ts';
+import { receiver, waitFor, type Receiver } from '../support/webhook.ts';
 
 /**
  * An owner's state as 1.1.0 left it, upgraded the way docs/operations.md ("Upgrading") says: the
@@ -239,38 +240,14 @@ function parseInbox(stdout: string): InboxEntry[] {
     .map((line) => JSON.parse(line) as InboxEntry);
 }
 
-/** A request from client `client` (the deployment trusts one proxy: X-Forwarded-For is the client). */
-async function call(
+/** A request from client `client`, by default one address for the whole test. */
+function call(
   deployment: Deployment,
   method: 'GET' | 'POST',
   url: string,
-  options: { client?: string; headers?: Record<string, string>; json?: unknown; form?: Record<string, string> } = {},
-) {
-  const headers: Record<string, string> = { 'x-forwarded-for': options.client ?? '192.0.2.50', ...options.headers };
-  let body: string | undefined;
-  if (options.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.json);
-  } else if (options.form !== undefined) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(options.form).toString();
-  }
-  const response = await fetch(`${deployment.server.baseUrl}${url}`, { method, headers, body });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
-  };
-}
-
-/** Polls until `check` holds; the deadline only catches a hang. */
-async function eventually(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`gave up waiting for ${what}`);
+  request: Partial<ClientRequest> = {},
+): Promise<ClientAnswer> {
+  return callAs(deployment.server.baseUrl, method, url, { client: '192.0.2.50', ...request });
 }
 
 /** The inbox as 1.1.0 listed it, except the deliveries that were pending then (the next test sends them). */
@@ -309,7 +286,7 @@ describe.each(CASES)('an owner upgrading $fixture.dir on $engine', ({ fixture, e
     const { notified, expected } = deployment;
     const sent = () =>
       notifications(notified).map((text) => expected.pendingMessages.find((pending) => text.includes(pending)));
-    await eventually('the pending notifications', () => sent().length >= expected.pendingMessages.length);
+    await waitFor(() => sent().length >= expected.pendingMessages.length, 'the pending notifications');
     expect(sent().sort()).toEqual([...expected.pendingMessages].sort());
     const entries = await inbox(deployment);
     for (const text of expected.pendingMessages)
@@ -447,14 +424,14 @@ describe.each(CASES)('an owner upgrading $fixture.dir on $engine', ({ fixture, e
     const [cutOff, ...waiting] = expected.jobs.atStop;
     expect([cutOff!.status, ...waiting.map((job) => job.status)]).toEqual(['running', 'pending', 'pending']);
     const settled = new Map<string, Record<string, unknown>>();
-    await eventually('the jobs of the stop', async () => {
+    await waitFor(async () => {
       for (const job of expected.jobs.atStop) {
         const now = await call(deployment, 'GET', `/api/v1/jobs/${job.jobId}`);
         expect(now.status).toBe(200);
         if (now.body.status === 'succeeded' || now.body.status === 'failed') settled.set(job.jobId, now.body);
       }
       return settled.size === expected.jobs.atStop.length;
-    });
+    }, 'the jobs of the stop');
     for (const job of waiting) expect(settled.get(job.jobId)).toMatchObject({ status: 'succeeded', task: job.task });
     expect(settled.get(waiting[0]!.jobId)?.result).toMatchObject({ total: expect.any(Number) as unknown });
     // SQLite has one process: the jobs the last one left running are failed at start. On

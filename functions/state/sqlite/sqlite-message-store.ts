@@ -19,6 +19,7 @@ import {
   type DeliveryRow,
   type MessageRow,
 } from '../message-rows.ts';
+import type { KeyRef } from '../idempotency-store.ts';
 import { withStorage } from '../storage-errors.ts';
 import type { Db } from './database.ts';
 import type { GroupCommit } from './group-commit.ts';
@@ -92,15 +93,12 @@ export class SqliteMessageStore implements MessageStore {
   async storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
     const { ref, token, message, channels, answer, sandboxShare: share } = submission;
     try {
-      if (!this.inFlight.holds(ref, token)) {
-        // As on every engine: a claim that ended with a commit shows that commit's answer.
-        const earlier = this.idempotency.find(ref, now);
-        return earlier === undefined ? { stored: false } : { stored: false, earlier };
-      }
+      // As on every engine: a claim that ended with a commit shows that commit's answer.
+      if (!this.inFlight.holds(ref, token)) return this.replay(ref, now) ?? { stored: false };
       return await this.commits.run((): SubmissionOutcome => {
         // Another process on the same DATA_DIR (a second `npm start` by mistake) may have stored it meanwhile.
-        const earlier = this.idempotency.find(ref, now);
-        if (earlier !== undefined) return { stored: false, earlier };
+        const replay = this.replay(ref, now);
+        if (replay !== undefined) return replay;
         const { lastInsertRowid } = this.statements.insert.run(
           Number(message.sandbox),
           message.name,
@@ -131,6 +129,12 @@ export class SqliteMessageStore implements MessageStore {
     } finally {
       this.inFlight.leave(ref, token);
     }
+  }
+
+  /** The refusal that shows the answer already recorded for `ref`, if one is. */
+  private replay(ref: KeyRef, now: number): SubmissionOutcome | undefined {
+    const earlier = this.idempotency.find(ref, now);
+    return earlier === undefined ? undefined : { stored: false, earlier };
   }
 
   /** Deletes the oldest messages of each share the new message counts against until the share fits again. */
