@@ -16,7 +16,7 @@ import path from 'node:path';
 import { DOCS_TOOLS } from '../functions/mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../functions/mcp/product-tools.ts';
 import { MCP_SERVERS } from '../functions/mcp/server-identity.ts';
-import { OPERATIONS } from '../functions/operations.ts';
+import { OPERATIONS } from '../functions/operations/operations.ts';
 import { RAISED_QUOTAS_ENV, SERVER_ENTRY, startNode, WORK_DIR } from './processes.ts';
 
 const REPEAT = Number(process.env.ABUSE_REPEAT ?? 15);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { siteBaseUrl } from '../functions/config/site-url.ts';
 import { parseSite, type Site } from '../functions/config/site.ts';
-import { ContentError } from '../functions/content/content-error.ts';
+import { ContentError } from '../functions/config/content-error.ts';
 import { exampleHashes } from './init/example-content.ts';
 import { linksOnTheWay, planInit, type Change } from './init/plan-init.ts';
 

@@ -1,5 +1,4 @@
-import { SANDBOX_STORAGE_MIN_BYTES } from '../contact/schema.ts';
-import { JOB_MAX_ATTEMPTS } from '../jobs/job-store.ts';
+import { JOB_MAX_ATTEMPTS, SANDBOX_STORAGE_MIN_BYTES } from './fixed-limits.ts';
 import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
 import { SITE_URL_DEFAULT_SOURCE } from './site-url.ts';
 import { loadSite } from './site.ts';

@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { parseRateQuota, type RateQuota } from './rate-quota.ts';
 import { SITE_URL_RULE, siteBaseUrl } from './site-url.ts';
-import { SANDBOX_STORAGE_MIN_BYTES } from '../contact/schema.ts';
+import { SANDBOX_STORAGE_MIN_BYTES } from './fixed-limits.ts';
 import { redactUrl } from './redact-url.ts';
 import { ENV_VARIABLES, type EnvVariable } from './env-variables.ts';
 import { inboxCommand } from './inbox-command.ts';

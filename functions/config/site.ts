@@ -1,6 +1,6 @@
 import siteJson from '../../content/site.json' with { type: 'json' };
 import { z } from 'zod';
-import { ContentError, contentProblems } from '../content/content-error.ts';
+import { ContentError, contentProblems } from './content-error.ts';
 import { PLAIN_WORDS } from '../http/field-problems.ts';
 import { SITE_URL_RULE, siteBaseUrl } from './site-url.ts';
 

@@ -1,4 +1,4 @@
-import { OPERATIONS } from '../operations.ts';
+import { OPERATIONS } from '../operations/operations.ts';
 import { markdownTwinPath } from '../pages/markdown-twin.ts';
 import { CONTACT_PAGE } from './contact-page.ts';
 import { CONTACT_LIMITS } from './schema.ts';

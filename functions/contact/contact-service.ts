@@ -3,7 +3,7 @@ import { ApiError } from '../http/api-error.ts';
 import { charge } from '../limits/charge.ts';
 import { rateLimitHeaders, type QuotaLimiter } from '../limits/rate-limiter.ts';
 import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
-import type { IdempotencyStore, KeyRef, RecordedAnswer } from '../state/idempotency-store.ts';
+import type { IdempotencyStore, KeyRef, RecordedAnswer } from './idempotency-store.ts';
 import type { FormTokens } from './form-token.ts';
 import type { Channel, MessageStore, SubmissionOutcome } from './message-store.ts';
 import { CONTACT_PROBLEM_WORDS, contactSchema } from './schema.ts';

@@ -1,4 +1,4 @@
-import type { KeyRef, RecordedAnswer } from '../state/idempotency-store.ts';
+import type { KeyRef, RecordedAnswer } from './idempotency-store.ts';
 
 /** Where a message is kept: the inbox, or the spam folder, which is shown apart and never notified. */
 export type Folder = 'inbox' | 'spam';

@@ -1,4 +1,4 @@
-import { logError, logWarning } from '../log.ts';
+import { logError, logWarning } from '../log/log.ts';
 import type { Channel, MessageRecord, MessageStore } from './message-store.ts';
 
 /** What each notification tells the owner besides its message. */

@@ -9,12 +9,6 @@ export const CONTACT_LIMITS = {
   bodyMaxBytes: 16 * 1024,
 } as const;
 
-/**
- * The least SANDBOX_STORAGE_BYTES may be: more than the largest message takes (each UTF-16 unit
- * the length limits count is at most 3 bytes in UTF-8), so a new message always fits its share.
- */
-export const SANDBOX_STORAGE_MIN_BYTES = 64 * 1024;
-
 /** The fields of a message, as every client sends them. */
 const messageFields = {
   name: z

@@ -9,7 +9,7 @@ import {
   projectFrontMatterSchema,
   projectImageFields,
 } from '../projects/schema.ts';
-import { ContentError, contentProblems, type ContentProblem } from './content-error.ts';
+import { ContentError, contentProblems, type ContentProblem } from '../config/content-error.ts';
 import { PLAIN_WORDS } from '../http/field-problems.ts';
 
 /** Where the projects live, relative to the repository; each `<slug>.md` there is one project. */

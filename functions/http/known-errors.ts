@@ -1,4 +1,4 @@
-import { StorageUnavailable } from '../state/storage-errors.ts';
+import { StorageUnavailable } from './storage-unavailable.ts';
 import { ApiError } from './api-error.ts';
 
 /**

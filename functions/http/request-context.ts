@@ -1,4 +1,4 @@
-import { StorageUnavailable } from '../state/storage-errors.ts';
+import { StorageUnavailable } from './storage-unavailable.ts';
 import { ApiError } from './api-error.ts';
 import { clientKeyOf } from './client-ip.ts';
 import type { Eventually } from '../limits/rate-limiter.ts';

@@ -13,7 +13,7 @@ export type RouteHandler = (
   context: RequestContext,
 ) => ApiResponse | Promise<ApiResponse>;
 
-/** One operation of the API with its handler (the specs live in functions/operations.ts). */
+/** One operation of the API with its handler (the specs live in functions/operations/operations.ts). */
 export interface Route<Quota extends string = string> {
   method: 'GET' | 'POST';
   path: string;

@@ -2,18 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ZodError } from 'zod';
 import type { JobLimits } from '../config/env.ts';
+import { JOB_MAX_ATTEMPTS } from '../config/fixed-limits.ts';
 import { ApiError } from '../http/api-error.ts';
-import { logError, logEvent } from '../log.ts';
+import { logError, logEvent } from '../log/log.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { parseJobRequest } from './job-request.ts';
-import {
-  JOB_MAX_ATTEMPTS,
-  type ClaimedJob,
-  type JobError,
-  type JobOutcome,
-  type JobStore,
-  type JobView,
-} from './job-store.ts';
+import type { ClaimedJob, JobError, JobOutcome, JobStore, JobView } from './job-store.ts';
 import { ProgressThrottle } from './progress-throttle.ts';
 import { isTaskName, TASKS } from './tasks.ts';
 

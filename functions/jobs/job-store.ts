@@ -29,9 +29,6 @@ export interface JobView {
   updatedAt: string;
 }
 
-/** Runs of one job at most: a job whose instance died is run again by another, then failed as interrupted. */
-export const JOB_MAX_ATTEMPTS = 3;
-
 /** What the runner needs to start a job. */
 interface QueuedJob {
   id: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { unionOf } from '../union-of.ts';
+import { unionOf } from '../http/union-of.ts';
 import { JOB_ERROR_CODES, type JobErrorCode, type JobStatus, type JobView } from './job-store.ts';
 import { DEFAULT_TASK, TASK_NAMES, TASKS } from './tasks.ts';
 

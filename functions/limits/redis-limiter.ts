@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateQuota } from '../config/rate-quota.ts';
-import { logEvent } from '../log.ts';
+import { logEvent } from '../log/log.ts';
 import type { Eventually, MemoryLimiter, QuotaLimiter, RateDecision } from './rate-limiter.ts';
 
 type RedisConstructor = new (url: string, options: RedisOptions) => RedisClient;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
-import { OPERATIONS } from '../operations.ts';
+import { OPERATIONS } from '../operations/operations.ts';
 import { projectSchema, type Project } from '../projects/schema.ts';
 import type { ApiCaller, ApiOutcome } from './api-caller.ts';
 import { refuseArguments } from './tool-registry.ts';

@@ -2,7 +2,7 @@ import { markdownTwinText } from '../pages/twin-text.ts';
 import { z } from 'zod';
 import type { DocPage } from '../docs/doc-page.ts';
 import { ApiError } from '../http/api-error.ts';
-import { OPERATIONS } from '../operations.ts';
+import { OPERATIONS } from '../operations/operations.ts';
 import { searchQuery, searchResponseSchema } from '../search/schema.ts';
 import {
   queryOf,

@@ -1,27 +1,39 @@
-import type { Api } from '../app.ts';
+import type { Config } from '../config/env.ts';
 import type { DocPage } from '../docs/doc-page.ts';
+import type { Router } from '../http/router.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import type { QuotaName } from '../limits/quotas.ts';
+import type { Catalog } from '../projects/catalog.ts';
 import { apiCaller } from './api-caller.ts';
 import { mcpEndpoint } from './mcp-endpoint.ts';
 import { mcpServers } from './mcp-servers.ts';
 import { originPolicy } from './origins.ts';
 import { MCP_SERVERS } from './server-identity.ts';
 
+/** What the MCP servers are built from: the API's router behind their tools, and what they publish. */
+interface McpSources {
+  router: Router<QuotaName>;
+  config: Pick<Config, 'siteUrl' | 'mcpAllowedOrigins'>;
+  catalog: Catalog;
+  docs: readonly DocPage[];
+}
+
 /** Both MCP servers by path, each answering with the API (and so its rules) behind its tools. */
-export function mcpRoutes(
-  api: Api,
-  docs: readonly DocPage[],
-): Map<string, (request: ApiRequest) => Promise<ApiResponse>> {
-  const { config, catalog } = api.services;
+export function mcpRoutes({
+  router,
+  config,
+  catalog,
+  docs,
+}: McpSources): Map<string, (request: ApiRequest) => Promise<ApiResponse>> {
   const siteUrl = config.siteUrl;
   const isAllowedOrigin = originPolicy(siteUrl, config.mcpAllowedOrigins);
   const servers = mcpServers({ catalog, docs, siteUrl });
   const contextOf = (caller: Parameters<typeof apiCaller>[1]) => ({
-    api: apiCaller(api.router, caller),
+    api: apiCaller(router, caller),
     requestId: caller.requestId,
   });
   // The router resolves the caller and charges it, so MCP and HTTP requests share one quota.
-  const chargeRequests = (request: ApiRequest, units: number) => api.router.chargeCaller(request, 'read', units);
+  const chargeRequests = (request: ApiRequest, units: number) => router.chargeCaller(request, 'read', units);
   return new Map([
     [
       MCP_SERVERS.product.path,

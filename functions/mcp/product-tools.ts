@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { contactMessageSchema, contactResultSchema, idempotencyKeyHeader } from '../contact/schema.ts';
 import { jobCreatedSchema, jobIdParameter, jobRequestSchema, jobSchema } from '../jobs/schema.ts';
 import { DEFAULT_TASK, TASK_NAMES } from '../jobs/tasks.ts';
-import { OPERATIONS, type OperationId } from '../operations.ts';
+import { OPERATIONS, type OperationId } from '../operations/operations.ts';
 import { listProjectsQuery, projectListSchema, projectSchema, slugParameter } from '../projects/schema.ts';
 import { searchQuery, searchResponseSchema } from '../search/schema.ts';
-import { sandboxPingSchema } from '../service-schemas.ts';
+import { sandboxPingSchema } from '../service/schema.ts';
 import { COMPARE_LIMIT, compareProjects, comparisonSchema } from './compare-projects.ts';
 import { queryOf, READ_ONLY, stringArgument, type ToolContext, type ToolDefinition } from './tool-registry.ts';
 

@@ -14,7 +14,7 @@ import { ApiError, errorBody, internalError } from '../http/api-error.ts';
 import { asApiError } from '../http/known-errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.ts';
 import { listedNames } from '../http/query.ts';
-import { logError } from '../log.ts';
+import { logError } from '../log/log.ts';
 import type { ApiCaller, ApiOutcome } from './api-caller.ts';
 
 /** Reads this service's own data: safe to call any number of times. */

@@ -13,7 +13,7 @@ import {
 } from '../keys/schema.ts';
 import { paginationSchema, projectListSchema, projectSchema } from '../projects/schema.ts';
 import { searchResponseSchema } from '../search/schema.ts';
-import { apiIndexSchema, healthSchema, sandboxPingSchema } from '../service-schemas.ts';
+import { apiIndexSchema, healthSchema, sandboxPingSchema } from '../service/schema.ts';
 import { batchFailureSchema, errorSchema, fieldProblemSchema, problemSchema } from './error-schemas.ts';
 
 type Metadata = Partial<ZodOpenAPIMetadata>;

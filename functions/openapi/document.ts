@@ -7,9 +7,9 @@ import {
 import type { OpenAPIObject } from 'openapi3-ts/oas30';
 import type { Config } from '../config/env.ts';
 import { loadSite } from '../config/site.ts';
-import { deprecatedAliases } from '../deprecation.ts';
+import { deprecatedAliases } from '../operations/deprecation.ts';
 import { MAX_QUERY_PARAMETERS } from '../http/query.ts';
-import { OPERATIONS, type OperationId, type OperationSpec } from '../operations.ts';
+import { OPERATIONS, type OperationId, type OperationSpec } from '../operations/operations.ts';
 import { codeVariants, errorResponses } from './error-responses.ts';
 import { nameComponents, taskResultSchemas } from './components.ts';
 import {

@@ -2,8 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { ResponseConfig, ZodContentObject } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import { ERROR_CODES, type ErrorCode, type ErrorCodeSpec } from '../http/error-codes.ts';
-import { COMMON_ERRORS } from '../operations.ts';
-import { unionOf } from '../union-of.ts';
+import { COMMON_ERRORS } from '../operations/operations.ts';
+import { unionOf } from '../http/union-of.ts';
 import { errorSchema, problemSchema } from './error-schemas.ts';
 import { EVERY_RESPONSE, headerRefs, RATE_LIMIT_ON_ERRORS, type ResponseHeaderName } from './headers.ts';
 

@@ -1,6 +1,6 @@
 import type { HeaderObject, ParameterObject, ReferenceObject } from 'openapi3-ts/oas30';
 import { KEY_STATUSES, SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
-import { DEPRECATED_AT, DEPRECATION_HEADER_VALUE, SUNSET_HEADER_VALUE } from '../deprecation.ts';
+import { DEPRECATED_AT, DEPRECATION_HEADER_VALUE, SUNSET_HEADER_VALUE } from '../operations/deprecation.ts';
 import { API_VERSIONS } from '../http/router.ts';
 
 const integer = { type: 'integer', minimum: 0 } as const;
@@ -61,7 +61,7 @@ export const RESPONSE_HEADERS = {
   },
 } satisfies Record<string, HeaderObject>;
 
-/** Headers of deprecated aliases only, published when the API has any (functions/deprecation.ts). */
+/** Headers of deprecated aliases only, published when the API has any (functions/operations/deprecation.ts). */
 export const DEPRECATION_HEADERS = {
   Deprecation: {
     description: `When the operation was deprecated, as \`@\` and Unix seconds (RFC 9745): \`${DEPRECATION_HEADER_VALUE}\` (${DEPRECATED_AT.toISOString().slice(0, 10)}).`,

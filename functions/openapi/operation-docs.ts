@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { batchResponseSchema } from '../batch/schema.ts';
 import type { Config } from '../config/env.ts';
 import { CONTACT_LIMITS, contactResultSchema, contactSchema, idempotencyKeyHeader } from '../contact/schema.ts';
-import type { CurrentId } from '../deprecation.ts';
+import type { CurrentId } from '../operations/deprecation.ts';
 import { jobCreatedSchema, jobIdParameter, jobRequestSchema, jobSchema } from '../jobs/schema.ts';
 import {
   createKeySchema,
@@ -17,7 +17,7 @@ import {
 import { oauthErrorStatus } from '../keys/token-handler.ts';
 import { listProjectsQuery, projectListSchema, projectSchema, slugParameter } from '../projects/schema.ts';
 import { searchQuery, searchResponseSchema } from '../search/schema.ts';
-import { apiIndexSchema, healthSchema, sandboxPingSchema } from '../service-schemas.ts';
+import { apiIndexSchema, healthSchema, sandboxPingSchema } from '../service/schema.ts';
 import { batchRequestComponent } from './components.ts';
 import type { ErrorVariant } from './error-responses.ts';
 import type { ParameterName, ResponseHeaderName } from './headers.ts';
@@ -30,7 +30,7 @@ export interface SuccessDoc {
   headers?: ResponseHeaderName[];
 }
 
-/** What an operation's entry in functions/operations.ts does not say: its parameters, bodies and answers. */
+/** What an operation's entry in functions/operations/operations.ts does not say: its parameters, bodies and answers. */
 export interface OperationDoc {
   request?: RouteConfig['request'];
   parameters?: ParameterName[];

@@ -1,6 +1,6 @@
 import type { Config } from '../config/env.ts';
 import { quotaTable, type QuotaName } from '../limits/quotas.ts';
-import { OPERATIONS, type OperationId, type OperationSpec } from '../operations.ts';
+import { OPERATIONS, type OperationId, type OperationSpec } from '../operations/operations.ts';
 
 /** The quotas an operation counts against (`quota` and `handlerQuota` of its entry), the router's first. */
 export function quotasOf(operationId: OperationId): QuotaName[] {

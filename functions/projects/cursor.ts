@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ProjectFilter } from './catalog.ts';
+import { CURSOR_MAX_LENGTH } from './schema.ts';
 
 /** What a cursor remembers: where the last page ended and the filter it was made with. */
 export interface CursorState {
@@ -7,8 +8,6 @@ export interface CursorState {
   filter: ProjectFilter;
 }
 
-/** Longer than any cursor we issue; anything past it is refused before decoding. */
-export const CURSOR_MAX_LENGTH = 512;
 const MAC_BYTES = 16;
 
 /**

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { CURSOR_MAX_LENGTH } from './cursor.ts';
+
+/** Longer than any cursor we issue (cursor.ts); anything past it is refused before decoding. */
+export const CURSOR_MAX_LENGTH = 512;
 
 /** A slug is the project's file name: lower-case letters, digits and single hyphens. */
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

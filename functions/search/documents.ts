@@ -1,4 +1,4 @@
-import type { OperationSpec } from '../operations.ts';
+import type { OperationSpec } from '../operations/operations.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
 import { markdownHeadings, markdownToText } from './markdown-text.ts';
 import type { SearchType } from './search-types.ts';
@@ -39,7 +39,7 @@ interface McpToolSource {
 export interface SearchSources {
   projects: readonly ProjectSource[];
   docs: readonly DocSource[];
-  /** The API operations by operationId (functions/operations.ts). */
+  /** The API operations by operationId (functions/operations/operations.ts). */
   operations: Readonly<Record<string, OperationSpec>>;
   tools: readonly McpToolSource[];
 }

@@ -1,4 +1,4 @@
-import { OPERATIONS } from '../operations.ts';
+import { OPERATIONS } from '../operations/operations.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
 import { searchDocuments } from './documents.ts';
 import { SearchIndex } from './search-index.ts';

@@ -1,4 +1,4 @@
-import { logError } from '../log.ts';
+import { logError } from '../log/log.ts';
 
 /**
  * What the process does with an error nobody handled. Each one is logged at level error with

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/env.ts';
-import { flushLog, flushLogOnExit, logEvent } from '../log.ts';
+import { flushLog, flushLogOnExit, logEvent } from '../log/log.ts';
 import { PostgresUnreachable } from '../state/postgres/postgres-storage.ts';
 import { POSTGRES_START_WAIT_MS } from '../state/open-storage.ts';
 import { SchemaTooNew } from '../state/schema-too-new.ts';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Api } from '../app.ts';
-import { isRouterPath, type Endpoint } from '../endpoints.ts';
+import type { Api } from '../app/app.ts';
+import { isRouterPath, type Endpoint } from '../app/endpoints.ts';
 import { clientIpOf } from '../http/client-ip.ts';
 import { ifNoneMatchHits } from '../http/etag.ts';
 import { RequestAborted } from '../http/request-aborted.ts';
@@ -8,7 +8,7 @@ import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { answeredId, requestIdsFor, type RequestIds } from '../http/request-id.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
-import { logError, logWarning, writeAccessLine } from '../log.ts';
+import { logError, logWarning, writeAccessLine } from '../log/log.ts';
 import { splitTarget, toApiRequest } from './node-request.ts';
 import { prefersMarkdown } from '../http/prefers-markdown.ts';
 import { variantFor, type StaticFiles } from './static-files.ts';
@@ -17,7 +17,7 @@ export interface ListenerParts {
   api: Api;
   /** The prerendered output; without it (under `astro dev`, which renders pages itself) other paths go to `next`. */
   statics?: StaticFiles;
-  /** Paths answered per request besides the API (functions/endpoints.ts). */
+  /** Paths answered per request besides the API (functions/app/endpoints.ts). */
   endpoints: ReadonlyMap<string, Endpoint>;
   /** Headers on every response; by default the security headers for the configured site. */
   commonHeaders?: HeaderMap;

@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
-import { createApi, type Api } from '../app.ts';
+import { createApi, type Api } from '../app/app.ts';
 import type { Config } from '../config/env.ts';
-import { DISCOVERY_DOCUMENTS } from '../discovery-documents.ts';
-import { serviceEndpoints } from '../endpoints.ts';
+import { DISCOVERY_DOCUMENTS } from '../docs/discovery-documents.ts';
+import { serviceEndpoints } from '../app/endpoints.ts';
 import { DISCOVERY_LINKS } from '../http/router.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { DISCOVERY_CORS_HEADERS, MCP_CATALOG_PATH, SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
 import type { Build } from './build-output.ts';
-import { logError } from '../log.ts';
+import { logError } from '../log/log.ts';
 import { limitConnections, serverTimeouts } from './connection-limits.ts';
 import { createRequestListener } from './request-listener.ts';
 import { StaticFiles } from './static-files.ts';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BUILT_ELSEWHERE } from '../discovery-documents.ts';
+import { BUILT_ELSEWHERE } from '../docs/discovery-documents.ts';
 import { strongEtag } from '../http/etag.ts';
 import { appendLink, markdownAlternateLink } from '../pages/markdown-twin.ts';
 import { mediaTypeFor } from './media-types.ts';

@@ -1,5 +1,5 @@
 import type { Config } from '../config/env.ts';
-import { logEvent } from '../log.ts';
+import { logEvent } from '../log/log.ts';
 import { openPostgresStorage, PostgresUnreachable } from './postgres/postgres-storage.ts';
 import { openSqliteStorage } from './sqlite/sqlite-storage.ts';
 import type { Storage } from './storage.ts';

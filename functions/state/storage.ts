@@ -1,7 +1,7 @@
 import type { MessageStore } from '../contact/message-store.ts';
 import type { JobStore } from '../jobs/job-store.ts';
 import type { KeyStore } from '../keys/key-store.ts';
-import type { IdempotencyStore } from './idempotency-store.ts';
+import type { IdempotencyStore } from '../contact/idempotency-store.ts';
 
 /** The secrets every instance signs with: cursors, OAuth access tokens, and the contact form's fill-time tokens. */
 export type SecretName = 'cursor' | 'token' | 'form';
@@ -32,7 +32,7 @@ type StorageEngine = 'sqlite' | 'postgresql';
  * All durable state behind one object: the domain sees only these interfaces, and each engine
  * implements every store once (functions/state/sqlite, functions/state/postgres). A store that
  * cannot reach its engine (a full disk, PostgreSQL down) throws StorageUnavailable
- * (storage-errors.ts), which the HTTP layer answers as 503 storage_unavailable.
+ * (http/storage-unavailable.ts), which the HTTP layer answers as 503 storage_unavailable.
  */
 export interface Storage {
   readonly engine: StorageEngine;

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createApi, type Api } from '../../functions/app.ts';
+import { createApi, type Api } from '../../functions/app/app.ts';
 import { loadConfig } from '../../functions/config/env.ts';
-import { BUILT_ELSEWHERE } from '../../functions/discovery-documents.ts';
+import { BUILT_ELSEWHERE } from '../../functions/docs/discovery-documents.ts';
 import type { DocPage } from '../../functions/docs/doc-page.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
-import { ENDPOINT_PATHS, isPageEndpoint, isRouterPath, serviceEndpoints } from '../../functions/endpoints.ts';
+import { ENDPOINT_PATHS, isPageEndpoint, isRouterPath, serviceEndpoints } from '../../functions/app/endpoints.ts';
 import { splitTarget } from '../../functions/server/node-request.ts';
 import { createRequestListener } from '../../functions/server/request-listener.ts';
 import { projectSources } from './catalog.ts';
@@ -19,7 +19,7 @@ let service: Promise<{ api: Api; docs: DocPage[] }> | undefined;
 /**
  * The production service under `astro dev`, loaded by src/lib/dev-mount.ts through Vite (so the
  * content collections are at hand): the production request listener with the router and the
- * endpoint table of functions/endpoints.ts (contact form, search page, both MCP servers), and
+ * endpoint table of functions/app/endpoints.ts (contact form, search page, both MCP servers), and
  * Astro rendering everything else. The API is built once per dev server from the content as it
  * was then; the contact and search pages are rendered by Astro on each request (asked for over
  * HTTP, as the server's own template request), so an edit to them shows at once.

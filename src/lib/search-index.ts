@@ -1,6 +1,6 @@
 import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
-import { OPERATIONS } from '../../functions/operations.ts';
+import { OPERATIONS } from '../../functions/operations/operations.ts';
 import { searchDocuments } from '../../functions/search/documents.ts';
 import { SearchIndex } from '../../functions/search/search-index.ts';
 import { projectSources } from './catalog.ts';

@@ -1,6 +1,6 @@
 import { contactMessageSchema } from '../../functions/contact/schema.ts';
 import { inputJsonSchema } from '../../functions/mcp/tool-registry.ts';
-import { OPERATIONS } from '../../functions/operations.ts';
+import { OPERATIONS } from '../../functions/operations/operations.ts';
 import { searchQuery } from '../../functions/search/schema.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
 import { MCP_CATALOG_PATH, MCP_SERVERS } from '../../functions/mcp/server-identity.ts';
-import { OPERATIONS } from '../../functions/operations.ts';
+import { OPERATIONS } from '../../functions/operations/operations.ts';
 import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
 import { buildCatalog, domainLabel, stackSlug } from '../lib/catalog.ts';
 import { loadDocs } from '../lib/docs.ts';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Channel, Submission } from '../../functions/contact/message-store.ts';
-import type { KeyRef, RecordedAnswer } from '../../functions/state/idempotency-store.ts';
+import type { KeyRef, RecordedAnswer } from '../../functions/contact/idempotency-store.ts';
 import type { Storage } from '../../functions/state/storage.ts';
 import { closeOpened, CONTRACT_TTL_MS, STORE_ENGINES } from '../support/store-engines.ts';
 

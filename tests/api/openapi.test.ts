@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS, type OperationId } from '../../functions/operations.ts';
+import { OPERATIONS, type OperationId } from '../../functions/operations/operations.ts';
 import { VALID } from '../support/contact.ts';
 import { checkFetchResponse, type OpenApiDocument } from '../support/openapi.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';

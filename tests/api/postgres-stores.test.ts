@@ -3,10 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, Submission } from '../../functions/contact/message-store.ts';
 import type { JobError, JobStore, RunShares } from '../../functions/jobs/job-store.ts';
 import { SchemaTooNew } from '../../functions/state/schema-too-new.ts';
-import type { KeyRef, RecordedAnswer } from '../../functions/state/idempotency-store.ts';
+import type { KeyRef, RecordedAnswer } from '../../functions/contact/idempotency-store.ts';
 import { MIGRATIONS } from '../../functions/state/postgres/migrations.ts';
 import { openPostgresStorage, PostgresUnreachable } from '../../functions/state/postgres/postgres-storage.ts';
-import { StorageUnavailable } from '../../functions/state/storage-errors.ts';
+import { StorageUnavailable } from '../../functions/http/storage-unavailable.ts';
 import type { Storage } from '../../functions/state/storage.ts';
 import { HAS_POSTGRES, startPostgres, type ThrowawayPostgres } from '../support/postgres.ts';
 

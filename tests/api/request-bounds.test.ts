@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../functions/http/json-depth.ts';
-import { flushLog } from '../../functions/log.ts';
+import { flushLog } from '../../functions/log/log.ts';
 import { MAX_LISTED_NAMES, MAX_QUERY_PARAMETERS } from '../../functions/http/query.ts';
 import { BODY_BYTES_PER_REQUEST } from '../../functions/limits/charge.ts';
 import { MAX_TOOL_ARGUMENTS } from '../../functions/mcp/tool-registry.ts';

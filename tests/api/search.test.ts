@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../functions/operations.ts';
+import { OPERATIONS } from '../../functions/operations/operations.ts';
 import { searchResponseSchema } from '../../functions/search/schema.ts';
 import { SEARCH_TYPES } from '../../functions/search/search-types.ts';
 import { errorSchema, listResponseSchema } from '../support/schemas.ts';

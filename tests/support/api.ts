@@ -1,15 +1,15 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createApi, type Api } from '../../functions/app.ts';
+import { createApi, type Api } from '../../functions/app/app.ts';
 import { loadConfig, type Config } from '../../functions/config/env.ts';
 import type { DocPage } from '../../functions/docs/doc-page.ts';
-import { isRouterPath, serviceEndpoints, type Endpoint } from '../../functions/endpoints.ts';
+import { isRouterPath, serviceEndpoints, type Endpoint } from '../../functions/app/endpoints.ts';
 import { payloadTooLarge } from '../../functions/http/api-error.ts';
 import { clientIpOf } from '../../functions/http/client-ip.ts';
 import { answeredId, requestIdsFor } from '../../functions/http/request-id.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import type { ApiRequest, ApiResponse } from '../../functions/http/types.ts';
-import { logError } from '../../functions/log.ts';
+import { logError } from '../../functions/log/log.ts';
 import type { ProjectSource } from '../../functions/projects/catalog.ts';
 import { mediaTypeFor } from '../../functions/server/media-types.ts';
 import { answerHeaderList, lastResortAnswer } from '../../functions/server/request-listener.ts';

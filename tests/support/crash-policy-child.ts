@@ -2,7 +2,7 @@
  * A process with the server's crash policy, for tests/unit/crash-policy.test.ts: it leaves a
  * promise rejected, shows it still runs, then throws from a timer.
  */
-import { flushLog, logEvent } from '../../functions/log.ts';
+import { flushLog, logEvent } from '../../functions/log/log.ts';
 import { installCrashPolicy } from '../../functions/server/crash-policy.ts';
 
 installCrashPolicy((reason, exitCode) => {

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../functions/config/env.ts';
-import { OPERATIONS } from '../../functions/operations.ts';
+import { OPERATIONS } from '../../functions/operations/operations.ts';
 import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
 import { findOperation, type OpenApiDocument } from '../support/openapi.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';

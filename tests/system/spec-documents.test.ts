@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { DISCOVERY_DOCUMENTS } from '../../functions/discovery-documents.ts';
+import { DISCOVERY_DOCUMENTS } from '../../functions/docs/discovery-documents.ts';
 import { VALID } from '../support/contact.ts';
 import { groupFor, isAllowed, parseRobots } from '../support/robots.ts';
 import { startServer, type RunningServer } from '../support/server.ts';

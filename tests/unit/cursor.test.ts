@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CURSOR_MAX_LENGTH, CursorCodec } from '../../functions/projects/cursor.ts';
+import { CursorCodec } from '../../functions/projects/cursor.ts';
+import { CURSOR_MAX_LENGTH } from '../../functions/projects/schema.ts';
 
 const codec = new CursorCodec(randomBytes(32));
 

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../functions/config/env.ts';
 import { ERROR_CODES } from '../../functions/http/error-codes.ts';
 import { TASK_NAMES } from '../../functions/jobs/tasks.ts';
-import { COMMON_ERRORS, OPERATIONS, type OperationId, type OperationSpec } from '../../functions/operations.ts';
+import {
+  COMMON_ERRORS,
+  OPERATIONS,
+  type OperationId,
+  type OperationSpec,
+} from '../../functions/operations/operations.ts';
 import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
 import { quotasOf } from '../../functions/openapi/quota-text.ts';
 import { findOperation, resolveRef, type OpenApiDocument, type Schema } from '../support/openapi.ts';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importCircles, importEdges, type ImportEdge } from '../support/import-graph.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -41,5 +42,77 @@ describe('what the production server loads', () => {
           name.includes(`${path.sep}functions${path.sep}openapi${path.sep}`),
       ),
     ).toEqual([]);
+  });
+});
+
+/**
+ * The layers of functions/, lowest first, by top-level folder. A module may import its own layer
+ * and the ones below, with the exceptions the rules below name; docs/architecture.md explains them.
+ */
+const LAYERS = {
+  /** Request and quota primitives, the log, the configuration, the operation catalog. */
+  foundation: ['config', 'log', 'http', 'limits', 'pages', 'operations'],
+  /** What the service does; each owns its handlers, schemas and store interfaces. */
+  capability: ['batch', 'contact', 'content', 'docs', 'jobs', 'keys', 'mcp', 'projects', 'search', 'service'],
+  /** The storage engines: state/ (what both share), state/sqlite, state/postgres. */
+  engine: ['state'],
+  /** What puts the rest together and runs it: the wiring, the Node server, the CLIs, the OpenAPI generator. */
+  host: ['app', 'server', 'cli', 'openapi'],
+} as const;
+
+type Layer = keyof typeof LAYERS;
+
+function layerOf(module: string): Layer {
+  const folder = module.split(path.sep)[0]!;
+  const layer = (Object.keys(LAYERS) as Layer[]).find((name) => (LAYERS[name] as readonly string[]).includes(folder));
+  if (layer === undefined) throw new Error(`${module} is in no layer: add its folder to LAYERS`);
+  return layer;
+}
+
+/** A capability's store interface (contact/message-store.ts), the one kind of capability module an engine may import. */
+const isStoreInterface = (module: string) => layerOf(module) === 'capability' && module.endsWith('-store.ts');
+
+const FUNCTIONS = path.join(ROOT, 'functions');
+const edges = importEdges(FUNCTIONS);
+const shown = (list: readonly ImportEdge[]) => list.map(({ from, to }) => `${from} -> ${to}`);
+
+describe('imports only point down (functions/)', () => {
+  it('sees the whole tree (the walk itself works)', () => {
+    expect(shown(edges)).toContain(`app${path.sep}routes.ts -> service${path.sep}health.ts`);
+    expect(edges.filter((edge) => edge.typeOnly).length).toBeGreaterThan(0);
+  });
+
+  it('has no module at the root of functions/: each one is in the folder of its layer', () => {
+    expect(edges.map(({ from }) => from).filter((module) => !module.includes(path.sep))).toEqual([]);
+    for (const { from, to } of edges) [from, to].forEach(layerOf);
+  });
+
+  it('http/, limits/ and the rest of the foundation import no capability, engine or host', () => {
+    expect(
+      shown(edges.filter(({ from, to }) => layerOf(from) === 'foundation' && layerOf(to) !== 'foundation')),
+    ).toEqual([]);
+  });
+
+  it('capabilities import no engine and no host', () => {
+    expect(
+      shown(edges.filter(({ from, to }) => layerOf(from) === 'capability' && ['engine', 'host'].includes(layerOf(to)))),
+    ).toEqual([]);
+  });
+
+  it('an engine imports, of the capabilities, only the store interfaces it implements', () => {
+    const upward = edges.filter(
+      ({ from, to }) =>
+        layerOf(from) === 'engine' &&
+        (layerOf(to) === 'host' || (layerOf(to) === 'capability' && !isStoreInterface(to))),
+    );
+    expect(shown(upward)).toEqual([]);
+  });
+
+  it('no module imports a host except another host', () => {
+    expect(shown(edges.filter(({ from, to }) => layerOf(to) === 'host' && layerOf(from) !== 'host'))).toEqual([]);
+  });
+
+  it('no two modules import each other, directly or through others', () => {
+    expect(importCircles(edges)).toEqual([]);
   });
 });

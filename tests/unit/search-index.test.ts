@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../functions/operations.ts';
+import { OPERATIONS } from '../../functions/operations/operations.ts';
 import { searchDocuments, type SearchDocument } from '../../functions/search/documents.ts';
 import { SearchIndex } from '../../functions/search/search-index.ts';
 

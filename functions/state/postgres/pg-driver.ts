@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Pool, TypeOverrides, types } from 'pg';
-import { logError } from '../../log.ts';
+import { logError } from '../../log/log.ts';
 
 interface PgDriver {
   Pool: typeof Pool;

@@ -1,4 +1,4 @@
-import { StorageUnavailable } from '../storage-errors.ts';
+import { StorageUnavailable } from '../../http/storage-unavailable.ts';
 
 /** Socket-level failures: the server is not there, or the connection to it broke. */
 const NETWORK_CODES = new Set([

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
-import type { Claim, IdempotencyStore, KeyRef } from '../idempotency-store.ts';
-import { StorageUnavailable } from '../storage-errors.ts';
+import type { Claim, IdempotencyStore, KeyRef } from '../../contact/idempotency-store.ts';
+import { StorageUnavailable } from '../../http/storage-unavailable.ts';
 import { isUnavailable, withPostgres } from './pg-errors.ts';
 
 /**

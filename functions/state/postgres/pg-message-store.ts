@@ -10,7 +10,7 @@ import type {
   Submission,
   SubmissionOutcome,
 } from '../../contact/message-store.ts';
-import type { RecordedAnswer } from '../idempotency-store.ts';
+import type { RecordedAnswer } from '../../contact/idempotency-store.ts';
 import {
   MAX_ERROR_LENGTH,
   MESSAGE_COLUMNS,

@@ -1,4 +1,4 @@
-import { withStorage } from '../storage-errors.ts';
+import { withStorage } from './sqlite-errors.ts';
 import type { Db } from './database.ts';
 
 interface Pending {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { KeyRef } from '../idempotency-store.ts';
+import type { KeyRef } from '../../contact/idempotency-store.ts';
 
 /**
  * Idempotency keys whose first request is still running in this process (its body may still be

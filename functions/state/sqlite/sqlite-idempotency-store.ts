@@ -1,5 +1,5 @@
-import type { Claim, IdempotencyStore, KeyRef, RecordedAnswer } from '../idempotency-store.ts';
-import { withStorage } from '../storage-errors.ts';
+import type { Claim, IdempotencyStore, KeyRef, RecordedAnswer } from '../../contact/idempotency-store.ts';
+import { withStorage } from './sqlite-errors.ts';
 import type { Db } from './database.ts';
 import type { InFlightKeys } from './in-flight-keys.ts';
 

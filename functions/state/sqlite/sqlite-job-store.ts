@@ -9,7 +9,7 @@ import type {
   QueueShares,
   RunShares,
 } from '../../jobs/job-store.ts';
-import { withStorage } from '../storage-errors.ts';
+import { withStorage } from './sqlite-errors.ts';
 import type { Db } from './database.ts';
 import { toJobView, type JobRow } from '../job-row.ts';
 

@@ -1,5 +1,5 @@
 import type { KeyStore, NewKey, StoredKey } from '../../keys/key-store.ts';
-import { withStorage } from '../storage-errors.ts';
+import { withStorage } from './sqlite-errors.ts';
 import type { Db } from './database.ts';
 
 /** Test keys in SQLite (migration 2). */

@@ -19,8 +19,8 @@ import {
   type DeliveryRow,
   type MessageRow,
 } from '../message-rows.ts';
-import type { KeyRef } from '../idempotency-store.ts';
-import { withStorage } from '../storage-errors.ts';
+import type { KeyRef } from '../../contact/idempotency-store.ts';
+import { withStorage } from './sqlite-errors.ts';
 import type { Db } from './database.ts';
 import type { GroupCommit } from './group-commit.ts';
 import type { InFlightKeys } from './in-flight-keys.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Storage } from '../storage.ts';
-import { withStorage } from '../storage-errors.ts';
+import { withStorage } from './sqlite-errors.ts';
 import { isReadOnly, openDatabase } from './database.ts';
 import { GroupCommit } from './group-commit.ts';
 import { InFlightKeys } from './in-flight-keys.ts';

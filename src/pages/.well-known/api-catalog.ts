@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { API_BASE_PATH, protectedResourceMetadataPath } from '../../../functions/discovery-documents.ts';
+import { API_BASE_PATH, protectedResourceMetadataPath } from '../../../functions/docs/discovery-documents.ts';
 import { MCP_CATALOG_PATH, MCP_SERVERS } from '../../../functions/mcp/server-identity.ts';
 import { API_CATALOG_MEDIA_TYPE } from '../../../functions/server/media-types.ts';
 import { absolute, textResponse } from '../../lib/site-documents.ts';

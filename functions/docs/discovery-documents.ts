@@ -1,4 +1,4 @@
-import { AGENT_GUIDE_PATH } from './docs/doc-page.ts';
+import { AGENT_GUIDE_PATH } from './doc-page.ts';
 
 /** The API's base path: the anchor of its api-catalog entry and its RFC 9728 resource identifier's path. */
 export const API_BASE_PATH = '/api/v1';

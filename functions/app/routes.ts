@@ -1,23 +1,28 @@
-import { apiIndexHandler } from './api-index.ts';
-import { batchHandler } from './batch/batch-handler.ts';
-import { contactHandler } from './contact/contact-handler.ts';
-import { deprecatedAliases, deprecationHeaders, type CurrentId, type DeprecatedAlias } from './deprecation.ts';
-import { healthHandler } from './health.ts';
-import { ApiError } from './http/api-error.ts';
-import type { Route, RouteHandler } from './http/router.ts';
-import { createJobHandler, getJobStatusHandler } from './jobs/job-handlers.ts';
-import { createKeyHandler } from './keys/key-handlers.ts';
-import { tokenHandler } from './keys/token-handler.ts';
-import type { QuotaName } from './limits/quotas.ts';
-import { OPERATIONS, type OperationId } from './operations.ts';
-import { getProjectHandler } from './projects/get-project.ts';
-import { listProjectsHandler } from './projects/list-projects.ts';
-import { sandboxPingHandler } from './sandbox-ping.ts';
-import { searchHandler } from './search/search-handler.ts';
+import { apiIndexHandler } from '../service/api-index.ts';
+import { batchHandler } from '../batch/batch-handler.ts';
+import { contactHandler } from '../contact/contact-handler.ts';
+import {
+  deprecatedAliases,
+  deprecationHeaders,
+  type CurrentId,
+  type DeprecatedAlias,
+} from '../operations/deprecation.ts';
+import { healthHandler } from '../service/health.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { Route, RouteHandler } from '../http/router.ts';
+import { createJobHandler, getJobStatusHandler } from '../jobs/job-handlers.ts';
+import { createKeyHandler } from '../keys/key-handlers.ts';
+import { tokenHandler } from '../keys/token-handler.ts';
+import type { QuotaName } from '../limits/quotas.ts';
+import { OPERATIONS, type OperationId } from '../operations/operations.ts';
+import { getProjectHandler } from '../projects/get-project.ts';
+import { listProjectsHandler } from '../projects/list-projects.ts';
+import { sandboxPingHandler } from '../service/sandbox-ping.ts';
+import { searchHandler } from '../search/search-handler.ts';
 import type { Services } from './services.ts';
 
 /**
- * The whole API surface: each operation of functions/operations.ts with its handler.
+ * The whole API surface: each operation of functions/operations/operations.ts with its handler.
  * Method, path and quotas come from that table, so routing and the docs cannot disagree.
  */
 export function apiRoutes(services: Services): Route<QuotaName>[] {
@@ -42,7 +47,7 @@ export function apiRoutes(services: Services): Route<QuotaName>[] {
     createKey: createKeyHandler(services.keys, quotas.limiter('anonymous', OPERATIONS.createKey.handlerQuota)),
     issueToken: tokenHandler(services.keys),
     getApiIndex: apiIndexHandler(config.siteUrl),
-    getHealth: healthHandler(services.storage, catalog.records.length),
+    getHealth: healthHandler(() => services.storage.ping(), catalog.records.length),
   };
   const aliases = new Map(deprecatedAliases().map((alias) => [alias.operationId as OperationId, alias]));
 

@@ -1,12 +1,12 @@
 import type { Api } from './app.ts';
-import { contactFormHandler } from './contact/contact-form.ts';
-import { ContactPage } from './contact/contact-page.ts';
-import type { DocPage } from './docs/doc-page.ts';
-import type { ApiRequest, ApiResponse } from './http/types.ts';
-import { mcpRoutes } from './mcp/mcp-routes.ts';
-import { MCP_SERVERS } from './mcp/server-identity.ts';
-import { searchPageHandler } from './search/search-page-handler.ts';
-import { SearchPage } from './search/search-page.ts';
+import { contactFormHandler } from '../contact/contact-form.ts';
+import { ContactPage } from '../contact/contact-page.ts';
+import type { DocPage } from '../docs/doc-page.ts';
+import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import { mcpRoutes } from '../mcp/mcp-routes.ts';
+import { MCP_SERVERS } from '../mcp/server-identity.ts';
+import { searchPageHandler } from '../search/search-page-handler.ts';
+import { SearchPage } from '../search/search-page.ts';
 
 /** A path answered per request, outside the router. */
 export type Endpoint = (request: ApiRequest) => Promise<ApiResponse>;
@@ -68,6 +68,6 @@ export function serviceEndpoints(
     ['/contact.md', contactPage],
     ['/search', searchPage],
     ['/search.md', searchPage],
-    ...mcpRoutes(api, docs),
+    ...mcpRoutes({ router: api.router, config: api.services.config, catalog: api.services.catalog, docs }),
   ]);
 }

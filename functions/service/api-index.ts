@@ -1,10 +1,10 @@
-import { deprecatedAliases } from './deprecation.ts';
-import { API_BASE_PATH, protectedResourceMetadataPath } from './discovery-documents.ts';
-import { conditionalJson, representation } from './http/json.ts';
-import { strictQuery } from './http/query.ts';
-import type { RouteHandler } from './http/router.ts';
-import { OPERATIONS, type OperationId } from './operations.ts';
-import type { apiIndexSchema } from './service-schemas.ts';
+import { deprecatedAliases } from '../operations/deprecation.ts';
+import { API_BASE_PATH, protectedResourceMetadataPath } from '../docs/discovery-documents.ts';
+import { conditionalJson, representation } from '../http/json.ts';
+import { strictQuery } from '../http/query.ts';
+import type { RouteHandler } from '../http/router.ts';
+import { OPERATIONS, type OperationId } from '../operations/operations.ts';
+import type { apiIndexSchema } from './schema.ts';
 import type { z } from 'zod';
 
 /** The index of the API, made from the operations table and the site's URL. */

@@ -1,25 +1,25 @@
-import type { Config } from './config/env.ts';
-import { ContactService } from './contact/contact-service.ts';
-import { EmailSender } from './contact/email-sender.ts';
+import type { Config } from '../config/env.ts';
+import { ContactService } from '../contact/contact-service.ts';
+import { EmailSender } from '../contact/email-sender.ts';
 import {
   FORM_TOKEN_CLOCK_SKEW_MS,
   FORM_TOKEN_MAX_AGE_MS,
   FORM_TOKEN_MAX_MESSAGES,
   FormTokens,
-} from './contact/form-token.ts';
-import { Notifier, type ChannelSender } from './contact/notifier.ts';
-import { WebhookSender } from './contact/webhook-sender.ts';
-import { JobService } from './jobs/job-service.ts';
-import { AccessTokens } from './keys/access-token.ts';
-import { KeyService } from './keys/key-service.ts';
-import { logError, logEvent, logWarning } from './log.ts';
-import { QuotaBook } from './limits/quotas.ts';
-import { Catalog, type ProjectSource } from './projects/catalog.ts';
-import { CursorCodec } from './projects/cursor.ts';
-import { loadSearchIndex } from './search/load-search-index.ts';
-import type { SearchIndex } from './search/search-index.ts';
-import { openStorage } from './state/open-storage.ts';
-import type { Storage } from './state/storage.ts';
+} from '../contact/form-token.ts';
+import { Notifier, type ChannelSender } from '../contact/notifier.ts';
+import { WebhookSender } from '../contact/webhook-sender.ts';
+import { JobService } from '../jobs/job-service.ts';
+import { AccessTokens } from '../keys/access-token.ts';
+import { KeyService } from '../keys/key-service.ts';
+import { logError, logEvent, logWarning } from '../log/log.ts';
+import { QuotaBook } from '../limits/quotas.ts';
+import { Catalog, type ProjectSource } from '../projects/catalog.ts';
+import { CursorCodec } from '../projects/cursor.ts';
+import { loadSearchIndex } from '../search/load-search-index.ts';
+import type { SearchIndex } from '../search/search-index.ts';
+import { openStorage } from '../state/open-storage.ts';
+import type { Storage } from '../state/storage.ts';
 
 /** How often expired records (idempotency keys, test keys, old sandbox messages) are swept. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;

@@ -27,7 +27,7 @@ export function deprecatedAliases(): readonly DeprecatedAlias[] {
   return aliases;
 }
 
-/** The operations with `deprecatedFor` (functions/operations.ts), and the current ones they stand for. */
+/** The operations with `deprecatedFor` (functions/operations/operations.ts), and the current ones they stand for. */
 type AliasId = {
   [K in OperationId]: (typeof OPERATIONS)[K] extends { deprecatedFor: string } ? K : never;
 }[OperationId];

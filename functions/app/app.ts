@@ -1,10 +1,10 @@
-import type { Config } from './config/env.ts';
-import { crossOriginWriter } from './http/cors.ts';
-import { Router } from './http/router.ts';
-import { charge } from './limits/charge.ts';
-import type { QuotaName } from './limits/quotas.ts';
-import { logError } from './log.ts';
-import type { ProjectSource } from './projects/catalog.ts';
+import type { Config } from '../config/env.ts';
+import { crossOriginWriter } from '../http/cors.ts';
+import { Router } from '../http/router.ts';
+import { charge } from '../limits/charge.ts';
+import type { QuotaName } from '../limits/quotas.ts';
+import { logError } from '../log/log.ts';
+import type { ProjectSource } from '../projects/catalog.ts';
 import { apiRoutes } from './routes.ts';
 import { createServices, type Services } from './services.ts';
 

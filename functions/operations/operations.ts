@@ -1,6 +1,6 @@
-import type { ErrorCode } from './http/error-codes.ts';
-import { BODY_BYTES_PER_REQUEST } from './limits/charge.ts';
-import type { QuotaName } from './limits/quotas.ts';
+import type { ErrorCode } from '../http/error-codes.ts';
+import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
+import type { QuotaName } from '../limits/quotas.ts';
 
 /** What is known about an operation without running it: the source for routing, OpenAPI and docs. */
 export interface OperationSpec {
@@ -9,7 +9,7 @@ export interface OperationSpec {
   summary: string;
   description: string;
   tag: 'Projects' | 'Contact' | 'Batch' | 'Jobs' | 'Sandbox' | 'Keys' | 'Search' | 'OAuth' | 'Service';
-  /** Set on deprecated aliases: the operation that replaces this one (see functions/deprecation.ts). */
+  /** Set on deprecated aliases: the operation that replaces this one (see functions/operations/deprecation.ts). */
   deprecatedFor?: string;
   /**
    * Charged by the router before the handler runs (see Route.quota): every request counts, an
@@ -19,7 +19,7 @@ export interface OperationSpec {
   /**
    * Charged by the handler itself, besides `quota`, because the cost depends on the request: a
    * batch counts one read per further operation, a contact message counts once it is valid, and
-   * a key counts per client IP whatever the caller holds. functions/routes.ts hands the handler
+   * a key counts per client IP whatever the caller holds. functions/app/routes.ts hands the handler
    * this quota's limiter, and the OpenAPI text names it.
    */
   handlerQuota?: QuotaName;
@@ -40,7 +40,7 @@ export const COMMON_ERRORS: readonly ErrorCode[] = [
 /**
  * Every operation of the API by operationId, top to bottom: these ids are the API's public
  * names (OpenAPI operationId, batch `op`, search results), so they never change.
- * functions/routes.ts attaches the handlers; the OpenAPI description and the developer pages
+ * functions/app/routes.ts attaches the handlers; the OpenAPI description and the developer pages
  * are generated from this table.
  */
 export const OPERATIONS = {
