@@ -125,7 +125,7 @@ export async function createServices(
     async close() {
       clearInterval(purgeTimer);
       quotas.close();
-      // Running jobs are abandoned, not written: their leases run out (see JobService).
+      // Running jobs are abandoned, not written: their leases run out (see JobWorker).
       jobs.close();
       await Promise.all(notifiers.map((notifier) => notifier.stop()));
       await storage.close();
