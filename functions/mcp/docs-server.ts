@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AGENT_GUIDE_PATH, type DocPage } from '../docs/doc-page.ts';
 import { DOCS_TOOLS, type DocsContext } from './docs-tools.ts';
 import { registerServerCardResource, type CardReader } from './server-card-resource.ts';
-import { newMcpServer } from './server-identity.ts';
+import { newMcpServer } from './stateless-server.ts';
 import { registerTools } from './tool-registry.ts';
 
 const MARKDOWN = 'text/markdown';

@@ -5,7 +5,7 @@ import { projectAsMarkdown } from '../projects/project-markdown.ts';
 import { resourceNotFound } from './resource-not-found.ts';
 import { PRODUCT_TOOLS } from './product-tools.ts';
 import { registerServerCardResource, type CardReader } from './server-card-resource.ts';
-import { newMcpServer } from './server-identity.ts';
+import { newMcpServer } from './stateless-server.ts';
 import { registerTools, type ToolContext } from './tool-registry.ts';
 
 const MARKDOWN = 'text/markdown';
