@@ -41,7 +41,7 @@ export function isPageEndpoint(path: string): path is PagePath {
 /**
  * Every path the service answers per request besides the router: the contact form, the search
  * page (each with its Markdown twin) and the two MCP servers. The production server (functions/server/start-server.ts) and
- * `astro dev` (src/middleware.ts) both mount this one table, so the owner edits against the
+ * `astro dev` (src/lib/dev-mount.ts) both mount this one table, so the owner edits against the
  * real service. `pageTemplate` gives the built HTML of a page endpoint.
  */
 export function serviceEndpoints(

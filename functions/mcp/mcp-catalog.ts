@@ -1,10 +1,10 @@
 import { cardBesideServer, cardName, MCP_SERVERS, type McpServerId } from './server-identity.ts';
 
-/** The media type a catalog entry names for an MCP server card (server-card extension, docs/discovery.md). */
+/** The media type a catalog entry names for an MCP server card (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md). */
 const SERVER_CARD_ENTRY_TYPE = 'application/mcp-server-card+json';
 
 /**
- * The MCP Catalog of this host (server-card extension, docs/discovery.md, "MCP Catalog" >
+ * The MCP Catalog of this host (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md: "MCP Catalog" >
  * "Catalog Format"): `specVersion` and one entry per server with the required `identifier`
  * (`urn:air:{publisher domain}:{name}`, the name being the part of the card's name after the
  * "/"), `displayName`, `type` and `url` (where the card is). Each entry adds two members of

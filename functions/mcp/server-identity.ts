@@ -53,7 +53,7 @@ export const SERVER_CARD_PATHS: readonly string[] = (Object.keys(MCP_SERVERS) as
 /**
  * The MCP Catalog: one document listing both servers and their cards, so a client that finds
  * one finds the other. Its path is the one the server-card extension's discovery document
- * names (docs/discovery.md, "MCP Catalog" > "Well-Known URI").
+ * names (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md: "MCP Catalog" > "Well-Known URI").
  */
 export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
 

@@ -182,9 +182,9 @@ describe('MCP Catalog', () => {
   it('lists both servers with their names, titles, endpoints and cards, all of which answer', async () => {
     const response = await fetch(`${server.baseUrl}/.well-known/mcp/catalog.json`);
     expect(response.status).toBe(200);
-    // Server-card extension, docs/discovery.md "Well-Known URI" and "CORS Requirements".
+    // The server-card extension (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md), "Well-Known URI" and "CORS Requirements".
     expectDiscoveryHeaders(response, '/.well-known/mcp/catalog.json');
-    // docs/discovery.md "Catalog Format": specVersion and entries, each with identifier, displayName, type and url.
+    // The server-card extension (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md), "Catalog Format": specVersion and entries, each with identifier, displayName, type and url.
     const catalog = z
       .object({
         specVersion: z.string(),
@@ -205,7 +205,7 @@ describe('MCP Catalog', () => {
       const cardResponse = await fetch(local(entry.url));
       expect(cardResponse.status, entry.url).toBe(200);
       const card = serverCardSchema.parse(await cardResponse.json());
-      // The identifier ends with the card name's part after "/" (docs/discovery.md "Catalog Entry").
+      // The identifier ends with the card name's part after "/" (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md: "Catalog Entry").
       expect(entry.identifier.endsWith(`:${card.name.split('/')[1]}`)).toBe(true);
       expect(entry.name).toBe(card.name);
       expect(entry.displayName).toBe(card.title);
