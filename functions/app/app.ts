@@ -1,17 +1,18 @@
 import type { Config } from '../config/env.ts';
 import { crossOriginWriter } from '../http/cors.ts';
+import { RequestContexts } from '../http/request-context.ts';
 import { Router } from '../http/router.ts';
-import { charge } from '../limits/charge.ts';
-import type { QuotaName } from '../limits/quotas.ts';
 import { logError } from '../log/log.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
 import { apiRoutes } from './routes.ts';
 import { createServices, type Services } from './services.ts';
 
-/** The API as one object: its shared services and the router over its routes. */
+/** The API as one object: its shared services, the router over its routes, and each request's caller. */
 export interface Api {
   services: Services;
-  router: Router<QuotaName>;
+  router: Router;
+  /** Who calls, and the one way to charge them, for the router and the endpoints alike. */
+  contexts: RequestContexts;
 }
 
 export async function createApi(
@@ -20,12 +21,11 @@ export async function createApi(
   searchIndex?: string,
 ): Promise<Api> {
   const services = await createServices(config, projects, searchIndex);
+  const contexts = new RequestContexts((credential) => services.keys.verify(credential), services.quotas);
   const router = new Router(apiRoutes(services), {
-    chargeQuota: (context, quota, units, what) =>
-      charge(services.quotas.limiter(context.tier, quota), context.quotaKey, units, what),
-    verifyCredential: (credential) => services.keys.verify(credential),
+    contexts,
     logError,
     isForeignOrigin: crossOriginWriter(config.siteUrl),
   });
-  return { services, router };
+  return { services, router, contexts };
 }

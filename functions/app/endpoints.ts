@@ -9,15 +9,7 @@ import { searchPageHandler } from '../search/search-page-handler.ts';
 import { SearchPage } from '../search/search-page.ts';
 
 /** A path answered per request, outside the router. */
-export type Endpoint = (request: ApiRequest) => Promise<ApiResponse>;
-
-/** Path prefixes the router owns: the API, and the OAuth token endpoint (`/api` itself too). */
-const ROUTER_PREFIXES = ['/api/', '/oauth/'] as const;
-
-/** Whether the router answers this path. */
-export function isRouterPath(path: string): boolean {
-  return path === '/api' || ROUTER_PREFIXES.some((prefix) => path.startsWith(prefix));
-}
+type Endpoint = (request: ApiRequest) => Promise<ApiResponse>;
 
 /** Built pages that an endpoint fills in per request; each page's HTML carries `{{slots}}`. */
 const PAGE_ENDPOINTS = ['/contact', '/search'] as const;
@@ -40,34 +32,32 @@ export function isPageEndpoint(path: string): path is PagePath {
 
 /**
  * Every path the service answers per request besides the router: the contact form, the search
- * page (each with its Markdown twin) and the two MCP servers. The production server (functions/server/start-server.ts) and
- * `astro dev` (src/lib/dev-mount.ts) both mount this one table, so the owner edits against the
- * real service. `pageTemplate` gives the built HTML of a page endpoint.
+ * page (each with its Markdown twin) and the two MCP servers. The service's one entry
+ * (functions/app/handle.ts) is made of this table and the router. `pageTemplate` gives the built
+ * HTML of a page endpoint. The pages are the site's own: their visitors are charged as anonymous
+ * callers by client IP (RequestContexts.visitor).
  */
 export function serviceEndpoints(
   api: Api,
   docs: readonly DocPage[],
   pageTemplate: (path: PagePath) => string,
 ): Map<string, Endpoint> {
-  const { contact, formTokens, quotas, search, config } = api.services;
-  const contactPage = contactFormHandler(
+  const { contact, formTokens, search, config, catalog } = api.services;
+  const { router, contexts } = api;
+  const contactForm = contactFormHandler(
     contact,
     formTokens,
     new ContactPage(pageTemplate('/contact')),
-    quotas,
     config.siteUrl,
   );
-  const searchPage = searchPageHandler(
-    search,
-    new SearchPage(pageTemplate('/search')),
-    quotas.limiter('anonymous', 'read'),
-    config.siteUrl,
-  );
+  const searchForm = searchPageHandler(search, new SearchPage(pageTemplate('/search')), config.siteUrl);
+  const contactPage: Endpoint = (request) => contactForm(request, contexts.visitor(request));
+  const searchPage: Endpoint = (request) => searchForm(request, contexts.visitor(request));
   return new Map<string, Endpoint>([
     ['/contact', contactPage],
     ['/contact.md', contactPage],
     ['/search', searchPage],
     ['/search.md', searchPage],
-    ...mcpRoutes({ router: api.router, config: api.services.config, catalog: api.services.catalog, docs }),
+    ...mcpRoutes({ router, contexts, config, catalog, docs }),
   ]);
 }

@@ -13,7 +13,6 @@ import type { Route, RouteHandler } from '../http/router.ts';
 import { createJobHandler, getJobStatusHandler } from '../jobs/job-handlers.ts';
 import { createKeyHandler } from '../keys/key-handlers.ts';
 import { tokenHandler } from '../keys/token-handler.ts';
-import type { QuotaName } from '../limits/quotas.ts';
 import { OPERATIONS, type OperationId } from '../operations/operations.ts';
 import { getProjectHandler } from '../projects/get-project.ts';
 import { listProjectsHandler } from '../projects/list-projects.ts';
@@ -25,26 +24,22 @@ import type { Services } from './services.ts';
  * The whole API surface: each operation of functions/operations/operations.ts with its handler.
  * Method, path and quotas come from that table, so routing and the docs cannot disagree.
  */
-export function apiRoutes(services: Services): Route<QuotaName>[] {
-  const { catalog, quotas, config, jobs } = services;
+export function apiRoutes(services: Services): Route[] {
+  const { catalog, config, jobs } = services;
   const handlers: Record<CurrentId, RouteHandler> = {
     listProjects: listProjectsHandler(catalog, services.cursors),
     getProject: getProjectHandler(catalog),
     search: searchHandler(services.search, config.siteUrl),
-    createContact: contactHandler(services.contact, (tier) =>
-      quotas.limiter(tier, OPERATIONS.createContact.handlerQuota),
-    ),
+    createContact: contactHandler(services.contact),
     batchOperations: batchHandler({
       catalog,
       getJobs: (jobIds, sandbox) => jobs.getMany(jobIds, sandbox),
-      readLimiter: (context) => quotas.limiter(context.tier, OPERATIONS.batchOperations.handlerQuota),
       maxOperations: config.batchMaxOperations,
     }),
     createJob: createJobHandler(jobs, config.siteUrl),
     getJobStatus: getJobStatusHandler(jobs),
     sandboxPing: sandboxPingHandler,
-    // Key creation counts per client IP whatever the tier (limits/quotas.ts).
-    createKey: createKeyHandler(services.keys, quotas.limiter('anonymous', OPERATIONS.createKey.handlerQuota)),
+    createKey: createKeyHandler(services.keys),
     issueToken: tokenHandler(services.keys),
     getApiIndex: apiIndexHandler(config.siteUrl),
     getHealth: healthHandler(() => services.storage.ping(), catalog.records.length),

@@ -4,10 +4,9 @@ import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
 import { jsonResponse } from '../http/json.ts';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
-import type { RequestContext } from '../http/request-context.ts';
 import type { RouteHandler } from '../http/router.ts';
-import { bodyRequests, charge } from '../limits/charge.ts';
-import type { QuotaLimiter } from '../limits/rate-limiter.ts';
+import { bodyRequests } from '../limits/charge.ts';
+import { OPERATIONS } from '../operations/operations.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { batchRequestSchema, type BatchOp } from './schema.ts';
 
@@ -18,9 +17,11 @@ export interface BatchDependencies {
   catalog: Catalog;
   /** Every job of the batch, read at one instant (one snapshot of the store). */
   getJobs: (jobIds: readonly string[], sandbox: boolean) => Promise<ReadonlyMap<string, unknown>>;
-  readLimiter: (context: RequestContext) => QuotaLimiter;
   maxOperations: number;
 }
+
+/** The quota each further operation counts against (the `handlerQuota` of batchOperations). */
+const READS = OPERATIONS.batchOperations.handlerQuota;
 
 type Outcome = { ok: true; data: unknown } | { ok: false; code: 'project_not_found' | 'job_not_found' };
 
@@ -41,8 +42,7 @@ export function batchHandler(deps: BatchDependencies): RouteHandler {
     const raw = await request.readBody(64 * 1024);
     // The router counted one read; a body over BODY_BYTES_PER_REQUEST counts more, valid or not.
     const bodyReads = bodyRequests(raw.length) - 1;
-    const bodyHeaders =
-      bodyReads > 0 ? await charge(deps.readLimiter(context), context.quotaKey, bodyReads, 'reads') : {};
+    const bodyHeaders = bodyReads > 0 ? await context.charge(READS, bodyReads, 'reads') : {};
     let operations: BatchOperation[];
     try {
       operations = validOperations(parseJsonBody(raw), schema, deps.maxOperations);
@@ -52,10 +52,7 @@ export function batchHandler(deps: BatchDependencies): RouteHandler {
       throw error;
     }
     const operationReads = operations.length - 1 - bodyReads;
-    const headers =
-      operationReads > 0
-        ? await charge(deps.readLimiter(context), context.quotaKey, operationReads, 'reads')
-        : bodyHeaders;
+    const headers = operationReads > 0 ? await context.charge(READS, operationReads, 'reads') : bodyHeaders;
     const jobIds = operations.filter(({ op }) => op === 'getJobStatus').map(({ id }) => id);
     const jobs = jobIds.length === 0 ? new Map<string, unknown>() : await deps.getJobs(jobIds, context.sandbox);
     const outcomes = operations.map(({ op, id }) => resolve(deps.catalog, jobs, op, id));

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type FieldProblem } from '../http/api-error.ts';
-import { clientKeyOf } from '../http/client-ip.ts';
 import { isFormContentType } from '../http/json-body.ts';
 import { asApiError } from '../http/known-errors.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { prefersMarkdown } from '../http/prefers-markdown.ts';
+import type { RequestContext } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
-import { charge } from '../limits/charge.ts';
-import type { QuotaBook } from '../limits/quotas.ts';
 import { withLlmsTxtPointer } from '../pages/llms-txt-pointer.ts';
 import { MARKDOWN, markdownAlternateLink, markdownTwinPath } from '../pages/markdown-twin.ts';
 import { contactAsMarkdown } from './contact-markdown.ts';
@@ -40,11 +38,8 @@ export function contactFormHandler(
   service: ContactService,
   formTokens: FormTokens,
   page: ContactPage,
-  quotas: QuotaBook,
   siteUrl: string,
 ) {
-  const requests = quotas.limiter('anonymous', 'read');
-  const messages = quotas.limiter('anonymous', 'contact');
   const markdown = withLlmsTxtPointer(contactAsMarkdown(siteUrl), siteUrl);
   const twinLink = markdownAlternateLink(`${siteUrl}${markdownTwinPath('/contact')}`);
 
@@ -54,7 +49,8 @@ export function contactFormHandler(
     body: page.render(state),
   });
 
-  return async (request: ApiRequest): Promise<ApiResponse> => {
+  /** `context`: a visitor of the page (RequestContexts.visitor), anonymous and never in sandbox mode. */
+  return async (request: ApiRequest, context: RequestContext): Promise<ApiResponse> => {
     const twinUrl = request.path.endsWith('.md');
     const read = request.method === 'GET' || request.method === 'HEAD';
     if (twinUrl && !read) return methodNotAllowed('GET, HEAD');
@@ -72,9 +68,8 @@ export function contactFormHandler(
     let values: Record<ContactField, string> = { name: '', email: '', message: '' };
     let token: string = randomUUID();
     let formToken = '';
-    const quotaKey = clientKeyOf(request.clientIp);
     try {
-      await charge(requests, quotaKey);
+      await context.charge('read');
       if (!isFormContentType(request)) {
         throw new ApiError('unsupported_media_type', 'This form must be sent as a regular form post.');
       }
@@ -94,11 +89,7 @@ export function contactFormHandler(
       }
       await service.submit({
         key: token,
-        sandbox: false,
-        limiter: messages,
-        quotaKey,
-        clientKey: quotaKey,
-        keyId: null,
+        context,
         payload: async () => ({ ...values, form: guards }),
       });
       return {

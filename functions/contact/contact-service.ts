@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../http/api-error.ts';
-import { charge } from '../limits/charge.ts';
-import { rateLimitHeaders, type QuotaLimiter } from '../limits/rate-limiter.ts';
+import type { RequestContext } from '../http/request-context.ts';
+import type { QuotaLimiter } from '../limits/rate-limiter.ts';
+import { OPERATIONS } from '../operations/operations.ts';
 import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
 import type { IdempotencyStore, KeyRef, RecordedAnswer } from './idempotency-store.ts';
 import type { FormTokens } from './form-token.ts';
@@ -20,13 +21,11 @@ export interface ContactOutcome {
 export interface ContactRequest {
   /** The parsed Idempotency-Key. */
   key: string;
-  sandbox: boolean;
-  /** The quota of the caller's tier, and who it counts against (the client IP, or the key). */
-  limiter: QuotaLimiter;
-  quotaKey: string;
-  /** The client's address as quotas count it (its IP, or /64 for IPv6), and the test key it used, if any. */
-  clientKey: string;
-  keyId: string | null;
+  /**
+   * The caller: its mode, the client address and test key its sandbox share counts against, and
+   * the message quota it is charged on.
+   */
+  context: Pick<RequestContext, 'sandbox' | 'clientKey' | 'keyId' | 'charge' | 'refund'>;
   /** Produces the parsed body; called once the key is known to be free or recorded (it may read the network). */
   payload: () => Promise<unknown>;
 }
@@ -51,6 +50,8 @@ export interface ContactDependencies {
 }
 
 const SCOPE = 'contact';
+/** The quota a message counts against, once it is valid (the `handlerQuota` of createContact). */
+const MESSAGES = OPERATIONS.createContact.handlerQuota;
 
 /**
  * createContact, shared by the JSON API, the plain form post and MCP: validation, the
@@ -72,7 +73,8 @@ export class ContactService {
   constructor(private readonly deps: ContactDependencies) {}
 
   async submit(request: ContactRequest): Promise<ContactOutcome> {
-    const ref: KeyRef = { scope: SCOPE, sandbox: request.sandbox, key: request.key };
+    const { context } = request;
+    const ref: KeyRef = { scope: SCOPE, sandbox: context.sandbox, key: request.key };
     const claim = await this.deps.idempotency.claim(ref, this.deps.claimLeaseMs);
     if (claim.kind === 'recorded') return this.replay(claim.answer, await request.payload(), request);
     if (claim.kind === 'in_flight') throw inProgress();
@@ -92,7 +94,7 @@ export class ContactService {
         );
       }
       const { form, ...fields } = parsed.data;
-      const headers = await charge(request.limiter, quotaKeyOf(request), 1, 'messages');
+      const headers = await context.charge(MESSAGES, 1, 'messages');
       // The form token this message counts against, if any: only a stored message counts (see undo).
       let counted: string | undefined;
       let signals: FormSignals | undefined;
@@ -105,7 +107,7 @@ export class ContactService {
         signals = { honeypot: form.honeypot, token };
       }
       const undo = async () => {
-        await request.limiter.refund(quotaKeyOf(request));
+        await context.refund(MESSAGES);
         if (counted !== undefined) await this.deps.formTokenMessages.refund(counted);
       };
       const verdict = spamScore(fields, signals);
@@ -116,15 +118,15 @@ export class ContactService {
           ref,
           token: claim.token,
           message: verdict.spam
-            ? { sandbox: request.sandbox, ...fields, folder: 'spam', spamReasons: verdict.reasons }
-            : { sandbox: request.sandbox, ...fields },
+            ? { sandbox: context.sandbox, ...fields, folder: 'spam', spamReasons: verdict.reasons }
+            : { sandbox: context.sandbox, ...fields },
           // Sandbox traffic is anyone's test, and spam nobody's message: the owner is told about neither.
-          channels: request.sandbox || verdict.spam ? [] : this.deps.channels,
+          channels: context.sandbox || verdict.spam ? [] : this.deps.channels,
           answer,
-          sandboxShare: request.sandbox
+          sandboxShare: context.sandbox
             ? {
-                client: request.clientKey,
-                key: request.keyId,
+                client: context.clientKey,
+                key: context.keyId,
                 bytes: messageBytes(fields),
                 maxBytes: this.deps.sandboxStorageBytes,
               }
@@ -142,7 +144,7 @@ export class ContactService {
         if (outcome.earlier === undefined) throw inProgress();
         return this.replay(outcome.earlier, raw, request);
       }
-      if (!request.sandbox && !verdict.spam) this.deps.onStored();
+      if (!context.sandbox && !verdict.spam) this.deps.onStored();
       return { status: answer.status, body: answer.body, headers, replayed: false };
     } finally {
       // A failed release (storage down) leaves the claim to run out after its lease.
@@ -156,7 +158,8 @@ export class ContactService {
     return {
       status: recorded.status,
       body: recorded.body,
-      headers: rateLimitHeaders(await request.limiter.peek(quotaKeyOf(request))),
+      // Zero units count nothing: the headers say where the quota stands.
+      headers: await request.context.charge(MESSAGES, 0, 'messages'),
       replayed: true,
     };
   }
@@ -165,11 +168,6 @@ export class ContactService {
 /** What a message's text takes in storage: its fields in UTF-8. */
 function messageBytes(fields: { name: string; email: string; message: string }): number {
   return Buffer.byteLength(fields.name) + Buffer.byteLength(fields.email) + Buffer.byteLength(fields.message);
-}
-
-/** Sandbox traffic has its own counters, so testing never eats a visitor's quota. */
-function quotaKeyOf(request: ContactRequest): string {
-  return request.sandbox ? `sandbox:${request.quotaKey}` : request.quotaKey;
 }
 
 function inProgress(): ApiError {

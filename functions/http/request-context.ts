@@ -1,12 +1,9 @@
 import { StorageUnavailable } from './storage-unavailable.ts';
 import { ApiError } from './api-error.ts';
 import { clientKeyOf } from './client-ip.ts';
+import type { QuotaBook, QuotaHolder, QuotaName, Tier } from '../limits/quotas.ts';
 import type { Eventually } from '../limits/rate-limiter.ts';
-import { headerValue, type ApiRequest } from './types.ts';
-
-/** Quota tiers: anonymous callers, and callers with a valid test key or token. */
-export const TIERS = ['anonymous', 'test'] as const;
-export type Tier = (typeof TIERS)[number];
+import { headerValue, type ApiRequest, type HeaderMap } from './types.ts';
 
 /** Values X-Sandbox accepts; anything else is refused rather than guessed. */
 export const SANDBOX_HEADER_VALUES = ['true', '1', 'false', '0'] as const;
@@ -20,54 +17,132 @@ export const SANDBOX_HEADER_VALUES = ['true', '1', 'false', '0'] as const;
 export const KEY_STATUSES = ['valid', 'invalid', 'unverified'] as const;
 type KeyStatus = 'none' | (typeof KEY_STATUSES)[number];
 
-/** Who is calling and in which mode; resolved once per request by the router. */
-export interface RequestContext {
-  sandbox: boolean;
-  tier: Tier;
+/** Who is calling, in which mode, and the one way to charge them; resolved once per request. */
+export interface RequestContext extends QuotaHolder {
   keyId: string | null;
   keyStatus: KeyStatus;
-  /** The identity quotas count against: the key when there is one, else the client IP (its /64 for IPv6). */
-  quotaKey: string;
+  /**
+   * Counts `units` (one by default) of a quota against the caller and returns the RateLimit-*
+   * headers, or throws a 429 `rate_limited` ApiError carrying them and Retry-After; `what` names
+   * the units in its message. Units already paid for this request are used up first (see Paid).
+   * Zero units count nothing and give the quota as it stands. A quota counted in this process
+   * answers at once; one counted in Redis, with a promise.
+   */
+  charge(quota: QuotaName, units?: number, what?: string): Eventually<HeaderMap>;
+  /** Gives back units charged for a request that turned out not to use the quota (a message not stored). */
+  refund(quota: QuotaName, units?: number): Promise<void>;
 }
+
+/**
+ * Units of quotas a caller already paid for a request elsewhere: the MCP endpoint counts each
+ * JSON-RPC message before any work, and the tool that message calls then makes its API request
+ * on that count. A context uses them up as it charges, so they pay for one request only.
+ */
+export type Paid = Partial<Record<QuotaName, number>>;
 
 /** Checks a presented key or bearer token; returns the key id it stands for, or null. */
 export type CredentialVerifier = (credential: string) => Promise<string | null>;
 
-/**
- * Resolves sandbox mode and the tier. Sandbox is selected by `?sandbox=true`, `X-Sandbox: true`
- * (or `1`), a host whose first label is `sandbox`, or a valid test key. A key that does not
- * verify never fails the request (the API is public, so it never answers 401; see docs/architecture.md): the request
- * is served anonymously and the response says the key was ignored. A key that cannot be checked
- * now (the key store is unreachable) is served the same way, in sandbox mode, and said to be unverified.
- */
-export function resolveContext(request: ApiRequest, verify: CredentialVerifier): Eventually<RequestContext> {
-  const credential = credentialOf(request);
-  // Without a credential there is nothing to look up: the context is known at once.
-  if (credential === null) return contextOf(request, null, null);
-  return verifyOrUnknown(verify, credential).then((verified) => contextOf(request, credential, verified));
+/** Where a context's charges are counted (limits/quotas.ts). */
+type Quotas = Pick<QuotaBook, 'charge' | 'refund'>;
+
+/** Makes the context of each request: who is calling, and the quotas they are charged on. */
+export class RequestContexts {
+  constructor(
+    private readonly verify: CredentialVerifier,
+    private readonly quotas: Quotas,
+  ) {}
+
+  /**
+   * The caller of an API request. Sandbox is selected by `?sandbox=true`, `X-Sandbox: true` (or
+   * `1`), a host whose first label is `sandbox`, or a valid test key. A key that does not verify
+   * never fails the request (the API is public, so it never answers 401; see
+   * docs/architecture.md): the request is served anonymously and the response says the key was
+   * ignored. A key that cannot be checked now (the key store is unreachable) is served the same
+   * way, in sandbox mode, and said to be unverified. A bad `sandbox` or X-Sandbox throws.
+   */
+  of(request: ApiRequest, paid: Paid = {}): Eventually<RequestContext> {
+    const credential = credentialOf(request);
+    // Without a credential there is nothing to look up: the context is known at once.
+    if (credential === null) return this.contextOf(request, null, null, paid);
+    return verifyOrUnknown(this.verify, credential).then((verified) =>
+      this.contextOf(request, credential, verified, paid),
+    );
+  }
+
+  /**
+   * A visitor of the site's own pages (the contact form, the search page): anonymous and never in
+   * sandbox mode, counted by client IP. Keys and X-Sandbox are the API's, so they are not read.
+   */
+  visitor(request: ApiRequest): RequestContext {
+    const clientKey = clientKeyOf(request.clientIp);
+    return new Context(
+      { tier: 'anonymous', sandbox: false, quotaKey: clientKey, clientKey, keyId: null, keyStatus: 'none' },
+      this.quotas,
+      {},
+    );
+  }
+
+  private contextOf(
+    request: ApiRequest,
+    credential: string | null,
+    verified: string | null | 'unknown',
+    paid: Paid,
+  ): RequestContext {
+    const keyId = verified === 'unknown' ? null : verified;
+    const keyStatus: KeyStatus =
+      credential === null ? 'none' : verified === 'unknown' ? 'unverified' : keyId === null ? 'invalid' : 'valid';
+    const sandbox =
+      keyId !== null ||
+      keyStatus === 'unverified' ||
+      sandboxByQuery(request) ||
+      sandboxByHeader(request) ||
+      sandboxByHost(request);
+    const clientKey = clientKeyOf(request.clientIp);
+    const caller: Caller = {
+      sandbox,
+      tier: keyId === null ? 'anonymous' : 'test',
+      keyId,
+      keyStatus,
+      quotaKey: keyId === null ? clientKey : `key:${keyId}`,
+      clientKey,
+    };
+    return new Context(caller, this.quotas, paid);
+  }
 }
 
-function contextOf(
-  request: ApiRequest,
-  credential: string | null,
-  verified: string | null | 'unknown',
-): RequestContext {
-  const keyId = verified === 'unknown' ? null : verified;
-  const keyStatus: KeyStatus =
-    credential === null ? 'none' : verified === 'unknown' ? 'unverified' : keyId === null ? 'invalid' : 'valid';
-  const sandbox =
-    keyId !== null ||
-    keyStatus === 'unverified' ||
-    sandboxByQuery(request) ||
-    sandboxByHeader(request) ||
-    sandboxByHost(request);
-  return {
-    sandbox,
-    tier: keyId === null ? 'anonymous' : 'test',
-    keyId,
-    keyStatus,
-    quotaKey: keyId === null ? clientKeyOf(request.clientIp) : `key:${keyId}`,
-  };
+type Caller = Omit<RequestContext, 'charge' | 'refund'>;
+
+class Context implements RequestContext {
+  readonly sandbox: boolean;
+  readonly tier: Tier;
+  readonly keyId: string | null;
+  readonly keyStatus: KeyStatus;
+  readonly quotaKey: string;
+  readonly clientKey: string;
+
+  constructor(
+    caller: Caller,
+    private readonly quotas: Quotas,
+    private readonly paid: Paid,
+  ) {
+    this.sandbox = caller.sandbox;
+    this.tier = caller.tier;
+    this.keyId = caller.keyId;
+    this.keyStatus = caller.keyStatus;
+    this.quotaKey = caller.quotaKey;
+    this.clientKey = caller.clientKey;
+  }
+
+  charge(quota: QuotaName, units = 1, what = 'requests'): Eventually<HeaderMap> {
+    const prepaid = Math.min(this.paid[quota] ?? 0, units);
+    if (prepaid > 0) this.paid[quota] = (this.paid[quota] ?? 0) - prepaid;
+    return this.quotas.charge(this, quota, units - prepaid, what);
+  }
+
+  refund(quota: QuotaName, units = 1): Promise<void> {
+    return this.quotas.refund(this, quota, units);
+  }
 }
 
 /**

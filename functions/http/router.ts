@@ -3,8 +3,8 @@ import { CORS_HEADERS, crossOriginRefused, preflightAnswer } from './cors.ts';
 import { asApiError } from './known-errors.ts';
 import { RequestAborted } from './request-aborted.ts';
 import { RoutePattern } from './route-pattern.ts';
-import { resolveContext, type CredentialVerifier, type RequestContext } from './request-context.ts';
-import type { Eventually } from '../limits/rate-limiter.ts';
+import type { Paid, RequestContext, RequestContexts } from './request-context.ts';
+import type { QuotaName } from '../limits/quotas.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from './types.ts';
 
 export type RouteHandler = (
@@ -14,7 +14,7 @@ export type RouteHandler = (
 ) => ApiResponse | Promise<ApiResponse>;
 
 /** One operation of the API with its handler (the specs live in functions/operations/operations.ts). */
-export interface Route<Quota extends string = string> {
+export interface Route {
   method: 'GET' | 'POST';
   path: string;
   operationId: string;
@@ -22,20 +22,9 @@ export interface Route<Quota extends string = string> {
    * The quota one request counts against, charged before the handler runs (per key for the
    * test tier, else per IP). Operations whose cost depends on the body charge it themselves.
    */
-  quota?: Quota | undefined;
+  quota?: QuotaName | undefined;
   handler: RouteHandler;
 }
-
-/**
- * Counts `units` of a quota against the caller and returns the RateLimit-* headers, or throws
- * a 429 `rate_limited` ApiError. The quotas themselves are not the router's business.
- */
-type QuotaCharger<Quota extends string> = (
-  context: RequestContext,
-  quota: Quota,
-  units: number,
-  what?: string,
-) => Eventually<HeaderMap>;
 
 /**
  * Versions X-API-Version may name: only v1, the same version as the /api/v1 path prefix. A
@@ -61,9 +50,9 @@ const SAFE_INSTANCE = /^[A-Za-z0-9/._~-]{1,200}$/;
 
 type ErrorLogger = (requestId: string, error: unknown) => void;
 
-export interface RouterOptions<Quota extends string> {
-  chargeQuota: QuotaCharger<Quota>;
-  verifyCredential: CredentialVerifier;
+export interface RouterOptions {
+  /** Resolves each request's caller and charges it; the quotas themselves are not the router's business. */
+  contexts: Pick<RequestContexts, 'of'>;
   logError: ErrorLogger;
   /** Whether a request comes from a browser page on a foreign origin (cors.ts crossOriginWriter). */
   isForeignOrigin: (request: ApiRequest) => boolean;
@@ -76,19 +65,20 @@ export interface RouterOptions<Quota extends string> {
  * A handler throws ApiError for expected failures; anything else is a 500 whose details go only
  * to the log.
  */
-export class Router<Quota extends string = string> {
-  private readonly routes: { route: Route<Quota>; pattern: RoutePattern }[];
-  private readonly options: RouterOptions<Quota>;
+export class Router {
+  private readonly routes: { route: Route; pattern: RoutePattern }[];
+  private readonly options: RouterOptions;
 
-  constructor(routes: readonly Route<Quota>[], options: RouterOptions<Quota>) {
+  constructor(routes: readonly Route[], options: RouterOptions) {
     this.routes = routes.map((route) => ({ route, pattern: new RoutePattern(route.path) }));
     this.options = options;
   }
 
-  async handle(request: ApiRequest): Promise<ApiResponse> {
+  /** `paid`: quota the caller already paid for this request elsewhere (see Paid). */
+  async handle(request: ApiRequest, paid?: Paid): Promise<ApiResponse> {
     let response: ApiResponse;
     try {
-      response = await this.dispatch(request);
+      response = await this.dispatch(request, paid);
     } catch (error) {
       response = this.renderError(request, error, {});
     }
@@ -99,9 +89,9 @@ export class Router<Quota extends string = string> {
     return response;
   }
 
-  private async dispatch(request: ApiRequest): Promise<ApiResponse> {
+  private async dispatch(request: ApiRequest, paid: Paid | undefined): Promise<ApiResponse> {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    let match: { route: Route<Quota>; params: Record<string, string> } | undefined;
+    let match: { route: Route; params: Record<string, string> } | undefined;
     let pathExists = false;
     for (const { route, pattern } of this.routes) {
       const params = pattern.match(request.path);
@@ -130,11 +120,11 @@ export class Router<Quota extends string = string> {
     const headers: HeaderMap = {};
     try {
       // What is known at once is not awaited: each await is a microtask turn per request.
-      const resolved = resolveContext(request, this.options.verifyCredential);
+      const resolved = this.options.contexts.of(request, paid);
       const context = resolved instanceof Promise ? await resolved : resolved;
       Object.assign(headers, contextHeaders(context));
       if (route.quota !== undefined) {
-        const charged = this.options.chargeQuota(context, route.quota, request.prepaid === true ? 0 : 1);
+        const charged = context.charge(route.quota);
         Object.assign(headers, charged instanceof Promise ? await charged : charged);
       }
       checkApiVersion(request);
@@ -151,15 +141,6 @@ export class Router<Quota extends string = string> {
     } catch (error) {
       return this.renderError(request, error, headers, route.path);
     }
-  }
-
-  /**
-   * Resolves the caller of a request that no route serves (an MCP protocol request) exactly as
-   * for an API request, and counts `units` of a quota against it; the RateLimit-* headers come
-   * back, or a `rate_limited` (or bad X-Sandbox) ApiError is thrown.
-   */
-  async chargeCaller(request: ApiRequest, quota: Quota, units: number, what?: string): Promise<HeaderMap> {
-    return this.options.chargeQuota(await resolveContext(request, this.options.verifyCredential), quota, units, what);
   }
 
   /** The Allow header value for a path (RFC 9110 section 10.2.1): HEAD with GET, and OPTIONS. */

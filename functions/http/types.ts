@@ -15,11 +15,6 @@ export interface ApiRequest {
   requestId: string;
   /** Reads the body, refusing (with a `payload_too_large` ApiError) past `maxBytes` without reading the rest. */
   readBody(maxBytes: number): Promise<Buffer>;
-  /**
-   * Set only on an in-process call an MCP tool makes: the MCP endpoint already counted the one
-   * request the router would charge (every JSON-RPC message costs one, before any work is done).
-   */
-  prepaid?: boolean;
 }
 
 export type HeaderMap = Record<string, string>;

@@ -1,20 +1,18 @@
 import { ApiError } from '../http/api-error.ts';
-import { clientKeyOf } from '../http/client-ip.ts';
 import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
 import { jsonResponse } from '../http/json.ts';
 import { readOptionalJson } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
 import type { RouteHandler } from '../http/router.ts';
-import { charge } from '../limits/charge.ts';
-import type { QuotaLimiter } from '../limits/rate-limiter.ts';
+import { OPERATIONS } from '../operations/operations.ts';
 import type { KeyService } from './key-service.ts';
 import { createKeySchema } from './schema.ts';
 
 /**
  * POST /api/v1/keys: a new test key, shown once. Creation is counted per client IP whatever
- * key the caller holds, so keys cannot be used to mint more keys faster.
+ * key the caller holds, so keys cannot be used to mint more keys faster (limits/quotas.ts).
  */
-export function createKeyHandler(keys: KeyService, limiter: QuotaLimiter): RouteHandler {
+export function createKeyHandler(keys: KeyService): RouteHandler {
   return async (request, _params, context) => {
     strictQuery(request.query, []);
     const body = (await readOptionalJson(request, 4096)) ?? {};
@@ -29,7 +27,7 @@ export function createKeyHandler(keys: KeyService, limiter: QuotaLimiter): Route
         errors,
       });
     }
-    const headers = await charge(limiter, clientKeyOf(request.clientIp), 1, 'keys');
+    const headers = await context.charge(OPERATIONS.createKey.handlerQuota, 1, 'keys');
     return jsonResponse(201, await keys.create(parsed.data.label ?? null, context.sandbox), headers);
   };
 }

@@ -1,12 +1,26 @@
 import type { Config } from '../config/env.ts';
 import type { RateQuota } from '../config/rate-quota.ts';
-import type { Tier } from '../http/request-context.ts';
-import { MemoryLimiter, type QuotaLimiter } from './rate-limiter.ts';
+import { charge } from './charge.ts';
+import { MemoryLimiter, type Eventually, type QuotaLimiter } from './rate-limiter.ts';
 import { RedisLimiter, RedisQuotaStore } from './redis-limiter.ts';
 
 /** The quotas an operation can count against. */
 export const QUOTA_NAMES = ['read', 'contact', 'keys'] as const;
 export type QuotaName = (typeof QUOTA_NAMES)[number];
+
+/** Quota tiers: anonymous callers, and callers with a valid test key or token. */
+export const TIERS = ['anonymous', 'test'] as const;
+export type Tier = (typeof TIERS)[number];
+
+/** What the quotas need to know of a caller (http/request-context.ts resolves it per request). */
+export interface QuotaHolder {
+  tier: Tier;
+  sandbox: boolean;
+  /** The key when the caller has a valid one, else the client IP (its /64 for IPv6). */
+  quotaKey: string;
+  /** The client IP as quotas count it, whatever key the caller holds. */
+  clientKey: string;
+}
 
 /**
  * Every quota by tier, from the configuration: the one table pricing.md, the OpenAPI text and
@@ -61,8 +75,31 @@ export class QuotaBook {
     return this.redis === null ? Promise.resolve() : this.redis.firstConnection();
   }
 
-  limiter(tier: Tier, name: QuotaName): QuotaLimiter {
-    return this.limiters[tier][name];
+  /**
+   * Counts `units` of a quota against a caller: the RateLimit-* headers, or a 429 `rate_limited`
+   * thrown with them (limits/charge.ts). Zero units count nothing and give the quota as it stands.
+   */
+  charge(holder: QuotaHolder, name: QuotaName, units: number, what: string): Eventually<Record<string, string>> {
+    const { limiter, key } = this.account(holder, name);
+    return charge(limiter, key, units, what);
+  }
+
+  /** Gives back units charged for a request that turned out not to use the quota (a message not stored). */
+  refund(holder: QuotaHolder, name: QuotaName, units: number): Promise<void> {
+    const { limiter, key } = this.account(holder, name);
+    return limiter.refund(key, units);
+  }
+
+  /**
+   * Where a caller's units of a quota are counted. Keys are counted per client IP whatever key
+   * the caller holds, so keys cannot be used to mint more keys faster; sandbox messages have
+   * counters of their own, so testing never eats a visitor's message quota.
+   */
+  private account(holder: QuotaHolder, name: QuotaName): { limiter: QuotaLimiter; key: string } {
+    if (name === 'keys') return { limiter: this.limiters.anonymous.keys, key: holder.clientKey };
+    const limiter = this.limiters[holder.tier][name];
+    if (name === 'contact' && holder.sandbox) return { limiter, key: `sandbox:${holder.quotaKey}` };
+    return { limiter, key: holder.quotaKey };
   }
 
   close(): void {

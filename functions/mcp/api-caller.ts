@@ -1,6 +1,15 @@
 import type { Router } from '../http/router.ts';
 import { payloadTooLarge } from '../http/api-error.ts';
+import type { Paid } from '../http/request-context.ts';
 import type { ApiRequest } from '../http/types.ts';
+import type { QuotaName } from '../limits/quotas.ts';
+
+/**
+ * What every JSON-RPC message costs, charged by the MCP endpoint before any work: one request of
+ * the API's read quota, shared with HTTP callers. A tools/call message's first API request is
+ * that one (tool-registry.ts), so a tool costs what its operation costs over HTTP.
+ */
+export const MESSAGE_QUOTA: QuotaName = 'read';
 
 /**
  * Who sent an MCP request, as the API needs to know it: the client IP its quotas count against,
@@ -27,8 +36,6 @@ interface ApiCall {
   headers?: Readonly<Record<string, string>>;
   /** Sent as JSON; absent means no body. */
   body?: unknown;
-  /** The MCP endpoint already counted this call's request (see ApiRequest.prepaid). */
-  prepaid?: boolean;
 }
 
 /** The API's answer: its status and its JSON body (null when it had none). */
@@ -37,14 +44,15 @@ export interface ApiOutcome {
   body: unknown;
 }
 
-export type ApiCaller = (call: ApiCall) => Promise<ApiOutcome>;
+/** `paid`: quota the caller already paid for this call (see Paid); used up by the calls that draw on it. */
+export type ApiCaller = (call: ApiCall, paid?: Paid) => Promise<ApiOutcome>;
 
 /**
  * Calls an operation of the API in process: the request goes through the same Router as one
  * arriving over HTTP, so the same handler, quota and error shape answer it.
  */
 export function apiCaller(router: Pick<Router, 'handle'>, caller: McpCaller): ApiCaller {
-  return async (call) => {
+  return async (call, paid) => {
     const query = new URLSearchParams(call.query);
     if (caller.sandbox !== undefined) query.set('sandbox', caller.sandbox);
     const body = call.body === undefined ? null : Buffer.from(JSON.stringify(call.body));
@@ -59,13 +67,12 @@ export function apiCaller(router: Pick<Router, 'handle'>, caller: McpCaller): Ap
       },
       clientIp: caller.clientIp,
       requestId: caller.requestId,
-      prepaid: call.prepaid === true,
       readBody: (maxBytes) => {
         if (body !== null && body.length > maxBytes) return Promise.reject(payloadTooLarge(maxBytes));
         return Promise.resolve(body ?? Buffer.alloc(0));
       },
     };
-    const response = await router.handle(request);
+    const response = await router.handle(request, paid);
     const text = response.body === null ? '' : response.body.toString();
     return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
   };

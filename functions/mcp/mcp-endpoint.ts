@@ -1,9 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { ApiError, errorBody, type ErrorBody } from '../http/api-error.ts';
+import type { RequestContexts } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { bodyRequests } from '../limits/charge.ts';
-import { FORWARDED_HEADERS, type McpCaller } from './api-caller.ts';
+import { FORWARDED_HEADERS, MESSAGE_QUOTA, type McpCaller } from './api-caller.ts';
 import { MAX_TOOL_ARGUMENTS } from './tool-registry.ts';
 
 /** Most bytes one MCP message may have; tool arguments are small (a contact message is 16 KiB at most). */
@@ -23,10 +24,10 @@ export interface McpEndpointOptions {
   /** The server for one request; it is connected to a fresh transport and closed after the answer. */
   buildServer(caller: McpCaller): McpServer;
   /**
-   * Counts `units` requests against the caller's request quota and returns the RateLimit-*
-   * headers; throws ApiError `rate_limited` (or a bad X-Sandbox) like the API does.
+   * Resolves the caller as the API does (a bad X-Sandbox throws the API's ApiError), so MCP and
+   * HTTP requests share one quota.
    */
-  chargeRequests(request: ApiRequest, units: number): Promise<HeaderMap>;
+  contexts: Pick<RequestContexts, 'of'>;
   isAllowedOrigin(origin: string): boolean;
   siteUrl: string;
 }
@@ -38,7 +39,7 @@ export interface McpEndpointOptions {
  * 405 with Allow: POST, as the transport specification allows. Failures before the SDK sees the
  * message answer in JSON-RPC's error shape, like the SDK's own.
  */
-export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, siteUrl }: McpEndpointOptions) {
+export function mcpEndpoint({ buildServer, contexts, isAllowedOrigin, siteUrl }: McpEndpointOptions) {
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const origin = headerValue(request, 'origin');
     if (origin !== undefined && !isAllowedOrigin(origin)) {
@@ -74,8 +75,9 @@ export function mcpEndpoint({ buildServer, chargeRequests, isAllowedOrigin, site
       boundToolArguments(parsedBody);
       const messages = messageCount(parsedBody);
       // A request refused for its length costs one, like any other refused request; a large body more.
-      quotaHeaders = await chargeRequests(
-        request,
+      const context = await contexts.of(request);
+      quotaHeaders = await context.charge(
+        MESSAGE_QUOTA,
         Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(body.length)),
       );
       if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);

@@ -1,8 +1,8 @@
 import type { Config } from '../config/env.ts';
 import type { DocPage } from '../docs/doc-page.ts';
+import type { RequestContexts } from '../http/request-context.ts';
 import type { Router } from '../http/router.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
-import type { QuotaName } from '../limits/quotas.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { apiCaller } from './api-caller.ts';
 import { mcpEndpoint } from './mcp-endpoint.ts';
@@ -10,9 +10,10 @@ import { mcpServers } from './mcp-servers.ts';
 import { originPolicy } from './origins.ts';
 import { MCP_SERVERS } from './server-identity.ts';
 
-/** What the MCP servers are built from: the API's router behind their tools, and what they publish. */
+/** What the MCP servers are built from: the API's router behind their tools, its callers, and what they publish. */
 interface McpSources {
-  router: Router<QuotaName>;
+  router: Router;
+  contexts: Pick<RequestContexts, 'of'>;
   config: Pick<Config, 'siteUrl' | 'mcpAllowedOrigins'>;
   catalog: Catalog;
   docs: readonly DocPage[];
@@ -21,6 +22,7 @@ interface McpSources {
 /** Both MCP servers by path, each answering with the API (and so its rules) behind its tools. */
 export function mcpRoutes({
   router,
+  contexts,
   config,
   catalog,
   docs,
@@ -32,15 +34,13 @@ export function mcpRoutes({
     api: apiCaller(router, caller),
     requestId: caller.requestId,
   });
-  // The router resolves the caller and charges it, so MCP and HTTP requests share one quota.
-  const chargeRequests = (request: ApiRequest, units: number) => router.chargeCaller(request, 'read', units);
   return new Map([
     [
       MCP_SERVERS.product.path,
       mcpEndpoint({
         siteUrl,
         isAllowedOrigin,
-        chargeRequests,
+        contexts,
         buildServer: (caller) => servers.build('product', contextOf(caller)),
       }),
     ],
@@ -49,7 +49,7 @@ export function mcpRoutes({
       mcpEndpoint({
         siteUrl,
         isAllowedOrigin,
-        chargeRequests,
+        contexts,
         buildServer: (caller) => servers.build('docs', contextOf(caller)),
       }),
     ],

@@ -11,11 +11,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodObject } from 'zod';
 import { ApiError, errorBody, internalError } from '../http/api-error.ts';
+import type { Paid } from '../http/request-context.ts';
 import { asApiError } from '../http/known-errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.ts';
 import { listedNames } from '../http/query.ts';
 import { logError } from '../log/log.ts';
-import type { ApiCaller, ApiOutcome } from './api-caller.ts';
+import { MESSAGE_QUOTA, type ApiCaller, type ApiOutcome } from './api-caller.ts';
 
 /** Reads this service's own data: safe to call any number of times. */
 export const READ_ONLY: ToolAnnotations = {
@@ -118,7 +119,7 @@ export function registerTools<Context extends ToolContext>(
       const args = request.params.arguments ?? {};
       checkArgumentCount(args);
       checkArgumentDepth(args);
-      return toolResult(await tool.run(args, { ...context, api: firstCallPrepaid(context.api) }));
+      return toolResult(await tool.run(args, { ...context, api: paidByTheMessage(context.api) }));
     } catch (error) {
       const expected = asApiError(error);
       if (expected !== undefined)
@@ -160,15 +161,12 @@ function checkArgumentDepth(args: Record<string, unknown>): void {
 
 /**
  * The MCP endpoint charged one request for this tools/call message before any work; the first
- * operation the tool calls is that request, so the tool costs what its operation costs over HTTP.
+ * operation the tool calls is that request (its context uses the payment up), so the tool costs
+ * what its operation costs over HTTP.
  */
-function firstCallPrepaid(api: ApiCaller): ApiCaller {
-  let prepaid = true;
-  return (call) => {
-    const first = prepaid;
-    prepaid = false;
-    return api({ ...call, prepaid: first });
-  };
+function paidByTheMessage(api: ApiCaller): ApiCaller {
+  const paid: Paid = { [MESSAGE_QUOTA]: 1 };
+  return (call) => api(call, paid);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { HeaderObject, ParameterObject, ReferenceObject } from 'openapi3-ts/oas30';
-import { KEY_STATUSES, SANDBOX_HEADER_VALUES, TIERS } from '../http/request-context.ts';
+import { KEY_STATUSES, SANDBOX_HEADER_VALUES } from '../http/request-context.ts';
+import { TIERS } from '../limits/quotas.ts';
 import { DEPRECATED_AT, DEPRECATION_HEADER_VALUE, SUNSET_HEADER_VALUE } from '../operations/deprecation.ts';
 import { API_VERSIONS } from '../http/router.ts';
 

@@ -1,10 +1,8 @@
 import { ApiError } from '../http/api-error.ts';
-import { clientKeyOf } from '../http/client-ip.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { prefersMarkdown } from '../http/prefers-markdown.ts';
+import type { RequestContext } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
-import { charge } from '../limits/charge.ts';
-import type { QuotaLimiter } from '../limits/rate-limiter.ts';
 import { MARKDOWN, markdownAlternateLink } from '../pages/markdown-twin.ts';
 import { withLlmsTxtPointer } from '../pages/llms-txt-pointer.ts';
 import type { SearchIndex } from './search-index.ts';
@@ -28,8 +26,8 @@ interface SearchOutcome {
  * strict (an unknown type searches everything, other parameters are ignored), since a person
  * reads the answer, and it counts each search against the same read quota as the API.
  */
-export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter: QuotaLimiter, siteUrl: string) {
-  async function search(request: ApiRequest): Promise<SearchOutcome> {
+export function searchPageHandler(index: SearchIndex, page: SearchPage, siteUrl: string) {
+  async function search(request: ApiRequest, context: RequestContext): Promise<SearchOutcome> {
     const query = (request.query.get('q') ?? '').trim();
     const typeValue = request.query.get('type') ?? '';
     const type = isSearchType(typeValue) ? typeValue : undefined;
@@ -39,7 +37,7 @@ export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter:
       return { status: 400, state: { query, type, status }, headers: {} };
     }
     try {
-      const quotaHeaders = await charge(limiter, clientKeyOf(request.clientIp), 1, 'searches');
+      const quotaHeaders = await context.charge('read', 1, 'searches');
       const { total, hits } = index.search(query, { type, limit: SEARCH_PAGE_LIMIT });
       return {
         status: 200,
@@ -53,9 +51,10 @@ export function searchPageHandler(index: SearchIndex, page: SearchPage, limiter:
     }
   }
 
-  return async (request: ApiRequest): Promise<ApiResponse> => {
+  /** `context`: a visitor of the page (RequestContexts.visitor), counted by client IP. */
+  return async (request: ApiRequest, context: RequestContext): Promise<ApiResponse> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET, HEAD');
-    const { status, state, headers } = await search(request);
+    const { status, state, headers } = await search(request, context);
     // /search answers by Accept; /search.md is always Markdown.
     const twinUrl = request.path.endsWith('.md');
     const vary: HeaderMap = twinUrl ? {} : { vary: 'Accept' };

@@ -1,24 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Api } from '../app/app.ts';
-import { isRouterPath, type Endpoint } from '../app/endpoints.ts';
+import { isServicePath, type Handle } from '../app/handle.ts';
+import type { Config } from '../config/env.ts';
 import { clientIpOf } from '../http/client-ip.ts';
 import { ifNoneMatchHits } from '../http/etag.ts';
 import { RequestAborted } from '../http/request-aborted.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { answeredId, requestIdsFor, type RequestIds } from '../http/request-id.ts';
 import { securityHeaders } from '../http/security-headers.ts';
-import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
+import { headerValue, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { logError, logWarning, writeAccessLine } from '../log/log.ts';
 import { splitTarget, toApiRequest } from './node-request.ts';
 import { prefersMarkdown } from '../http/prefers-markdown.ts';
 import { variantFor, type StaticFiles } from './static-files.ts';
 
 export interface ListenerParts {
-  api: Api;
+  config: Config;
+  /** The service's one entry (functions/app/handle.ts), for every path it answers. */
+  handle: Handle;
   /** The prerendered output; without it (under `astro dev`, which renders pages itself) other paths go to `next`. */
   statics?: StaticFiles;
-  /** Paths answered per request besides the API (functions/app/endpoints.ts). */
-  endpoints: ReadonlyMap<string, Endpoint>;
   /** Headers on every response; by default the security headers for the configured site. */
   commonHeaders?: HeaderMap;
 }
@@ -26,8 +26,8 @@ export interface ListenerParts {
 const TEXT = 'text/plain; charset=utf-8';
 
 /**
- * The production request path: API paths go straight to the router, prerendered pages and
- * documents come from memory, and anything else is the 404 page. `astro dev` mounts the same
+ * The production request path: the service's paths go straight to its entry (the router and
+ * the endpoints), prerendered pages and documents come from memory, and anything else is the 404 page. `astro dev` mounts the same
  * listener without the files, as a connect middleware (src/lib/dev-service.ts). Every page is
  * prerendered, so Astro's request handler has nothing to render here (and, mounted, it answers
  * 500 for `/404`).
@@ -36,8 +36,7 @@ const TEXT = 'text/plain; charset=utf-8';
  * go to `writeHead` in one object: a single `setHeader` beforehand would send node down its
  * slow path for every header.
  */
-export function createRequestListener({ api, statics, endpoints, commonHeaders }: ListenerParts) {
-  const { config } = api.services;
+export function createRequestListener({ config, handle, statics, commonHeaders }: ListenerParts) {
   const common = commonHeaders ?? securityHeaders(config.siteUrl);
   const commonList = Object.entries(common).flat();
 
@@ -69,7 +68,6 @@ export function createRequestListener({ api, statics, endpoints, commonHeaders }
    * errors nobody caught, but on node 20 it hooks every promise: 7 % of the read throughput.)
    */
   function serveDynamic(
-    handle: (request: ApiRequest) => Promise<ApiResponse>,
     req: IncomingMessage,
     res: ServerResponse,
     ids: RequestIds,
@@ -97,7 +95,6 @@ export function createRequestListener({ api, statics, endpoints, commonHeaders }
       });
   }
 
-  const routeApi = (request: ApiRequest) => api.router.handle(request);
   // Only with TRUST_PROXY=0, and only until the first X-Forwarded-For: then a boolean per request.
   let proxyWarningDue = config.trustProxy === 0;
 
@@ -113,13 +110,8 @@ export function createRequestListener({ api, statics, endpoints, commonHeaders }
     const method = req.method ?? 'GET';
     const { path, search } = splitTarget(req.url ?? '/');
 
-    if (isRouterPath(path)) {
-      serveDynamic(routeApi, req, res, ids, clientIp, path, search, started);
-      return;
-    }
-    const endpoint = endpoints.get(path);
-    if (endpoint !== undefined) {
-      serveDynamic(endpoint, req, res, ids, clientIp, path, search, started);
+    if (isServicePath(path)) {
+      serveDynamic(req, res, ids, clientIp, path, search, started);
       return;
     }
 

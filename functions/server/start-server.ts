@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createApi, type Api } from '../app/app.ts';
 import type { Config } from '../config/env.ts';
 import { DISCOVERY_DOCUMENTS } from '../docs/discovery-documents.ts';
-import { serviceEndpoints } from '../app/endpoints.ts';
+import { serviceHandle } from '../app/handle.ts';
 import { DISCOVERY_LINKS } from '../http/router.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { DISCOVERY_CORS_HEADERS, MCP_CATALOG_PATH, SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
@@ -63,12 +63,12 @@ export async function startServer(config: Config, build: Build): Promise<Running
     },
     config.siteUrl,
   );
-  const endpoints = serviceEndpoints(api, build.docs, (path) => {
+  const handle = serviceHandle(api, build.docs, (path) => {
     const template = statics.get(path)?.identity.body.toString('utf8');
     if (template === undefined) throw new Error(`The build has no ${path} page`);
     return template;
   });
-  const server = createServer(serverTimeouts(config.connections), createRequestListener({ api, statics, endpoints }));
+  const server = createServer(serverTimeouts(config.connections), createRequestListener({ config, handle, statics }));
   limitConnections(server, config.connections, config.trustProxy);
 
   try {

@@ -4,7 +4,8 @@ import { loadConfig } from '../../functions/config/env.ts';
 import { BUILT_ELSEWHERE } from '../../functions/docs/discovery-documents.ts';
 import type { DocPage } from '../../functions/docs/doc-page.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
-import { ENDPOINT_PATHS, isPageEndpoint, isRouterPath, serviceEndpoints } from '../../functions/app/endpoints.ts';
+import { isPageEndpoint } from '../../functions/app/endpoints.ts';
+import { isServicePath, serviceHandle } from '../../functions/app/handle.ts';
 import { splitTarget } from '../../functions/server/node-request.ts';
 import { createRequestListener } from '../../functions/server/request-listener.ts';
 import { projectSources } from './catalog.ts';
@@ -18,8 +19,8 @@ let service: Promise<{ api: Api; docs: DocPage[] }> | undefined;
 
 /**
  * The production service under `astro dev`, loaded by src/lib/dev-mount.ts through Vite (so the
- * content collections are at hand): the production request listener with the router and the
- * endpoint table of functions/app/endpoints.ts (contact form, search page, both MCP servers), and
+ * content collections are at hand): the production request listener with the service's one entry
+ * (functions/app/handle.ts: the router, the contact form, the search page, both MCP servers), and
  * Astro rendering everything else. The API is built once per dev server from the content as it
  * was then; the contact and search pages are rendered by Astro on each request (asked for over
  * HTTP, as the server's own template request), so an edit to them shows at once.
@@ -34,7 +35,7 @@ export async function serveInDev(
   // A document the build writes under another name is rendered by Astro under that name too.
   const builtAs = Object.entries(BUILT_ELSEWHERE).find(([, url]) => url === path)?.[0];
   if (builtAs !== undefined) req.url = builtAs;
-  if (req.headers[TEMPLATE_REQUEST_HEADER] !== undefined || (!isRouterPath(path) && !ENDPOINT_PATHS.has(path))) {
+  if (req.headers[TEMPLATE_REQUEST_HEADER] !== undefined || !isServicePath(path)) {
     next();
     return;
   }
@@ -46,11 +47,12 @@ export async function serveInDev(
   const { api, docs } = await service;
   const template = isPageEndpoint(path) ? await renderedPage(origin, path) : '';
   // Only the requested page's handler runs, so the other page needs no template.
-  const endpoints = serviceEndpoints(api, docs, (page) => (page === path ? template : ''));
+  const handle = serviceHandle(api, docs, (page) => (page === path ? template : ''));
   // Vite's dev client injects inline styles and opens a websocket, which the production
   // Content-Security-Policy forbids; the built pages are checked against it in real Chromium.
-  const { 'content-security-policy': _policy, ...commonHeaders } = securityHeaders(api.services.config.siteUrl);
-  createRequestListener({ api, endpoints, commonHeaders })(req, res, next);
+  const { config } = api.services;
+  const { 'content-security-policy': _policy, ...commonHeaders } = securityHeaders(config.siteUrl);
+  createRequestListener({ config, handle, commonHeaders })(req, res, next);
 }
 
 /** The page as Astro renders it now, with its {{slots}}, as the build writes it. */

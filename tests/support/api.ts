@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createApi, type Api } from '../../functions/app/app.ts';
 import { loadConfig, type Config } from '../../functions/config/env.ts';
 import type { DocPage } from '../../functions/docs/doc-page.ts';
-import { isRouterPath, serviceEndpoints, type Endpoint } from '../../functions/app/endpoints.ts';
+import { isServicePath, serviceHandle } from '../../functions/app/handle.ts';
 import { payloadTooLarge } from '../../functions/http/api-error.ts';
 import { clientIpOf } from '../../functions/http/client-ip.ts';
 import { answeredId, requestIdsFor } from '../../functions/http/request-id.ts';
@@ -103,10 +103,9 @@ export async function startApi(env: Record<string, string> = {}, dataDir = fresh
   });
   const api = await createApi(config, projects, searchIndex);
   const quotasReady = api.services.quotas.ready();
-  // The production server's own table of endpoints, over the built pages.
-  const endpoints = serviceEndpoints(api, docs, (page) => (page === '/contact' ? contactTemplate : searchTemplate));
+  // The production service's one entry, over the built pages.
+  const handle = serviceHandle(api, docs, (page) => (page === '/contact' ? contactTemplate : searchTemplate));
   const commonList = Object.entries(securityHeaders(config.siteUrl)).flat();
-  const routeApi: Endpoint = (request) => api.router.handle(request);
 
   async function request(call: ApiCall): Promise<ApiAnswer> {
     const method = (call.method ?? 'GET').toUpperCase();
@@ -119,8 +118,7 @@ export async function startApi(env: Record<string, string> = {}, dataDir = fresh
     const body = call.body === undefined || call.body === null ? null : Buffer.from(call.body);
     if (body !== null) headers['content-length'] ??= String(body.length);
 
-    const handle = isRouterPath(pathOnly) ? routeApi : endpoints.get(pathOnly);
-    if (handle === undefined) return builtFile(method, pathOnly);
+    if (!isServicePath(pathOnly)) return builtFile(method, pathOnly);
     const ids = requestIdsFor(headers['x-request-id']);
     const requestId = answeredId(ids);
     const apiRequest: ApiRequest = {

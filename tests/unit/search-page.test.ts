@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { RequestContexts } from '../../functions/http/request-context.ts';
 import type { ApiRequest } from '../../functions/http/types.ts';
+import { charge } from '../../functions/limits/charge.ts';
 import { MemoryLimiter } from '../../functions/limits/rate-limiter.ts';
 import { SearchIndex } from '../../functions/search/search-index.ts';
 import { searchPageHandler } from '../../functions/search/search-page-handler.ts';
@@ -59,13 +61,16 @@ describe('SearchPage', () => {
 });
 
 describe('searchPageHandler', () => {
-  const handler = (limit = 100) =>
-    searchPageHandler(
-      index,
-      new SearchPage(template),
-      new MemoryLimiter({ count: limit, seconds: 60 }, 100),
-      'https://example.test',
-    );
+  /** The page with every quota counted on one limiter of `limit` requests, as a visitor's context charges it. */
+  const handler = (limit = 100) => {
+    const limiter = new MemoryLimiter({ count: limit, seconds: 60 }, 100);
+    const contexts = new RequestContexts(() => Promise.resolve(null), {
+      charge: (holder, _quota, units, what) => charge(limiter, holder.quotaKey, units, what),
+      refund: (holder, _quota, units) => limiter.refund(holder.quotaKey, units),
+    });
+    const page = searchPageHandler(index, new SearchPage(template), 'https://example.test');
+    return (search: ApiRequest) => page(search, contexts.visitor(search));
+  };
 
   it('renders the empty form without a query', async () => {
     const response = await handler()(request(''));

@@ -1,0 +1,46 @@
+import type { DocPage } from '../docs/doc-page.ts';
+import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import type { Api } from './app.ts';
+import { ENDPOINT_PATHS, serviceEndpoints, type PagePath } from './endpoints.ts';
+
+/**
+ * The whole service as one function: the API and the OAuth token endpoint through the router,
+ * the contact form, the search page and both MCP servers through the endpoint table. It knows no
+ * host: the node listener (functions/server/request-listener.ts), `astro dev`
+ * (src/lib/dev-service.ts) and the api test tier (tests/support/api.ts) all call it.
+ */
+export type Handle = (request: ApiRequest) => Promise<ApiResponse>;
+
+/** Path prefixes the router owns: the API, and the OAuth token endpoint (`/api` itself too). */
+const ROUTER_PREFIXES = ['/api/', '/oauth/'] as const;
+
+function isRouterPath(path: string): boolean {
+  return path === '/api' || ROUTER_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+/**
+ * Whether the service answers this path per request (known without building it). Every other
+ * path is its host's: the built files in production, Astro under `astro dev`.
+ */
+export function isServicePath(path: string): boolean {
+  return isRouterPath(path) || ENDPOINT_PATHS.has(path);
+}
+
+/** A path the service does not answer, should a host hand it one anyway. */
+const NOT_FOUND: Readonly<ApiResponse> = {
+  status: 404,
+  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  body: 'Not Found\n',
+};
+
+/** The service's one entry, over `api`; `pageTemplate` gives the built HTML of a page endpoint. */
+export function serviceHandle(api: Api, docs: readonly DocPage[], pageTemplate: (path: PagePath) => string): Handle {
+  const endpoints = serviceEndpoints(api, docs, pageTemplate);
+  return (request) => {
+    if (isRouterPath(request.path)) return api.router.handle(request);
+    const endpoint = endpoints.get(request.path);
+    return endpoint === undefined
+      ? Promise.resolve({ ...NOT_FOUND, headers: { ...NOT_FOUND.headers } })
+      : endpoint(request);
+  };
+}
