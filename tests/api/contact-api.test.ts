@@ -196,6 +196,22 @@ describe('contact quota', () => {
       await limited.stop();
     }
   });
+
+  it('counts sandbox messages apart, so testing never uses up the live quota', async () => {
+    const limited = await startApi({ CONTACT_RATE_LIMIT: '1/600' });
+    const post = (headers: Record<string, string> = {}) =>
+      postContact(limited.baseUrl, { ...VALID, message: `Quota message ${randomUUID()}` }, { headers });
+    try {
+      expect((await post({ 'x-sandbox': 'true' })).status).toBe(200);
+      expect((await post({ 'x-sandbox': 'true' })).status).toBe(429);
+      const live = await post();
+      expect(live.status).toBe(200);
+      expect(live.headers.get('ratelimit-remaining')).toBe('0');
+      expect((await post()).status).toBe(429);
+    } finally {
+      await limited.stop();
+    }
+  });
 });
 
 describe('request quota', () => {

@@ -253,6 +253,34 @@ describe('test keys', () => {
       await limited.stop();
     }
   });
+
+  it('counts key creation per client IP whatever key the caller holds', async () => {
+    const limited = await startApi({ KEYS_RATE_LIMIT: '2/3600' });
+    const create = (remoteAddress: string, headers: Record<string, string> = {}) =>
+      limited.request({
+        method: 'POST',
+        path: '/api/v1/keys',
+        remoteAddress,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
+    try {
+      const first = await create('192.0.2.10');
+      expect(first.status).toBe(201);
+      const { key } = JSON.parse(first.body.toString()) as { key: string };
+      // The key selects the test tier, yet its holder shares the quota of its address.
+      const withKey = await create('192.0.2.10', { 'x-api-key': key });
+      expect(withKey.status).toBe(201);
+      expect(withKey.headers['x-quota-tier']).toBe('test');
+      expect(withKey.headers['ratelimit-remaining']).toBe('0');
+      const refused = await create('192.0.2.10', { 'x-api-key': key });
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.body.toString())).toMatchObject({ code: 'rate_limited' });
+      expect((await create('192.0.2.11')).status).toBe(201);
+    } finally {
+      await limited.stop();
+    }
+  });
 });
 
 describe('POST /oauth/token (client credentials)', () => {
