@@ -135,9 +135,9 @@ class Context implements RequestContext {
   }
 
   charge(quota: QuotaName, units = 1, what = 'requests'): Eventually<HeaderMap> {
-    const prepaid = Math.min(this.paid[quota] ?? 0, units);
-    if (prepaid > 0) this.paid[quota] = (this.paid[quota] ?? 0) - prepaid;
-    return this.quotas.charge(this, quota, units - prepaid, what);
+    const covered = Math.min(this.paid[quota] ?? 0, units);
+    if (covered > 0) this.paid[quota] = (this.paid[quota] ?? 0) - covered;
+    return this.quotas.charge(this, quota, units - covered, what);
   }
 
   refund(quota: QuotaName, units = 1): Promise<void> {

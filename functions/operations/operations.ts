@@ -19,8 +19,8 @@ export interface OperationSpec {
   /**
    * Charged by the handler itself, besides `quota`, because the cost depends on the request: a
    * batch counts one read per further operation, a contact message counts once it is valid, and
-   * a key counts per client IP whatever the caller holds. functions/app/routes.ts hands the handler
-   * this quota's limiter, and the OpenAPI text names it.
+   * a key counts per client IP whatever the caller holds. The handler charges it through its
+   * request context (`context.charge`), and the OpenAPI text names it.
    */
   handlerQuota?: QuotaName;
   /** Error codes this operation can answer with, besides the ones every operation shares. */
