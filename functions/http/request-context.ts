@@ -40,6 +40,9 @@ export interface RequestContext extends QuotaHolder {
  */
 export type Paid = Partial<Record<QuotaName, number>>;
 
+/** What most requests paid beforehand: nothing. Shared, not allocated per request; never written (nothing to use up). */
+const NOTHING_PAID: Paid = Object.freeze({});
+
 /** Checks a presented key or bearer token; returns the key id it stands for, or null. */
 export type CredentialVerifier = (credential: string) => Promise<string | null>;
 
@@ -61,7 +64,7 @@ export class RequestContexts {
    * ignored. A key that cannot be checked now (the key store is unreachable) is served the same
    * way, in sandbox mode, and said to be unverified. A bad `sandbox` or X-Sandbox throws.
    */
-  of(request: ApiRequest, paid: Paid = {}): Eventually<RequestContext> {
+  of(request: ApiRequest, paid: Paid = NOTHING_PAID): Eventually<RequestContext> {
     const credential = credentialOf(request);
     // Without a credential there is nothing to look up: the context is known at once.
     if (credential === null) return this.contextOf(request, null, null, paid);
@@ -79,7 +82,7 @@ export class RequestContexts {
     return new Context(
       { tier: 'anonymous', sandbox: false, quotaKey: clientKey, clientKey, keyId: null, keyStatus: 'none' },
       this.quotas,
-      {},
+      NOTHING_PAID,
     );
   }
 
