@@ -26,11 +26,11 @@ export interface ListenerParts {
 const TEXT = 'text/plain; charset=utf-8';
 
 /**
- * The production request path: the service's paths go straight to its entry (the router and
- * the endpoints), prerendered pages and documents come from memory, and anything else is the 404 page. `astro dev` mounts the same
- * listener without the files, as a connect middleware (src/lib/dev-service.ts). Every page is
- * prerendered, so Astro's request handler has nothing to render here (and, mounted, it answers
- * 500 for `/404`).
+ * The production request path: the service's paths go straight to its one entry (the router and
+ * the endpoints, functions/app/handle.ts), prerendered pages and documents come from memory, and
+ * anything else is the 404 page. `astro dev` mounts the same listener without the files, as a
+ * connect middleware (src/lib/dev-service.ts). Every page is prerendered, so Astro's request
+ * handler has nothing to render here (and, mounted, it answers 500 for `/404`).
  *
  * Every response gets the security headers, an X-Request-Id and one access-log line. Headers
  * go to `writeHead` in one object: a single `setHeader` beforehand would send node down its
