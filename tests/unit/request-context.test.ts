@@ -100,7 +100,7 @@ describe('RequestContexts', () => {
     expect(() => contexts.of(request({ 'x-sandbox': 'maybe' }))).toThrow(ApiError);
   });
 
-  it("charges a page's visitor as anonymous, by client IP, whatever key or selector the request carries", () => {
+  it("charges a page's visitor as anonymous, by client IP, whatever key or selector the request carries", async () => {
     const { contexts, charged } = recordingContexts('tk_known');
     const visitor = contexts.visitor(request({ 'x-api-key': 'tk_known', 'x-sandbox': 'maybe' }, 'sandbox=true'));
     expect(visitor).toMatchObject({
