@@ -2,7 +2,7 @@ import type { Config } from '../config/env.ts';
 import { logEvent } from '../log/log.ts';
 import { openPostgresStorage, PostgresUnreachable } from './postgres/postgres-storage.ts';
 import { openSqliteStorage } from './sqlite/sqlite-storage.ts';
-import type { Storage } from './storage.ts';
+import type { Storage, StorageOptions } from './storage.ts';
 
 /**
  * How long a starting instance waits for PostgreSQL before it gives up: long enough for a
@@ -18,7 +18,7 @@ export const POSTGRES_START_WAIT_MS = 30_000;
  * A PostgreSQL that does not answer yet is waited for, up to `startWaitMs`.
  */
 export async function openStorage(config: Config, startWaitMs = POSTGRES_START_WAIT_MS): Promise<Storage> {
-  const options = { idempotencyTtlMs: config.idempotencyTtlSeconds * 1000 };
+  const options: StorageOptions = { idempotencyTtlMs: config.idempotencyTtlSeconds * 1000 };
   if (config.databaseUrl === null) return openSqliteStorage(config.dataDir, options);
   const deadline = Date.now() + startWaitMs;
   for (let attempt = 1; ; attempt++) {

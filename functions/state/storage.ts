@@ -16,17 +16,26 @@ export const SIGNED_WITH: Record<SecretName, string> = {
   form: 'contact form tokens',
 };
 
+/** The length of every secret, in bytes. */
+export const SECRET_BYTES = 32;
+
 /**
  * Per-deployment signing secrets, made on first use and then kept, so that signed values stay
  * valid across restarts and on every instance sharing the storage.
  */
 export interface SecretStore {
-  /** The secret (32 bytes); every caller, in any instance, gets the same one. */
+  /** The secret (SECRET_BYTES long); every caller, in any instance, gets the same one. */
   loadOrCreate(name: SecretName): Promise<Buffer>;
 }
 
 /** Which engine holds the durable state: embedded SQLite (the default), or a shared PostgreSQL. */
-type StorageEngine = 'sqlite' | 'postgresql';
+export type StorageEngine = 'sqlite' | 'postgresql';
+
+/** How either engine is opened (openSqliteStorage, openPostgresStorage), from the configuration. */
+export interface StorageOptions {
+  /** How long an Idempotency-Key's recorded answer is kept for replays, in milliseconds. */
+  idempotencyTtlMs: number;
+}
 
 /**
  * All durable state behind one object: the domain sees only these interfaces, and each engine

@@ -1,7 +1,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { makePrivateFile } from '../../state/private-files.ts';
 import { databaseFile, openSqlite } from '../../state/sqlite/database.ts';
-import { readSecretFiles } from '../../state/sqlite/sqlite-secret-store.ts';
+import { readSecretFiles } from '../../state/file-secret-store.ts';
 import { addSecrets, readBackup, type BackupContents } from './backup-file.ts';
 
 /** What was backed up, from where. */

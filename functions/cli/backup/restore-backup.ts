@@ -4,7 +4,7 @@ import { makePrivateDir, makePrivateFile } from '../../state/private-files.ts';
 import { SchemaTooNew } from '../../state/schema-too-new.ts';
 import { databaseFile, openSqlite } from '../../state/sqlite/database.ts';
 import { MIGRATIONS } from '../../state/sqlite/migrations.ts';
-import { secretFile } from '../../state/sqlite/sqlite-secret-store.ts';
+import { secretFile } from '../../state/file-secret-store.ts';
 import { SECRET_NAMES, type SecretName } from '../../state/storage.ts';
 import { dropSecrets, readBackup, type BackupContents } from './backup-file.ts';
 import { assertNotInUse } from './database-in-use.ts';

@@ -1,7 +1,6 @@
 import { openSqlite, type Db } from '../../state/sqlite/database.ts';
 import { MIGRATIONS } from '../../state/sqlite/migrations.ts';
-import { SECRET_BYTES } from '../../state/sqlite/sqlite-secret-store.ts';
-import { SECRET_NAMES } from '../../state/storage.ts';
+import { SECRET_BYTES, SECRET_NAMES } from '../../state/storage.ts';
 import { damagedBackup, type BackupContents } from './backup-file.ts';
 
 /** The tables of a backup that the service's schema does not describe. */

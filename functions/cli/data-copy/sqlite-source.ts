@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { databaseFile, openDatabase } from '../../state/sqlite/database.ts';
-import { readSecretFiles } from '../../state/sqlite/sqlite-secret-store.ts';
+import { readSecretFiles } from '../../state/file-secret-store.ts';
 import type { SecretName } from '../../state/storage.ts';
 import { fromSqlite, TABLES, type Row, type TableCopy } from './tables.ts';
 

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
-import type { SecretName, SecretStore } from '../storage.ts';
+import { SECRET_BYTES, type SecretName, type SecretStore } from '../storage.ts';
 import { withPostgres } from './pg-errors.ts';
-
-const SECRET_BYTES = 32;
 
 /**
  * Signing secrets in PostgreSQL, shared by every instance: the first to ask stores one, and

@@ -1,5 +1,5 @@
 import { redactUrl } from '../../config/redact-url.ts';
-import type { Storage } from '../storage.ts';
+import type { Storage, StorageOptions } from '../storage.ts';
 import { createPool } from './pg-driver.ts';
 import { isUnavailable, withPostgres } from './pg-errors.ts';
 import { PgIdempotencyStore } from './pg-idempotency-store.ts';
@@ -8,11 +8,6 @@ import { PgKeyStore } from './pg-key-store.ts';
 import { PgMessageStore } from './pg-message-store.ts';
 import { PgSecretStore } from './pg-secret-store.ts';
 import { runMigrations } from './run-migrations.ts';
-
-export interface PostgresStorageOptions {
-  /** How long an Idempotency-Key's recorded answer is kept, in milliseconds. */
-  idempotencyTtlMs: number;
-}
 
 /** PostgreSQL could not be reached when the storage was opened; the message names where it was looked for. */
 export class PostgresUnreachable extends Error {
@@ -28,7 +23,7 @@ export class PostgresUnreachable extends Error {
  * brings its schema up to date. Throws PostgresUnreachable when the server does not answer,
  * SchemaTooNew when a newer version of the service has migrated the database.
  */
-export async function openPostgresStorage(url: string, options: PostgresStorageOptions): Promise<Storage> {
+export async function openPostgresStorage(url: string, options: StorageOptions): Promise<Storage> {
   const location = redactUrl(url);
   const pool = createPool(url);
   try {

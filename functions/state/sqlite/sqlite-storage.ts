@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { Storage } from '../storage.ts';
+import { FileSecretStore } from '../file-secret-store.ts';
+import type { Storage, StorageOptions } from '../storage.ts';
 import { withStorage } from './sqlite-errors.ts';
 import { isReadOnly, openDatabase } from './database.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -8,12 +9,6 @@ import { SqliteIdempotencyStore } from './sqlite-idempotency-store.ts';
 import { SqliteJobStore } from './sqlite-job-store.ts';
 import { SqliteKeyStore } from './sqlite-key-store.ts';
 import { SqliteMessageStore } from './sqlite-message-store.ts';
-import { SqliteSecretStore } from './sqlite-secret-store.ts';
-
-export interface StorageOptions {
-  /** How long an Idempotency-Key's answer is kept for replays. */
-  idempotencyTtlMs: number;
-}
 
 /** The embedded engine, the default: one SQLite file (and the secret files) in DATA_DIR. */
 export function openSqliteStorage(dataDir: string, options: StorageOptions): Storage {
@@ -30,7 +25,7 @@ export function openSqliteStorage(dataDir: string, options: StorageOptions): Sto
     idempotency,
     jobs: new SqliteJobStore(db),
     keys: new SqliteKeyStore(db),
-    secrets: new SqliteSecretStore(dataDir),
+    secrets: new FileSecretStore(dataDir),
     async ping() {
       withStorage(() => ping.get());
     },

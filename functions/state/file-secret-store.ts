@@ -1,18 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makePrivateDir } from '../private-files.ts';
-import { SECRET_NAMES, type SecretName, type SecretStore } from '../storage.ts';
-
-/** The length of every secret, in bytes. */
-export const SECRET_BYTES = 32;
+import { makePrivateDir } from './private-files.ts';
+import { SECRET_BYTES, SECRET_NAMES, type SecretName, type SecretStore } from './storage.ts';
 
 /**
- * Secrets as files in DATA_DIR (`cursor.key`, `token.key`, `form.key`), made on first start. Keeping them on
- * disk lets signed values stay valid across restarts; a new data directory means new secrets.
- * Where they cannot be written, they are kept in memory, and their signatures end with the process.
+ * Secrets as files in DATA_DIR (`cursor.key`, `token.key`, `form.key`), made on first start: the
+ * embedded engine's secret store, beside its database, whose files the backup and data:copy
+ * commands read too. Keeping them on disk lets signed values stay valid across restarts; a new
+ * data directory means new secrets. Where they cannot be written, they are kept in memory, and
+ * their signatures end with the process.
  */
-export class SqliteSecretStore implements SecretStore {
+export class FileSecretStore implements SecretStore {
   constructor(private readonly dataDir: string) {}
 
   async loadOrCreate(name: SecretName): Promise<Buffer> {
