@@ -1,4 +1,5 @@
 import type { JobError, JobStatus, JobView } from '../jobs/job-store.ts';
+import type { ColumnName } from './tables.ts';
 
 /** The columns of a job that clients see, as either engine returns them (times in epoch milliseconds). */
 export interface JobRow {
@@ -11,6 +12,12 @@ export interface JobRow {
   created_at: number;
   updated_at: number;
 }
+
+/** The columns of JobRow, as both engines select them. */
+export const JOB_COLUMNS = (
+  ['id', 'task', 'status', 'progress', 'result', 'error', 'created_at', 'updated_at'] satisfies (keyof JobRow &
+    ColumnName<'jobs'>)[]
+).join(', ');
 
 /** A stored job as getJobStatus shows it. */
 export function toJobView(row: JobRow): JobView {

@@ -6,6 +6,7 @@ import type {
   MessageRecord,
   StoredMessage,
 } from '../contact/message-store.ts';
+import type { ColumnName } from './tables.ts';
 
 /** The columns of a message, as either engine returns them (SQLite's booleans are 0 and 1). */
 export interface MessageRow {
@@ -21,8 +22,20 @@ export interface MessageRow {
   spam_reasons: string | null;
 }
 
-/** The columns of MessageRow, in the order both engines select them. */
-export const MESSAGE_COLUMNS = 'id, sandbox, name, email, message, created_at, read_at, folder, spam_reasons';
+/** The columns of MessageRow, as both engines select them. */
+export const MESSAGE_COLUMNS = (
+  [
+    'id',
+    'sandbox',
+    'name',
+    'email',
+    'message',
+    'created_at',
+    'read_at',
+    'folder',
+    'spam_reasons',
+  ] satisfies (keyof MessageRow & ColumnName<'messages'>)[]
+).join(', ');
 
 /** The spam_reasons column of a new message: null when there is nothing to say. */
 export function spamReasonsColumn(reasons: readonly string[] | undefined): string | null {

@@ -10,7 +10,7 @@ import { SchemaTooNew } from '../../state/schema-too-new.ts';
 import { describeKey, insertRows, planTable, type TablePlan } from './copy-rows.ts';
 import { planSecrets, writeSecrets, type SecretsPlan } from './copy-secrets.ts';
 import type { SqliteSource } from './sqlite-source.ts';
-import { TABLES } from './tables.ts';
+import { COPIED_TABLES, type TableCopy } from './tables.ts';
 
 export interface CopyOptions {
   /** Compare only: nothing is written, not even the schema. */
@@ -49,7 +49,7 @@ class CopyConflict extends Error {
  * A large inbox may take longer than the pool's statement timeout; waiting for the lock may not.
  */
 const WRITE_BEGIN = `BEGIN; SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = '10s';
-  LOCK TABLE messages, deliveries, api_keys, idempotency, app_secrets IN SHARE ROW EXCLUSIVE MODE`;
+  LOCK TABLE ${[...COPIED_TABLES.map((copy) => copy.table), 'app_secrets'].join(', ')} IN SHARE ROW EXCLUSIVE MODE`;
 
 /** Copies `source` into the PostgreSQL at `url`, whose schema is brought up to date first. */
 export async function copyIntoPostgres(url: string, source: SqliteSource, options: CopyOptions): Promise<CopyReport> {
@@ -77,13 +77,15 @@ async function copyInTransaction(
   hasSchema: boolean,
 ): Promise<Omit<CopyReport, 'location'>> {
   const tables: TablePlan[] = [];
-  for (const copy of TABLES) tables.push(await planTable(client, copy, source.rows.get(copy) ?? [], hasSchema));
+  for (const copy of COPIED_TABLES) tables.push(await planTable(client, copy, source.rows.get(copy) ?? [], hasSchema));
   if (tables.some((plan) => plan.conflicts.length > 0)) throw new CopyConflict(tables);
   const secrets = await planSecrets(client, source.secrets, hasSchema);
   if (options.dryRun) return { tables, secrets };
 
-  for (const plan of tables) await insertRows(client, plan.copy, plan.missing);
-  if (tables.some((plan) => plan.copy.table === 'messages' && plan.missing.length > 0)) await moveMessageIds(client);
+  for (const plan of tables) {
+    await insertRows(client, plan.copy, plan.missing);
+    if (plan.copy.serial !== null && plan.missing.length > 0) await moveSequence(client, plan.copy, plan.copy.serial);
+  }
   await writeSecrets(
     client,
     options.replaceSecrets ? new Map([...secrets.missing, ...secrets.differing]) : secrets.missing,
@@ -92,13 +94,13 @@ async function copyInTransaction(
 }
 
 /**
- * Copied messages keep their ids, which the id sequence knows nothing of: it is moved past the
- * highest, never back (an instance may have used higher ids and deleted them since).
+ * Copied rows keep their ids (messages theirs), which the id sequence knows nothing of: it is
+ * moved past the highest, never back (an instance may have used higher ids and deleted them since).
  */
-async function moveMessageIds(client: PoolClient): Promise<void> {
+async function moveSequence(client: PoolClient, copy: TableCopy, column: string): Promise<void> {
   await client.query(`
-    SELECT setval(seq, GREATEST((SELECT MAX(id) FROM messages), COALESCE(pg_sequence_last_value(seq), 0)))
-    FROM (SELECT pg_get_serial_sequence('messages', 'id')::regclass AS seq) AS serial`);
+    SELECT setval(seq, GREATEST((SELECT MAX(${column}) FROM ${copy.table}), COALESCE(pg_sequence_last_value(seq), 0)))
+    FROM (SELECT pg_get_serial_sequence('${copy.table}', '${column}')::regclass AS seq) AS serial`);
 }
 
 async function migrated(pool: Pool, location: string): Promise<true> {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { databaseFile, openDatabase } from '../../state/sqlite/database.ts';
 import { readSecretFiles } from '../../state/file-secret-store.ts';
 import type { SecretName } from '../../state/storage.ts';
-import { fromSqlite, TABLES, type Row, type TableCopy } from './tables.ts';
+import { COPIED_TABLES, fromSqlite, type Row, type TableCopy } from './tables.ts';
 
 /** What a SQLite deployment holds that is worth copying, read at one moment. */
 export interface SqliteSource {
@@ -28,7 +28,7 @@ export function readSqliteSource(dataDir: string, now: number): SqliteSource {
   const db = openDatabase(dataDir);
   try {
     const rows = new Map(
-      TABLES.map((copy) => {
+      COPIED_TABLES.map((copy) => {
         const found = db.prepare(copy.source).all({ now }) as Record<string, unknown>[];
         return [copy, found.map((row) => fromSqlite(copy, row))] as const;
       }),

@@ -12,7 +12,7 @@ import type {
 } from '../../jobs/job-store.ts';
 import { withPostgres } from './pg-errors.ts';
 import { inTransaction } from './pg-transaction.ts';
-import { toJobView, type JobRow } from '../job-row.ts';
+import { JOB_COLUMNS, toJobView, type JobRow } from '../job-row.ts';
 
 /**
  * Advisory locks (transaction-scoped) that make a check and the write it allows one step across
@@ -59,8 +59,6 @@ const CLAIM_NEXT = `
 /** The job's run is this worker's: the fence of every write a worker makes. */
 const HELD = "id = $1 AND locked_by = $2 AND status = 'running'";
 
-const VIEW_COLUMNS = 'id, task, status, progress, result, error, created_at, updated_at';
-
 /** The job queue in PostgreSQL, shared by every instance: workers lease jobs and renew the leases. */
 export class PgJobStore implements JobStore {
   constructor(private readonly pool: Pool) {}
@@ -99,7 +97,7 @@ export class PgJobStore implements JobStore {
   findMany(ids: readonly string[], sandbox: boolean, now: number): Promise<Map<string, JobView>> {
     return withPostgres(async () => {
       const { rows } = await this.pool.query<JobRow>(
-        `SELECT ${VIEW_COLUMNS} FROM jobs WHERE id = ANY($1::text[]) AND sandbox = $2 AND expires_at > $3`,
+        `SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ANY($1::text[]) AND sandbox = $2 AND expires_at > $3`,
         [ids, sandbox, now],
       );
       return new Map(rows.map((row) => [row.id, toJobView(row)]));

@@ -11,7 +11,7 @@ import type {
 } from '../../jobs/job-store.ts';
 import { withStorage } from './sqlite-errors.ts';
 import type { Db } from './database.ts';
-import { toJobView, type JobRow } from '../job-row.ts';
+import { JOB_COLUMNS, toJobView, type JobRow } from '../job-row.ts';
 
 /** A finished job is one whose result (or error) is stored: what the per-client cap counts. */
 const FINISHED = "status IN ('succeeded', 'failed')";
@@ -27,9 +27,7 @@ export class SqliteJobStore implements JobStore {
         `INSERT INTO jobs (id, sandbox, owner, task, input, status, progress, created_at, updated_at, expires_at)
          VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
       ),
-      find: db.prepare(
-        'SELECT id, task, status, progress, result, error, created_at, updated_at FROM jobs WHERE id = ? AND sandbox = ? AND expires_at > ?',
-      ),
+      find: db.prepare(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ? AND sandbox = ? AND expires_at > ?`),
       waiting: db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status = 'pending' AND sandbox = ? AND expires_at > ?"),
       waitingOf: db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE owner = ? AND status = 'pending' AND expires_at > ?"),
       running: db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status = 'running'"),
