@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Channel, Submission } from '../../functions/contact/message-store.ts';
 import type { KeyRef, RecordedAnswer } from '../../functions/contact/idempotency-store.ts';
@@ -22,6 +24,53 @@ const submission = (key: KeyRef, token: string, channels: readonly Channel[] = [
 });
 
 afterAll(closeOpened);
+
+/**
+ * Runs SQL straight against a storage's database, beside the storage's own connections: its
+ * location is the database file, or a URL that has no password to leave out in these tests.
+ */
+async function onDatabase(storage: Storage, sql: string): Promise<Record<string, unknown>[]> {
+  if (storage.engine === 'sqlite') {
+    const db = new Database(storage.location);
+    try {
+      if (/^\s*SELECT/i.test(sql)) return db.prepare(sql).all() as Record<string, unknown>[];
+      db.exec(sql);
+      return [];
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: storage.location });
+  await client.connect();
+  try {
+    const results = await client.query(sql);
+    return Array.isArray(results) ? [] : (results.rows as Record<string, unknown>[]);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Makes every insert into and update of `table` fail until the returned function is called. */
+async function failWritesTo(storage: Storage, table: string): Promise<() => Promise<unknown>> {
+  if (storage.engine === 'sqlite') {
+    await onDatabase(
+      storage,
+      ['INSERT', 'UPDATE']
+        .map(
+          (event) =>
+            `CREATE TRIGGER fail_${event} BEFORE ${event} ON ${table} BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`,
+        )
+        .join('\n'),
+    );
+    return () => onDatabase(storage, 'DROP TRIGGER fail_INSERT; DROP TRIGGER fail_UPDATE;');
+  }
+  await onDatabase(
+    storage,
+    `CREATE FUNCTION fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$;
+     CREATE TRIGGER fail BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION fail();`,
+  );
+  return () => onDatabase(storage, `DROP TRIGGER fail ON ${table}; DROP FUNCTION fail();`);
+}
 
 describe.each(STORE_ENGINES)('Idempotency-Key claims and their messages on $name', ({ skip, claimsLapse, open }) => {
   async function claimed(storage: Storage, key: KeyRef, leaseMs: number, now: number): Promise<string> {
@@ -85,4 +134,36 @@ describe.each(STORE_ENGINES)('Idempotency-Key claims and their messages on $name
       });
     },
   );
+
+  // The parts of storing a submission, whichever order an engine writes them in: the recorded
+  // answer, the message and its outbox.
+  for (const table of ['idempotency', 'messages', 'deliveries']) {
+    it.skipIf(skip)(`stores no part of a submission when writing to ${table} fails`, async () => {
+      const storage = await open();
+      const key = ref(`fails-at-${table}`);
+      const token = await claimed(storage, key, 30_000, T);
+      const restore = await failWritesTo(storage, table);
+      await expect(
+        storage.messages.storeSubmission(submission(key, token, ['webhook', 'email']), T + 1),
+      ).rejects.toThrow(/injected failure/);
+      await restore();
+      expect(await storage.messages.list({ sandbox: false })).toEqual([]);
+      expect(await onDatabase(storage, 'SELECT * FROM deliveries')).toEqual([]);
+      expect(await onDatabase(storage, "SELECT * FROM idempotency WHERE state = 'done'")).toEqual([]);
+      // Given back, as the contact service gives back the claim of a request that failed, the key has
+      // no answer: its retry is stored, once, with its outbox, and then replayed.
+      await storage.idempotency.release(key, token);
+      const retry = await claimed(storage, key, 30_000, T + 2);
+      expect((await storage.messages.storeSubmission(submission(key, retry, ['webhook', 'email']), T + 3)).stored).toBe(
+        true,
+      );
+      const [message, ...others] = await storage.messages.list({ sandbox: false });
+      expect(others).toEqual([]);
+      expect(Object.keys(message!.deliveries).sort()).toEqual(['email', 'webhook']);
+      expect(await storage.idempotency.claim(key, 30_000, T + 4)).toEqual({
+        kind: 'recorded',
+        answer: answer(key.key),
+      });
+    });
+  }
 });

@@ -24,29 +24,21 @@ import {
 import { withPostgres } from './pg-errors.ts';
 import { inTransaction } from './pg-transaction.ts';
 
-/**
- * The answer, the message and its deliveries in one statement, so one round trip and one atomic
- * commit: the message is inserted only if the answer was recorded, which happens only while the
- * claim is still this request's token, and its deliveries (one per channel in $14) with it.
- * Parameters fed through SELECT carry casts: PostgreSQL cannot infer their types from the target
- * columns there.
- */
-const STORE_SUBMISSION = `
-  WITH answered AS (
-    UPDATE idempotency SET state = 'done', token = NULL, locked_until = NULL,
-      fingerprint = $5, status = $6, body = $7, expires_at = $8
-    WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4
-    RETURNING 1
-  ), stored AS (
-    INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons, sandbox_client, sandbox_key, size_bytes)
-    SELECT $9::boolean, $10::text, $11::text, $12::text, $13::bigint, $15::text, $16::text, $17::text, $18::text,
-      $19::integer FROM answered
-    RETURNING id
-  ), queued AS (
-    INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
-    SELECT stored.id, channel, 'pending', 0, $13::bigint FROM stored, unnest($14::text[]) AS channel
-  )
-  SELECT id FROM stored`;
+/** The key's answer, which ends its claim: recorded only while the claim is still this request's token. */
+const RECORD_ANSWER = `
+  UPDATE idempotency SET state = 'done', token = NULL, locked_until = NULL,
+    fingerprint = $5, status = $6, body = $7, expires_at = $8
+  WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4`;
+
+const INSERT_MESSAGE = `
+  INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons, sandbox_client, sandbox_key, size_bytes)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+  RETURNING id`;
+
+/** One pending delivery per channel in $2, due at $3. */
+const QUEUE_DELIVERIES = `
+  INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
+  SELECT $1, channel, 'pending', 0, $3 FROM unnest($2::text[]) AS channel`;
 
 /**
  * Serializes the writes that change sandbox shares (a sandbox submission, the retention purge)
@@ -101,42 +93,32 @@ export class PgMessageStore implements MessageStore {
   ) {}
 
   storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
-    const { ref, token, message, channels, answer, sandboxShare: share } = submission;
-    const parameters = [
-      ref.scope,
-      ref.sandbox,
-      ref.key,
-      token,
-      answer.fingerprint,
-      answer.status,
-      answer.body,
-      now + this.ttlMs,
-      message.sandbox,
-      message.name,
-      message.email,
-      message.message,
-      now,
-      channels,
-      message.folder ?? 'inbox',
-      spamReasonsColumn(message.spamReasons),
-      share?.client ?? null,
-      share?.key ?? null,
-      share?.bytes ?? 0,
-    ];
+    const { ref, sandboxShare: share } = submission;
     return withPostgres(async () => {
-      const stored =
-        share === undefined
-          ? (await this.pool.query<{ id: number }>(STORE_SUBMISSION, parameters)).rows[0]
-          : await inTransaction(this.pool, async (client) => {
-              await client.query(LOCK_SHARES);
-              const row = (await client.query<{ id: number }>(STORE_SUBMISSION, parameters)).rows[0];
-              if (row !== undefined) await trimShares(client, share);
-              return row;
-            });
-      if (stored !== undefined) return { stored: true, id: stored.id };
+      // One transaction, in SqliteMessageStore's steps: a throw in any of them leaves none of them stored.
+      const id = await inTransaction(
+        this.pool,
+        async (client) => {
+          if (!(await this.recordAnswer(client, submission, now))) return null;
+          const id = await insertMessage(client, submission, now);
+          await queueDeliveries(client, id, submission.channels, now);
+          if (share !== undefined) await trimShares(client, share);
+          return id;
+        },
+        share === undefined ? 'BEGIN' : `BEGIN; ${LOCK_SHARES}`,
+      );
+      if (id !== null) return { stored: true, id };
       const earlier = await this.pool.query<RecordedAnswer>(EARLIER_ANSWER, [ref.scope, ref.sandbox, ref.key, now]);
       return { stored: false, earlier: earlier.rows[0] };
     });
+  }
+
+  /** Records the key's answer, which ends its claim; false when the claim is no longer this request's. */
+  private async recordAnswer(client: PoolClient, { ref, token, answer }: Submission, now: number): Promise<boolean> {
+    const { fingerprint, status, body } = answer;
+    const expiresAt = now + this.ttlMs;
+    const parameters = [ref.scope, ref.sandbox, ref.key, token, fingerprint, status, body, expiresAt];
+    return (await client.query(RECORD_ANSWER, parameters)).rowCount === 1;
   }
 
   list({ sandbox, folder, since, unreadOnly, limit }: InboxQuery): Promise<StoredMessage[]> {
@@ -245,6 +227,37 @@ export class PgMessageStore implements MessageStore {
   private change(sql: string, values: unknown[]): Promise<number> {
     return withPostgres(async () => (await this.pool.query(sql, values)).rowCount ?? 0);
   }
+}
+
+/** Inserts the message; returns its id. */
+async function insertMessage(
+  client: PoolClient,
+  { message, sandboxShare: share }: Submission,
+  now: number,
+): Promise<number> {
+  const { rows } = await client.query<{ id: number }>(INSERT_MESSAGE, [
+    message.sandbox,
+    message.name,
+    message.email,
+    message.message,
+    now,
+    message.folder ?? 'inbox',
+    spamReasonsColumn(message.spamReasons),
+    share?.client ?? null,
+    share?.key ?? null,
+    share?.bytes ?? 0,
+  ]);
+  return rows[0]!.id;
+}
+
+/** The message's outbox: one pending delivery per channel, due now. */
+async function queueDeliveries(
+  client: PoolClient,
+  id: number,
+  channels: readonly Channel[],
+  now: number,
+): Promise<void> {
+  if (channels.length > 0) await client.query(QUEUE_DELIVERIES, [id, channels, now]);
 }
 
 /** Deletes the oldest messages of each share the new message counts against until the share fits again. */

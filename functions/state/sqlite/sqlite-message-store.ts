@@ -54,10 +54,12 @@ export class SqliteMessageStore implements MessageStore {
       insertDelivery: db.prepare(
         "INSERT INTO deliveries (message_id, channel, state, attempts, next_at) VALUES (?, ?, 'pending', 0, ?)",
       ),
-      saveAnswer: db.prepare(
+      // A live answer is never replaced; an expired one, or a claim an earlier version left behind, is.
+      recordAnswer: db.prepare(
         `INSERT INTO idempotency (scope, sandbox, key, state, fingerprint, status, body, created_at, expires_at) VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)
          ON CONFLICT (scope, sandbox, key) DO UPDATE SET state = 'done', fingerprint = excluded.fingerprint, status = excluded.status,
-           body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+           body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
+         WHERE idempotency.state <> 'done' OR idempotency.expires_at <= excluded.created_at`,
       ),
       claimDue: db.prepare(
         `UPDATE deliveries SET next_at = ? WHERE channel = ? AND message_id IN
@@ -91,44 +93,56 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   async storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
-    const { ref, token, message, channels, answer, sandboxShare: share } = submission;
+    const { ref, token } = submission;
     try {
       // As on every engine: a claim that ended with a commit shows that commit's answer.
       if (!this.inFlight.holds(ref, token)) return this.replay(ref, now) ?? { stored: false };
+      // One transaction (a savepoint of the group's, committed with it), in PgMessageStore's steps:
+      // a throw in any of them leaves none of them stored.
       return await this.commits.run((): SubmissionOutcome => {
-        // Another process on the same DATA_DIR (a second `npm start` by mistake) may have stored it meanwhile.
-        const replay = this.replay(ref, now);
-        if (replay !== undefined) return replay;
-        const { lastInsertRowid } = this.statements.insert.run(
-          Number(message.sandbox),
-          message.name,
-          message.email,
-          message.message,
-          now,
-          message.folder ?? 'inbox',
-          spamReasonsColumn(message.spamReasons),
-          share?.client ?? null,
-          share?.key ?? null,
-          share?.bytes ?? 0,
-        );
-        const id = Number(lastInsertRowid);
-        if (share !== undefined) this.trimShares(share);
-        for (const channel of channels) this.statements.insertDelivery.run(id, channel, now);
-        this.statements.saveAnswer.run(
-          ref.scope,
-          Number(ref.sandbox),
-          ref.key,
-          answer.fingerprint,
-          answer.status,
-          answer.body,
-          now,
-          now + this.idempotencyTtlMs,
-        );
+        // Another process on the same DATA_DIR (a second `npm start` by mistake) may have answered it meanwhile.
+        if (!this.recordAnswer(submission, now)) return this.replay(ref, now) ?? { stored: false };
+        const id = this.insertMessage(submission, now);
+        this.queueDeliveries(id, submission.channels, now);
+        if (submission.sandboxShare !== undefined) this.trimShares(submission.sandboxShare);
         return { stored: true, id };
       });
     } finally {
       this.inFlight.leave(ref, token);
     }
+  }
+
+  /** Records the key's answer, which ends its claim; false when the key has a live answer already. */
+  private recordAnswer({ ref, answer }: Submission, now: number): boolean {
+    const { scope, sandbox, key } = ref;
+    const { fingerprint, status, body } = answer;
+    const expiresAt = now + this.idempotencyTtlMs;
+    return (
+      this.statements.recordAnswer.run(scope, Number(sandbox), key, fingerprint, status, body, now, expiresAt)
+        .changes === 1
+    );
+  }
+
+  /** Inserts the message; returns its id. */
+  private insertMessage({ message, sandboxShare: share }: Submission, now: number): number {
+    const { lastInsertRowid } = this.statements.insert.run(
+      Number(message.sandbox),
+      message.name,
+      message.email,
+      message.message,
+      now,
+      message.folder ?? 'inbox',
+      spamReasonsColumn(message.spamReasons),
+      share?.client ?? null,
+      share?.key ?? null,
+      share?.bytes ?? 0,
+    );
+    return Number(lastInsertRowid);
+  }
+
+  /** The message's outbox: one pending delivery per channel, due now. */
+  private queueDeliveries(id: number, channels: readonly Channel[], now: number): void {
+    for (const channel of channels) this.statements.insertDelivery.run(id, channel, now);
   }
 
   /** The refusal that shows the answer already recorded for `ref`, if one is. */
