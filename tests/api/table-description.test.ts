@@ -76,7 +76,7 @@ function sqliteSchema(db: Db): { schema: Schema; references: Record<string, stri
   for (const table of tables) {
     const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string; type: string; pk: number }[];
     schema[table] = {
-      columns: columns.map(({ name, type }) => `${name} ${type}`).sort(),
+      columns: columns.map(({ name, type }) => `${name} ${type.toUpperCase()}`).sort(),
       key: columns
         .filter((column) => column.pk > 0)
         .sort((a, b) => a.pk - b.pk)

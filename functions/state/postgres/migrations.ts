@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL schema, one entry per version: entry n takes the database from version n to n+1
  * (schema_migrations records each). Entries are only ever appended; a released migration never
- * changes. Column meanings are the SQLite schema's: times are epoch milliseconds (BIGINT).
+ * changes. The tables they build are the ones functions/state/tables.ts describes, with the SQLite
+ * schema's meanings (times are epoch milliseconds, BIGINT), which tests/api/table-description.test.ts checks.
  */
 export const MIGRATIONS: readonly string[] = [
   `

@@ -1,6 +1,7 @@
 /**
  * The schema, one entry per version: entry n takes the database from user_version n to n+1.
- * Entries are only ever appended; a released migration never changes.
+ * Entries are only ever appended; a released migration never changes. The tables they build are
+ * the ones functions/state/tables.ts describes, which tests/api/table-description.test.ts checks.
  */
 export const MIGRATIONS: readonly string[] = [
   `
