@@ -25,20 +25,19 @@ import { freshDatabaseUrl, HAS_POSTGRES } from '../support/postgres.ts';
  * build on a fresh database, and data:copy, derived from it, carrying every described column.
  */
 
-/** A schema as the comparison sees it: per table, its columns (`name type`, sorted) and its primary key. */
+/** A schema as the comparison sees it: per table, its columns (`name type`) and its primary key. */
 type Schema = Record<string, { columns: string[]; key: string[] }>;
 
+/**
+ * The described schema of `engine`. Columns are described in PostgreSQL's order; SQLite's differ
+ * (it appends every column added later), so there they are compared sorted.
+ */
 function described(engine: StorageEngine): Schema {
   return Object.fromEntries(
-    tablesOn(engine).map((table) => [
-      table,
-      {
-        columns: columnsOn(table, engine)
-          .map(({ name, kind }) => `${name} ${SQL_TYPES[kind][engine]}`)
-          .sort(),
-        key: [...TABLES[table].key],
-      },
-    ]),
+    tablesOn(engine).map((table) => {
+      const columns = columnsOn(table, engine).map(({ name, kind }) => `${name} ${SQL_TYPES[kind][engine]}`);
+      return [table, { columns: engine === 'sqlite' ? columns.sort() : columns, key: [...TABLES[table].key] }];
+    }),
   );
 }
 
@@ -93,7 +92,8 @@ async function postgresSchema(pool: Pool): Promise<{ schema: Schema; references:
   const { rows: columns } = await pool.query<{ table_name: string; column_name: string; data_type: string }>(`
     SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns AS c
     JOIN information_schema.tables AS t USING (table_schema, table_name)
-    WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND c.table_name <> 'schema_migrations'`);
+    WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND c.table_name <> 'schema_migrations'
+    ORDER BY c.ordinal_position`);
   const { rows: keys } = await pool.query<{ table_name: string; column_name: string }>(`
     SELECT k.table_name, k.column_name FROM information_schema.table_constraints AS c
     JOIN information_schema.key_column_usage AS k USING (constraint_schema, constraint_name)
@@ -108,7 +108,6 @@ async function postgresSchema(pool: Pool): Promise<{ schema: Schema; references:
     schema[table_name].columns.push(`${column_name} ${data_type}`);
     references[table_name] ??= [];
   }
-  for (const table of Object.values(schema)) table.columns.sort();
   for (const { table_name, column_name } of keys) schema[table_name]?.key.push(column_name);
   for (const { table_name, referenced } of foreign) references[table_name]?.push(referenced);
   return { schema, references };
@@ -135,7 +134,7 @@ describe('the described tables', () => {
   });
 
   it.skipIf(!HAS_POSTGRES)(
-    'are the tables and columns a freshly migrated PostgreSQL database has, by name, type and primary key',
+    'are the tables and columns a freshly migrated PostgreSQL database has, in order, by name, type and primary key',
     async () => {
       const { pool } = await freshPostgres();
       const { schema, references } = await postgresSchema(pool);
