@@ -1,8 +1,7 @@
 import type { Pool } from 'pg';
 import type { KeyStore, NewKey, StoredKey } from '../../keys/key-store.ts';
+import { KEY_COLUMNS, toStoredKey, type KeyRow } from '../key-row.ts';
 import { withPostgres } from './pg-errors.ts';
-
-const COLUMNS = 'id AS "keyId", label, created_at AS "createdAt", expires_at AS "expiresAt"';
 
 /** API key hashes in PostgreSQL. */
 export class PgKeyStore implements KeyStore {
@@ -18,11 +17,11 @@ export class PgKeyStore implements KeyStore {
   }
 
   findByHash(hash: string): Promise<StoredKey | undefined> {
-    return this.findOne(`SELECT ${COLUMNS} FROM api_keys WHERE hash = $1`, hash);
+    return this.findOne(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = $1`, hash);
   }
 
   findById(keyId: string): Promise<StoredKey | undefined> {
-    return this.findOne(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1`, keyId);
+    return this.findOne(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`, keyId);
   }
 
   purgeExpired(now = Date.now()): Promise<number> {
@@ -33,6 +32,6 @@ export class PgKeyStore implements KeyStore {
   }
 
   private findOne(sql: string, value: string): Promise<StoredKey | undefined> {
-    return withPostgres(async () => (await this.pool.query<StoredKey>(sql, [value])).rows[0]);
+    return withPostgres(async () => toStoredKey((await this.pool.query<KeyRow>(sql, [value])).rows[0]));
   }
 }

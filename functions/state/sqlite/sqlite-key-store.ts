@@ -1,4 +1,5 @@
 import type { KeyStore, NewKey, StoredKey } from '../../keys/key-store.ts';
+import { KEY_COLUMNS, toStoredKey, type KeyRow } from '../key-row.ts';
 import { withStorage } from './sqlite-errors.ts';
 import type { Db } from './database.ts';
 
@@ -11,8 +12,8 @@ export class SqliteKeyStore implements KeyStore {
       insert: db.prepare(
         'INSERT INTO api_keys (id, hash, label, created_in_sandbox, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      byHash: db.prepare('SELECT id, label, created_at, expires_at FROM api_keys WHERE hash = ?'),
-      byId: db.prepare('SELECT id, label, created_at, expires_at FROM api_keys WHERE id = ?'),
+      byHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = ?`),
+      byId: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`),
       purge: db.prepare('DELETE FROM api_keys WHERE expires_at <= ?'),
     };
   }
@@ -24,25 +25,14 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async findByHash(hash: string): Promise<StoredKey | undefined> {
-    return toKey(withStorage(() => this.statements.byHash.get(hash)));
+    return toStoredKey(withStorage(() => this.statements.byHash.get(hash) as KeyRow | undefined));
   }
 
   async findById(keyId: string): Promise<StoredKey | undefined> {
-    return toKey(withStorage(() => this.statements.byId.get(keyId)));
+    return toStoredKey(withStorage(() => this.statements.byId.get(keyId) as KeyRow | undefined));
   }
 
   async purgeExpired(now = Date.now()): Promise<number> {
     return withStorage(() => this.statements.purge.run(now).changes);
   }
-}
-
-function toKey(row: unknown): StoredKey | undefined {
-  if (row === undefined) return undefined;
-  const { id, label, created_at, expires_at } = row as {
-    id: string;
-    label: string | null;
-    created_at: number;
-    expires_at: number;
-  };
-  return { keyId: id, label, createdAt: created_at, expiresAt: expires_at };
 }
