@@ -206,7 +206,11 @@ export function columnsOn(table: TableName, engine: StorageEngine): DescribedCol
   });
 }
 
-/** A value as PostgreSQL holds it, from the value SQLite holds in a column of `kind`: its 0 and 1 are booleans. */
+/**
+ * A value as PostgreSQL holds it, from the value SQLite holds in a column of `kind`. Only booleans
+ * differ (SQLite's 0 and 1); times are the same integers and JSON the same text on both, and the
+ * one column of bytes (app_secrets.value) is PostgreSQL's alone.
+ */
 export function sqliteToPostgres(kind: ColumnKind, value: unknown): unknown {
   return kind === 'boolean' && value !== null ? value === 1 || value === true : value;
 }
