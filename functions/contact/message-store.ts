@@ -136,7 +136,7 @@ export interface MessageStore {
   requeue(ids: readonly number[], channels: readonly Channel[], now?: number): Promise<Requeued[]>;
   /**
    * Moves the live messages `ids` of the spam folder to the inbox and queues them for `channels`
-   * (as requeue does), in one transaction; returns the ids moved.
+   * (as requeue does), in one transaction; returns the ids moved, each once, in ascending order.
    */
   moveToInbox(ids: readonly number[], channels: readonly Channel[], now?: number): Promise<number[]>;
   /**

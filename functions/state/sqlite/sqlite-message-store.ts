@@ -233,7 +233,8 @@ export class SqliteMessageStore implements MessageStore {
   async moveToInbox(ids: readonly number[], channels: readonly Channel[], now = Date.now()): Promise<number[]> {
     return withStorage(() =>
       this.db.transaction(() => {
-        const moved = ids.filter((id) => this.statements.toInbox.run(id).changes > 0);
+        // Ascending, as on every engine; a repeated id moves (and is named) once.
+        const moved = [...ids].sort((a, b) => a - b).filter((id) => this.statements.toInbox.run(id).changes > 0);
         for (const id of moved) for (const channel of channels) this.statements.requeue.get(channel, now, id);
         return moved;
       })(),
