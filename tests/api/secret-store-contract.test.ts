@@ -21,6 +21,7 @@ describe.each(STORE_ENGINES)('the secret store on $name', ({ skip, open, instanc
     expect(cursors[0]).toHaveLength(32);
     expect(cursors.map(hex)).toEqual(Array(6).fill(hex(cursors[0] as Buffer)));
     expect(tokens.map(hex)).toEqual(Array(3).fill(hex(tokens[0] as Buffer)));
+    expect(hex(tokens[0] as Buffer)).not.toBe(hex(cursors[0] as Buffer));
   });
 
   it.skipIf(skip)('keeps every secret across a restart, each independent of the others', async () => {
