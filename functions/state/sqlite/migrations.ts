@@ -130,4 +130,86 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM sandbox_shares WHERE owner IN ('client:' || old.sandbox_client, 'key:' || old.sandbox_key) AND bytes <= 0;
   END;
   `,
+  // The CHECK constraints PostgreSQL has had from the start (its migrations 1 to 3): a folder, a
+  // delivery state or a claim state that no code writes is refused instead of stored. SQLite adds
+  // a CHECK only to a new table (https://www.sqlite.org/lang_altertable.html#otheralter), so each
+  // table is made anew and its rows copied; its columns, indexes and triggers stay as they were.
+  // Foreign keys stay on: deliveries is made anew first, referencing the new messages, so dropping
+  // the old tables deletes nothing through ON DELETE CASCADE (and a DROP fires no trigger), and
+  // renaming messages_new makes deliveries reference messages again. The messages' AUTOINCREMENT
+  // sequence is carried over, so the id of a deleted message is still never given again. Claims
+  // an earlier version left behind (state 'in_progress') had no answer to keep: they are dropped.
+  `
+  CREATE TABLE messages_new (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    sandbox INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    message TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    read_at INTEGER,
+    folder TEXT NOT NULL DEFAULT 'inbox' CHECK (folder IN ('inbox', 'spam')),
+    spam_reasons TEXT,
+    sandbox_client TEXT,
+    sandbox_key TEXT,
+    size_bytes INTEGER NOT NULL DEFAULT 0
+  );
+  INSERT INTO messages_new (id, sandbox, name, email, message, created_at, read_at, folder, spam_reasons,
+      sandbox_client, sandbox_key, size_bytes)
+    SELECT id, sandbox, name, email, message, created_at, read_at, folder, spam_reasons, sandbox_client,
+      sandbox_key, size_bytes FROM messages;
+  DELETE FROM sqlite_sequence WHERE name = 'messages_new';
+  INSERT INTO sqlite_sequence (name, seq) SELECT 'messages_new', seq FROM sqlite_sequence WHERE name = 'messages';
+
+  CREATE TABLE deliveries_new (
+    message_id INTEGER NOT NULL REFERENCES messages_new (id) ON DELETE CASCADE,
+    channel TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at INTEGER,
+    last_error TEXT,
+    PRIMARY KEY (message_id, channel)
+  );
+  INSERT INTO deliveries_new (message_id, channel, state, attempts, next_at, last_error)
+    SELECT message_id, channel, state, attempts, next_at, last_error FROM deliveries;
+
+  DROP TABLE deliveries;
+  DROP TABLE messages;
+  ALTER TABLE messages_new RENAME TO messages;
+  ALTER TABLE deliveries_new RENAME TO deliveries;
+  CREATE INDEX messages_by_folder ON messages (sandbox, folder, created_at);
+  CREATE INDEX messages_by_sandbox_client ON messages (sandbox_client, id) WHERE sandbox_client IS NOT NULL;
+  CREATE INDEX messages_by_sandbox_key ON messages (sandbox_key, id) WHERE sandbox_key IS NOT NULL;
+  CREATE INDEX deliveries_due ON deliveries (channel, state, next_at);
+  CREATE TRIGGER sandbox_share_added AFTER INSERT ON messages WHEN new.sandbox_client IS NOT NULL BEGIN
+    INSERT INTO sandbox_shares (owner, bytes)
+      SELECT owner, new.size_bytes FROM (SELECT 'client:' || new.sandbox_client AS owner UNION ALL SELECT 'key:' || new.sandbox_key)
+      WHERE owner IS NOT NULL
+    ON CONFLICT (owner) DO UPDATE SET bytes = bytes + excluded.bytes;
+  END;
+  CREATE TRIGGER sandbox_share_removed AFTER DELETE ON messages WHEN old.sandbox_client IS NOT NULL BEGIN
+    UPDATE sandbox_shares SET bytes = bytes - old.size_bytes
+      WHERE owner IN ('client:' || old.sandbox_client, 'key:' || old.sandbox_key);
+    DELETE FROM sandbox_shares WHERE owner IN ('client:' || old.sandbox_client, 'key:' || old.sandbox_key) AND bytes <= 0;
+  END;
+
+  CREATE TABLE idempotency_new (
+    scope TEXT NOT NULL,
+    sandbox INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT,
+    state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')),
+    status INTEGER,
+    body TEXT,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (scope, sandbox, key)
+  );
+  INSERT INTO idempotency_new (scope, sandbox, key, fingerprint, state, status, body, created_at, expires_at)
+    SELECT scope, sandbox, key, fingerprint, state, status, body, created_at, expires_at FROM idempotency
+    WHERE state IN ('in_flight', 'done');
+  DROP TABLE idempotency;
+  ALTER TABLE idempotency_new RENAME TO idempotency;
+  CREATE INDEX idempotency_expiry ON idempotency (expires_at);
+  `,
 ];
