@@ -70,6 +70,8 @@ export class MemoryLimiter implements QuotaLimiter {
     const now = this.now();
     let window = this.windows.get(key);
     if (window === undefined || window.resetsAt <= now) {
+      // A window starts with its first unit counted, as in Redis: a peek starts none.
+      if (units === 0) return this.fresh();
       window = { used: 0, resetsAt: now + this.quota.seconds * 1000 };
       this.windows.set(key, window);
     }
@@ -81,6 +83,10 @@ export class MemoryLimiter implements QuotaLimiter {
       remaining: this.quota.count - window.used,
       resetSeconds: Math.max(1, Math.ceil((window.resetsAt - now) / 1000)),
     };
+  }
+
+  private fresh(): RateDecision {
+    return { allowed: true, limit: this.quota.count, remaining: this.quota.count, resetSeconds: this.quota.seconds };
   }
 }
 

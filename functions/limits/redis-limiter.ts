@@ -153,8 +153,11 @@ export class RedisLimiter implements QuotaLimiter {
     } catch (refusal) {
       if (!isLimiterAnswer(refusal)) return this.fallBack(refusal, () => this.fallback.consume(key, units));
       // The window counted the refused units too; give them back, so that a refusal counts nothing.
-      const counted = await this.limiter.reward(key, units).catch(() => refusal);
-      return this.decision(counted, false);
+      const back = await this.giveBack(key, units).catch(() => 0);
+      return this.decision(
+        { consumedPoints: refusal.consumedPoints - back, msBeforeNext: refusal.msBeforeNext },
+        false,
+      );
     }
   }
 
@@ -171,10 +174,19 @@ export class RedisLimiter implements QuotaLimiter {
   async refund(key: string, units = 1): Promise<void> {
     if (!this.store.answering) return this.fallback.refund(key, units);
     try {
-      await this.limiter.reward(key, units);
+      await this.giveBack(key, units);
     } catch (error) {
       await this.fallBack(error, () => this.fallback.refund(key, units));
     }
+  }
+
+  /**
+   * Gives back up to `units` of what the current window of `key` counted; how many it gave back.
+   * rate-limiter-flexible's reward would count below zero, or start a window below zero when the
+   * one counted in has ended, and so allow more than the quota.
+   */
+  private async giveBack(key: string, units: number): Promise<number> {
+    return Number(await this.store.client.eval(GIVE_BACK, 1, this.limiter.getKey(key), units));
   }
 
   private async fallBack<T>(cause: unknown, answer: () => Eventually<T>): Promise<T> {
@@ -182,7 +194,7 @@ export class RedisLimiter implements QuotaLimiter {
     return answer();
   }
 
-  private decision(state: RateLimiterRes, allowed: boolean): RateDecision {
+  private decision(state: Pick<RateLimiterRes, 'consumedPoints' | 'msBeforeNext'>, allowed: boolean): RateDecision {
     return {
       allowed,
       limit: this.quota.count,
@@ -195,6 +207,18 @@ export class RedisLimiter implements QuotaLimiter {
     return { allowed: true, limit: this.quota.count, remaining: this.quota.count, resetSeconds: this.quota.seconds };
   }
 }
+
+/**
+ * Takes up to ARGV[1] units off the count at KEYS[1] (rate-limiter-flexible's window: an integer
+ * with the window's expiry), never below zero, and never from a window that has ended (no key);
+ * DECRBY keeps the expiry. Atomic, so concurrent counts stay exact. Returns the units taken off.
+ */
+const GIVE_BACK = `
+  local counted = tonumber(redis.call('get', KEYS[1]) or '0')
+  local back = math.min(counted, tonumber(ARGV[1]))
+  if back <= 0 then return 0 end
+  redis.call('decrby', KEYS[1], back)
+  return back`;
 
 /** rate-limiter-flexible refuses with the window's state; any other rejection is a Redis failure. */
 function isLimiterAnswer(value: unknown): value is RateLimiterRes {
