@@ -12,10 +12,17 @@ import { SECRET_BYTES, SECRET_NAMES, type SecretName, type SecretStore } from '.
  * their signatures end with the process.
  */
 export class FileSecretStore implements SecretStore {
+  /** Every secret this process made, so that one it could not write is still the one every caller gets. */
+  private readonly made = new Map<SecretName, Buffer>();
+
   constructor(private readonly dataDir: string) {}
 
   async loadOrCreate(name: SecretName): Promise<Buffer> {
-    return readSecretFile(this.dataDir, name) ?? createSecretFile(this.dataDir, name);
+    const kept = readSecretFile(this.dataDir, name) ?? this.made.get(name);
+    if (kept !== undefined) return kept;
+    const secret = createSecretFile(this.dataDir, name);
+    this.made.set(name, secret);
+    return secret;
   }
 }
 

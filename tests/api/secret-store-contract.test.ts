@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { openSqliteStorage } from '../../functions/state/sqlite/sqlite-storage.ts';
 import { SECRET_NAMES } from '../../functions/state/storage.ts';
-import { closeOpened, STORE_ENGINES } from '../support/store-engines.ts';
+import { closeOpened, CONTRACT_TTL_MS, STORE_ENGINES } from '../support/store-engines.ts';
+import { CAN_MOUNT, mountTmpfs, remount, unmount } from '../support/tmpfs.ts';
 
 /**
  * One contract for the signing secrets, run against each engine: each secret is made once and
@@ -11,7 +13,7 @@ afterAll(closeOpened);
 
 const hex = (secret: Buffer) => secret.toString('hex');
 
-describe.each(STORE_ENGINES)('the secret store on $name', ({ skip, open, instances, reopen }) => {
+describe.each(STORE_ENGINES)('the secret store on $name', ({ name, skip, open, instances, reopen }) => {
   it.skipIf(skip)('gives every caller on every instance the same secret, made once, even asked together', async () => {
     const storages = await instances(3);
     const cursors = await Promise.all(
@@ -41,4 +43,27 @@ describe.each(STORE_ENGINES)('the secret store on $name', ({ skip, open, instanc
     );
     expect(hex(secrets[0] as Buffer)).not.toBe(hex(secrets[1] as Buffer));
   });
+
+  // SQLite keeps its secrets as files in DATA_DIR; where they cannot be written, they live in the process.
+  it.skipIf(skip || name !== 'SQLite' || !CAN_MOUNT)(
+    'gives every caller the same secret where DATA_DIR cannot be written',
+    async () => {
+      const dataDir = mountTmpfs(256) as string;
+      try {
+        remount(dataDir, 'ro');
+        const storage = openSqliteStorage(dataDir, { idempotencyTtlMs: CONTRACT_TTL_MS });
+        try {
+          expect(storage.readOnly).toBe(true);
+          const first = await storage.secrets.loadOrCreate('cursor');
+          expect(first).toHaveLength(32);
+          expect(hex(await storage.secrets.loadOrCreate('cursor'))).toBe(hex(first));
+          expect(hex(await storage.secrets.loadOrCreate('token'))).not.toBe(hex(first));
+        } finally {
+          await storage.close();
+        }
+      } finally {
+        unmount(dataDir);
+      }
+    },
+  );
 });

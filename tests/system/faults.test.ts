@@ -1,36 +1,19 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postContact, readInbox, VALID } from '../support/contact.ts';
 import { errorSchema } from '../support/schemas.ts';
 import { freshDataDir, startServer } from '../support/server.ts';
+import { CAN_MOUNT, mountTmpfs, remount, unmount } from '../support/tmpfs.ts';
 import { waitFor } from '../support/webhook.ts';
 
-/** A small tmpfs to fill up; mounting needs the root the build machines run tests as. */
-function mountTmpfs(sizeKiB: number): string | null {
-  const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-fs-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k`, 'tmpfs', dir], { stdio: 'ignore' });
-    return dir;
-  } catch {
-    return null;
-  }
-}
 const mounts: string[] = [];
 afterAll(() => {
-  for (const dir of mounts) execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+  for (const dir of mounts) unmount(dir);
 });
-const canMount = (() => {
-  const dir = mountTmpfs(64);
-  if (dir === null) return false;
-  execFileSync('umount', [dir]);
-  return true;
-})();
 
 /** fetch rejects with a TypeError whose cause carries the socket's error code. */
 const connectionErrorCode = (reason: unknown) => String((reason as { cause?: { code?: unknown } }).cause?.code);
@@ -38,7 +21,7 @@ const connectionErrorCode = (reason: unknown) => String((reason as { cause?: { c
 const message = (n: number, size = 40) => ({ ...VALID, message: `Message ${n} ${'x'.repeat(size)}` });
 
 describe('a full DATA_DIR', () => {
-  it.skipIf(!canMount)(
+  it.skipIf(!CAN_MOUNT)(
     'answers writes with 503 in the Error shape, keeps reading, and writes again when space returns',
     async () => {
       const dir = mountTmpfs(3 * 1024)!;
@@ -89,7 +72,7 @@ describe('a full DATA_DIR', () => {
 });
 
 describe('owner notification on a full DATA_DIR', () => {
-  it.skipIf(!canMount)(
+  it.skipIf(!CAN_MOUNT)(
     'keeps serving while a delivery result cannot be written, and records it once space returns, without posting again',
     async () => {
       const dir = mountTmpfs(3 * 1024)!;
@@ -163,7 +146,7 @@ async function fillDisk(filler: string, baseUrl: string): Promise<void> {
 }
 
 describe('a read-only DATA_DIR', () => {
-  it.skipIf(!canMount)(
+  it.skipIf(!CAN_MOUNT)(
     'starts, serves reads, answers every write with 503, and writes again on a writable one',
     async () => {
       const dir = mountTmpfs(4 * 1024)!;
@@ -172,7 +155,7 @@ describe('a read-only DATA_DIR', () => {
       expect((await postContact(first.baseUrl, message(1))).status).toBe(200);
       await first.stop();
 
-      execFileSync('mount', ['-o', 'remount,ro', dir]);
+      remount(dir, 'ro');
       const readOnly = await startServer({}, dir);
       try {
         expect(readOnly.logLines.some((line) => String(line.message).startsWith('DATA_DIR is read-only'))).toBe(true);
@@ -207,7 +190,7 @@ describe('a read-only DATA_DIR', () => {
         expect(await readOnly.stop()).toBe(0);
       }
 
-      execFileSync('mount', ['-o', 'remount,rw', dir]);
+      remount(dir, 'rw');
       const writable = await startServer({}, dir);
       try {
         expect((await postContact(writable.baseUrl, message(3))).status).toBe(200);
