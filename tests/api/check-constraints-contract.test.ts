@@ -5,12 +5,27 @@ import { storeMessage } from '../support/stored-message.ts';
 /**
  * The schema's CHECK constraints, the same on each engine: a row with a folder, a delivery state
  * or a claim state that no code writes is refused, whether inserted or updated into, while the
- * same statement with a value the code does write is stored. Raw SQL, past the stores.
+ * same statement with a value the code does write is stored; and no row goes without its key.
+ * Raw SQL, past the stores.
  */
 const T = 1_800_000_000_000;
 
 /** How each engine names a broken CHECK constraint. */
 const CHECK_VIOLATION = { SQLite: 'SQLITE_CONSTRAINT_CHECK', PostgreSQL: '23514' };
+
+/** How each engine names a NULL where the schema says NOT NULL. */
+const NOT_NULL_VIOLATION = { SQLite: 'SQLITE_CONSTRAINT_NOTNULL', PostgreSQL: '23502' };
+
+/**
+ * A row of each table whose primary key is one text column, with that key as the one parameter.
+ * Booleans are written '0', which both engines read as false.
+ */
+const KEYED_ROWS = {
+  jobs: "INSERT INTO jobs (id, sandbox, owner, task, input, status, created_at, updated_at, expires_at) VALUES (?, '0', '', 'summarize', '{}', 'pending', 0, 0, 0)",
+  api_keys:
+    "INSERT INTO api_keys (id, hash, label, created_in_sandbox, created_at, expires_at) VALUES (?, 'hash', NULL, '0', 0, 0)",
+  sandbox_shares: 'INSERT INTO sandbox_shares (owner, bytes) VALUES (?, 0)',
+};
 
 afterAll(closeOpened);
 
@@ -86,5 +101,12 @@ describe.each(STORE_ENGINES)('CHECK constraints on $name', ({ name, skip, open, 
       { key: 'k', state: 'done' },
       { key: 'other', state: 'done' },
     ]);
+  });
+
+  it.skipIf(skip).each(Object.entries(KEYED_ROWS))('refuses a row of %s without its key', async (table, insert) => {
+    const storage = await open();
+    await expect(sql(storage, insert, null)).rejects.toMatchObject({ code: NOT_NULL_VIOLATION[name] });
+    await sql(storage, insert, 'kept');
+    expect(await sql(storage, `SELECT count(*) AS n FROM ${table}`)).toEqual([{ n: 1 }]);
   });
 });

@@ -8,6 +8,8 @@ import { openSqliteStorage } from '../../functions/state/sqlite/sqlite-storage.t
 
 /** The version before SQLite's tables were made anew with their CHECK constraints. */
 const BEFORE_CHECKS = 7;
+/** The version before jobs, api_keys and sandbox_shares were made anew with keys that cannot be NULL. */
+const BEFORE_NOT_NULL_KEYS = 8;
 const T = 1_800_000_000_000;
 
 /**
@@ -21,8 +23,16 @@ function schemaOf(db: Database.Database): Record<string, string | null> {
   return Object.fromEntries(rows.map((row) => [`${row.type} ${row.name}`, row.type === 'table' ? null : row.sql]));
 }
 
+interface Column {
+  name: string;
+  type: string;
+  notnull: number;
+  dflt_value: string | null;
+  pk: number;
+}
+
 const columnsOf = (db: Database.Database, table: string) =>
-  db.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)').all(table);
+  db.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)').all(table) as Column[];
 
 it('keeps every message, delivery, answer, share and index when the tables are made anew with their CHECKs', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'check-migration-'));
@@ -117,6 +127,55 @@ it('keeps every message, delivery, answer, share and index when the tables are m
     after.pragma('foreign_keys = ON');
     after.prepare('DELETE FROM messages WHERE id = ?').run(live);
     expect(after.prepare('SELECT COUNT(*) AS left FROM deliveries').get()).toEqual({ left: 1 });
+  } finally {
+    after.close();
+  }
+});
+
+it('keeps every job, key and share when their tables are made anew with a key that cannot be NULL', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'not-null-migration-'));
+  const db = new Database(path.join(dataDir, 'portfolio.db'));
+  db.pragma('foreign_keys = ON');
+  for (const sql of MIGRATIONS.slice(0, BEFORE_NOT_NULL_KEYS)) db.exec(sql);
+  db.pragma(`user_version = ${BEFORE_NOT_NULL_KEYS}`);
+  db.prepare(
+    `INSERT INTO jobs (id, sandbox, task, input, status, progress, result, error, created_at, updated_at, expires_at, owner, locked_by, lease_until, attempts)
+     VALUES ('job_1', 0, 'summarize', '{}', 'running', 0.5, NULL, NULL, ?, ?, ?, '192.0.2.1', 'host:1', ?, 1)`,
+  ).run(T, T + 1, T + 60_000, T + 30_000);
+  db.prepare(
+    "INSERT INTO api_keys (id, hash, label, created_in_sandbox, created_at, expires_at) VALUES ('key_1', 'h', 'ci', 1, ?, ?)",
+  ).run(T, T + 60_000);
+  db.prepare(
+    "INSERT INTO messages (sandbox, name, email, message, created_at, sandbox_client, sandbox_key, size_bytes) VALUES (1, 'Ada', 'a@example.com', 'test', ?, '192.0.2.1', NULL, 10)",
+  ).run(T);
+  const rowsOf = (database: Database.Database) => ({
+    jobs: database.prepare('SELECT * FROM jobs').all(),
+    keys: database.prepare('SELECT * FROM api_keys').all(),
+    shares: database.prepare('SELECT * FROM sandbox_shares').all(),
+  });
+  const before = { schema: schemaOf(db), rows: rowsOf(db), jobs: columnsOf(db, 'jobs') };
+  db.close();
+
+  await openSqliteStorage(dataDir, { idempotencyTtlMs: 60_000 }).close();
+
+  const after = new Database(path.join(dataDir, 'portfolio.db'));
+  try {
+    expect(after.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(schemaOf(after)).toEqual(before.schema);
+    expect(rowsOf(after)).toEqual(before.rows);
+    // The same columns in the same order; only the key now refuses NULL.
+    expect(columnsOf(after, 'jobs')).toEqual(
+      before.jobs.map((column) => (column.pk === 1 ? { ...column, notnull: 1 } : column)),
+    );
+    // The triggers that keep the shares were made again: a new sandbox message still counts.
+    after
+      .prepare(
+        "INSERT INTO messages (sandbox, name, email, message, created_at, sandbox_client, sandbox_key, size_bytes) VALUES (1, 'Ada', 'a@example.com', 'more', ?, '192.0.2.1', NULL, 5)",
+      )
+      .run(T + 1);
+    expect(after.prepare('SELECT owner, bytes FROM sandbox_shares').all()).toEqual([
+      { owner: 'client:192.0.2.1', bytes: 15 },
+    ]);
   } finally {
     after.close();
   }

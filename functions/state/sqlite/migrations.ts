@@ -212,4 +212,66 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE idempotency_new RENAME TO idempotency;
   CREATE INDEX idempotency_expiry ON idempotency (expires_at);
   `,
+  // A primary key that is TEXT may hold NULL on SQLite, for compatibility with its early versions
+  // (https://www.sqlite.org/lang_createtable.html#the_primary_key), while PostgreSQL refuses it: so
+  // jobs, api_keys and sandbox_shares are made anew with NOT NULL on their key, as migration 8 made
+  // three others anew, their columns in the same order and their indexes kept. The two triggers
+  // of messages write sandbox_shares, so they are dropped before it and made again after.
+  `
+  CREATE TABLE jobs_new (
+    id TEXT NOT NULL PRIMARY KEY,
+    sandbox INTEGER NOT NULL,
+    task TEXT NOT NULL,
+    input TEXT NOT NULL,
+    status TEXT NOT NULL,
+    progress REAL NOT NULL DEFAULT 0,
+    result TEXT,
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    owner TEXT NOT NULL DEFAULT '',
+    locked_by TEXT,
+    lease_until INTEGER,
+    attempts INTEGER NOT NULL DEFAULT 0
+  );
+  INSERT INTO jobs_new SELECT id, sandbox, task, input, status, progress, result, error, created_at, updated_at,
+    expires_at, owner, locked_by, lease_until, attempts FROM jobs WHERE id IS NOT NULL;
+  DROP TABLE jobs;
+  ALTER TABLE jobs_new RENAME TO jobs;
+  CREATE INDEX jobs_by_status ON jobs (status, created_at);
+  CREATE INDEX jobs_expiry ON jobs (expires_at);
+  CREATE INDEX jobs_by_owner ON jobs (owner, status, updated_at);
+
+  CREATE TABLE api_keys_new (
+    id TEXT NOT NULL PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    label TEXT,
+    created_in_sandbox INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  INSERT INTO api_keys_new SELECT id, hash, label, created_in_sandbox, created_at, expires_at FROM api_keys
+    WHERE id IS NOT NULL;
+  DROP TABLE api_keys;
+  ALTER TABLE api_keys_new RENAME TO api_keys;
+
+  DROP TRIGGER sandbox_share_added;
+  DROP TRIGGER sandbox_share_removed;
+  CREATE TABLE sandbox_shares_new (owner TEXT NOT NULL PRIMARY KEY, bytes INTEGER NOT NULL);
+  INSERT INTO sandbox_shares_new SELECT owner, bytes FROM sandbox_shares WHERE owner IS NOT NULL;
+  DROP TABLE sandbox_shares;
+  ALTER TABLE sandbox_shares_new RENAME TO sandbox_shares;
+  CREATE TRIGGER sandbox_share_added AFTER INSERT ON messages WHEN new.sandbox_client IS NOT NULL BEGIN
+    INSERT INTO sandbox_shares (owner, bytes)
+      SELECT owner, new.size_bytes FROM (SELECT 'client:' || new.sandbox_client AS owner UNION ALL SELECT 'key:' || new.sandbox_key)
+      WHERE owner IS NOT NULL
+    ON CONFLICT (owner) DO UPDATE SET bytes = bytes + excluded.bytes;
+  END;
+  CREATE TRIGGER sandbox_share_removed AFTER DELETE ON messages WHEN old.sandbox_client IS NOT NULL BEGIN
+    UPDATE sandbox_shares SET bytes = bytes - old.size_bytes
+      WHERE owner IN ('client:' || old.sandbox_client, 'key:' || old.sandbox_key);
+    DELETE FROM sandbox_shares WHERE owner IN ('client:' || old.sandbox_client, 'key:' || old.sandbox_key) AND bytes <= 0;
+  END;
+  `,
 ];
