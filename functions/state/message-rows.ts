@@ -5,6 +5,7 @@ import type {
   Folder,
   MessageRecord,
   StoredMessage,
+  Submission,
 } from '../contact/message-store.ts';
 import type { ColumnName } from './tables.ts';
 
@@ -37,9 +38,40 @@ export const MESSAGE_COLUMNS = (
   ] satisfies (keyof MessageRow & ColumnName<'messages'>)[]
 ).join(', ');
 
-/** The spam_reasons column of a new message: null when there is nothing to say. */
-export function spamReasonsColumn(reasons: readonly string[] | undefined): string | null {
-  return reasons === undefined || reasons.length === 0 ? null : JSON.stringify(reasons);
+/** The columns both engines write for a new message, in the order of newMessageValues. */
+export const NEW_MESSAGE_COLUMNS = (
+  [
+    'sandbox',
+    'name',
+    'email',
+    'message',
+    'created_at',
+    'folder',
+    'spam_reasons',
+    'sandbox_client',
+    'sandbox_key',
+    'size_bytes',
+  ] satisfies ColumnName<'messages'>[]
+).join(', ');
+
+/**
+ * The values of NEW_MESSAGE_COLUMNS for a submission stored at `now`; `sandbox` is a boolean,
+ * which SQLite stores as 0 or 1. spam_reasons is null for a message with nothing to say.
+ */
+export function newMessageValues({ message, sandboxShare: share }: Submission, now: number) {
+  const { spamReasons } = message;
+  return [
+    message.sandbox,
+    message.name,
+    message.email,
+    message.message,
+    now,
+    message.folder ?? 'inbox',
+    spamReasons === undefined || spamReasons.length === 0 ? null : JSON.stringify(spamReasons),
+    share?.client ?? null,
+    share?.key ?? null,
+    share?.bytes ?? 0,
+  ] as const;
 }
 
 /**

@@ -14,7 +14,8 @@ import type { RecordedAnswer } from '../../contact/idempotency-store.ts';
 import {
   MAX_ERROR_LENGTH,
   MESSAGE_COLUMNS,
-  spamReasonsColumn,
+  newMessageValues,
+  NEW_MESSAGE_COLUMNS,
   sandboxShares,
   toMessageRecord,
   withDeliveries,
@@ -31,7 +32,7 @@ const RECORD_ANSWER = `
   WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4`;
 
 const INSERT_MESSAGE = `
-  INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons, sandbox_client, sandbox_key, size_bytes)
+  INSERT INTO messages (${NEW_MESSAGE_COLUMNS})
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
   RETURNING id`;
 
@@ -230,23 +231,8 @@ export class PgMessageStore implements MessageStore {
 }
 
 /** Inserts the message; returns its id. */
-async function insertMessage(
-  client: PoolClient,
-  { message, sandboxShare: share }: Submission,
-  now: number,
-): Promise<number> {
-  const { rows } = await client.query<{ id: number }>(INSERT_MESSAGE, [
-    message.sandbox,
-    message.name,
-    message.email,
-    message.message,
-    now,
-    message.folder ?? 'inbox',
-    spamReasonsColumn(message.spamReasons),
-    share?.client ?? null,
-    share?.key ?? null,
-    share?.bytes ?? 0,
-  ]);
+async function insertMessage(client: PoolClient, submission: Submission, now: number): Promise<number> {
+  const { rows } = await client.query<{ id: number }>(INSERT_MESSAGE, [...newMessageValues(submission, now)]);
   return rows[0]!.id;
 }
 

@@ -12,7 +12,8 @@ import type {
 import {
   MAX_ERROR_LENGTH,
   MESSAGE_COLUMNS,
-  spamReasonsColumn,
+  newMessageValues,
+  NEW_MESSAGE_COLUMNS,
   sandboxShares,
   toMessageRecord,
   withDeliveries,
@@ -41,7 +42,7 @@ export class SqliteMessageStore implements MessageStore {
   ) {
     this.statements = {
       insert: db.prepare(
-        `INSERT INTO messages (sandbox, name, email, message, created_at, folder, spam_reasons, sandbox_client, sandbox_key, size_bytes)
+        `INSERT INTO messages (${NEW_MESSAGE_COLUMNS})
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       shareBytes: db.prepare('SELECT bytes FROM sandbox_shares WHERE owner = ?'),
@@ -124,19 +125,9 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   /** Inserts the message; returns its id. */
-  private insertMessage({ message, sandboxShare: share }: Submission, now: number): number {
-    const { lastInsertRowid } = this.statements.insert.run(
-      Number(message.sandbox),
-      message.name,
-      message.email,
-      message.message,
-      now,
-      message.folder ?? 'inbox',
-      spamReasonsColumn(message.spamReasons),
-      share?.client ?? null,
-      share?.key ?? null,
-      share?.bytes ?? 0,
-    );
+  private insertMessage(submission: Submission, now: number): number {
+    const [sandbox, ...rest] = newMessageValues(submission, now);
+    const { lastInsertRowid } = this.statements.insert.run(Number(sandbox), ...rest);
     return Number(lastInsertRowid);
   }
 
