@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startService, type InProcessService } from '../support/service.ts';
 import { readSitemap } from '../support/sitemap.ts';
 
 /** The server runs with the SITE_URL it was built with, so absolute links resolve to it. */
 const SITE = 'http://localhost:4321';
-let server: RunningServer;
+let server: InProcessService;
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '100000/60' });
+  server = await startService({ READ_RATE_LIMIT: '100000/60' });
 });
 afterAll(() => server.stop());
 

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
 import { documentedResponse, validateResponse, type OpenApiDocument } from '../support/openapi.ts';
-import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { ROOT } from '../support/server.ts';
+import { startService, type InProcessService } from '../support/service.ts';
 
 /**
  * Property-based contract fuzzing: for every operation of the published OpenAPI description,
@@ -19,15 +20,14 @@ import { ROOT, startServer, type RunningServer } from '../support/server.ts';
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 
-let server: RunningServer;
+let server: InProcessService;
 let doc: OpenApiDocument;
 
 beforeAll(async () => {
-  server = await startServer({
+  server = await startService({
     READ_RATE_LIMIT: '100000000/60',
     CONTACT_RATE_LIMIT: '100000000/60',
     KEYS_RATE_LIMIT: '100000000/60',
-    ACCESS_LOG: 'false',
   });
   doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as OpenApiDocument;
 });

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { llmsTxtPointer } from '../../functions/pages/llms-txt-pointer.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startService, type InProcessService } from '../support/service.ts';
 import { sitemapPaths } from '../support/sitemap.ts';
 
 /** The server runs with the SITE_URL it was built with, so absolute links resolve to it. */
 const SITE = 'http://localhost:4321';
 const POINTER = llmsTxtPointer(SITE);
 const MARKDOWN = 'text/markdown; charset=utf-8';
-let server: RunningServer;
+let server: InProcessService;
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '100000/60' });
+  server = await startService({ READ_RATE_LIMIT: '100000/60' });
 });
 afterAll(() => server.stop());
 

@@ -5,16 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SERVER_CARD_PATHS } from '../../functions/mcp/server-identity.ts';
 import { connectMcp } from '../support/mcp.ts';
-import { freshDataDir, ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { freshDataDir, ROOT } from '../support/server.ts';
+import { startService, type InProcessService } from '../support/service.ts';
 import { toolsNode } from '../support/tool-node.ts';
 
 // Server cards are static files of the build, and the MCP Inspector is a client of its own: both
 // need the real server. The transport's rules are tested in process in tests/api/mcp-transport.test.ts.
 const run = promisify(execFile);
-let server: RunningServer;
+let server: InProcessService;
 
 beforeAll(async () => {
-  server = await startServer({ MCP_ALLOWED_ORIGINS: '' });
+  server = await startService({ MCP_ALLOWED_ORIGINS: '' });
 });
 afterAll(() => server.stop());
 

@@ -7,17 +7,18 @@ import { loadConfig } from '../../functions/config/env.ts';
 import { OPERATIONS } from '../../functions/operations/operations.ts';
 import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
 import { findOperation, type OpenApiDocument } from '../support/openapi.ts';
-import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { ROOT } from '../support/server.ts';
+import { startService, type InProcessService } from '../support/service.ts';
 
 const run = promisify(execFile);
 
 // The description as the production server serves it (static files); the live answers are checked
 // against it in process, in tests/api/openapi.test.ts.
-let server: RunningServer;
+let server: InProcessService;
 let doc: OpenApiDocument;
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '1000/60', KEYS_RATE_LIMIT: '100/3600' });
+  server = await startService({ READ_RATE_LIMIT: '1000/60', KEYS_RATE_LIMIT: '100/3600' });
   doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as OpenApiDocument;
 });
 afterAll(() => server?.stop());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupFor, isAllowed, parseRobots, type RobotsGroup } from '../support/robots.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startService, type InProcessService } from '../support/service.ts';
 import { readSitemap, SITE, type SitemapEntry } from '../support/sitemap.ts';
 
 /**
@@ -15,7 +15,7 @@ interface Fetched {
   notIndexable: string | undefined;
 }
 
-let server: RunningServer;
+let server: InProcessService;
 let robots: RobotsGroup;
 let crawled: Map<string, Fetched>;
 let listed: SitemapEntry[];
@@ -121,7 +121,7 @@ function listedPath(loc: string): string {
 }
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '100000/60' });
+  server = await startService({ READ_RATE_LIMIT: '100000/60' });
   robots = groupFor(parseRobots(await (await fetch(`${server.baseUrl}/robots.txt`)).text()), '*');
   [crawled, listed] = await Promise.all([crawl(), readSitemap(server.baseUrl)]);
 });

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { DISCOVERY_DOCUMENTS } from '../../functions/docs/discovery-documents.ts';
 import { VALID } from '../support/contact.ts';
 import { groupFor, isAllowed, parseRobots } from '../support/robots.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startService, type InProcessService } from '../support/service.ts';
 
 /**
  * Each discovery document checked against its spec, on a server with the default configuration
@@ -12,10 +12,10 @@ import { startServer, type RunningServer } from '../support/server.ts';
  */
 const SITE = 'http://localhost:4321';
 const PRM_PREFIX = '/.well-known/oauth-protected-resource';
-let server: RunningServer;
+let server: InProcessService;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startService();
 });
 afterAll(() => server.stop());
 

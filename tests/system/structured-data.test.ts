@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startService, type InProcessService } from '../support/service.ts';
 import { sitemapPaths } from '../support/sitemap.ts';
 
 /** The server runs with the SITE_URL it was built with, so absolute URLs name this origin. */
 const SITE = 'http://localhost:4321';
-let server: RunningServer;
+let server: InProcessService;
 let pages: Map<string, string>;
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '100000/60' });
+  server = await startService({ READ_RATE_LIMIT: '100000/60' });
   const paths = await sitemapPaths(server.baseUrl);
   pages = new Map();
   for (const path of [...paths, '/search?q=rust', '/contact/thanks', '/no-such-page']) {
