@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, readInbox, VALID } from '../support/contact.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startServer } from '../support/server.ts';
+import { startService, type InProcessService } from '../support/service.ts';
 
 // What only a real server shows about contact posts: a connection that declares a body it does
-// not send, one whose body arrives slowly, and kill -9. The rest is in tests/api/contact-api.test.ts.
-let server: RunningServer;
+// not send and one whose body arrives slowly (the listener, in process), and kill -9 (the
+// process). The rest is in tests/api/contact-api.test.ts.
+let server: InProcessService;
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '1000/600' });
+  server = await startService({ READ_RATE_LIMIT: '100000/60', CONTACT_RATE_LIMIT: '1000/600' });
 });
 afterAll(() => server.stop());
 
