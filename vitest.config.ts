@@ -8,9 +8,11 @@ import { defineConfig } from 'vitest/config';
  * - api: the router, the contact form, the search page and both MCP servers in process on a fresh
  *   DATA_DIR (tests/support/api.ts), with real SQLite;
  * - api-shared: the stateful files of api again, on PostgreSQL and Redis (tests/support/engines.ts);
- * - system: real child processes (the server under kill -9, SIGTERM, full or read-only disks,
- *   connection limits, static files, config errors; the inbox CLI), Chromium, Prism and the MCP
- *   Inspector.
+ * - system: the production service over real sockets, in process where only its HTTP matters
+ *   (tests/support/service.ts: static files, headers, connections) and as the compiled entry in a
+ *   child process where the process is tested (kill -9, SIGTERM, full or read-only disks, the log,
+ *   config errors, other Node.js versions, nginx in front); the owner's commands, Chromium,
+ *   Lighthouse, afdocs, Prism and the MCP Inspector.
  *
  * - system-shared: the stateful files of system again, on PostgreSQL and Redis, plus the
  *   multi-instance suite.

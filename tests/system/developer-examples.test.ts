@@ -6,15 +6,16 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, VALID } from '../support/contact.ts';
 import { freePort } from '../support/free-port.ts';
-import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { ROOT } from '../support/server.ts';
+import { startService, type InProcessService } from '../support/service.ts';
 import { receiver, waitFor } from '../support/webhook.ts';
 
 const run = promisify(execFile);
 const SITE = 'http://localhost:4321';
-let server: RunningServer;
+let server: InProcessService;
 
 beforeAll(async () => {
-  server = await startServer({ READ_RATE_LIMIT: '100000/60' });
+  server = await startService({ READ_RATE_LIMIT: '100000/60' });
 });
 const scratch: string[] = [];
 afterAll(async () => {
@@ -111,7 +112,7 @@ describe('/developers/webhooks', () => {
     expect(source).toContain('timingSafeEqual');
     const secret = `whsec-${randomUUID()}`;
     const hook = await receiver(0);
-    const portfolio = await startServer({ NOTIFY_WEBHOOK_URL: hook.url, NOTIFY_WEBHOOK_SECRET: secret });
+    const portfolio = await startService({ NOTIFY_WEBHOOK_URL: hook.url, NOTIFY_WEBHOOK_SECRET: secret });
     const right = await startExampleReceiver(source!, secret);
     const wrong = await startExampleReceiver(source!, 'not the secret');
     try {
