@@ -81,7 +81,7 @@ export function createRequestListener({ config, handle, statics, commonHeaders }
     handle(toApiRequest(req, path, search, clientIp, requestId))
       .then((response) => {
         if (res.destroyed) throw new RequestAborted('client');
-        writeApiResponse(res, response, commonList, method, requestId);
+        writeApiResponse(res, response, commonList, method, requestId, req.headers['content-length']);
         logAccess(ids, clientIp, method, path, res.statusCode, started);
       })
       .catch((error: unknown) => {
@@ -171,21 +171,39 @@ function writeApiResponse(
   commonList: readonly string[],
   method: string,
   requestId: string,
+  contentLength?: string,
 ): void {
-  res.writeHead(response.status, answerHeaderList(response, commonList, requestId));
+  res.writeHead(response.status, answerHeaderList(response, commonList, requestId, contentLength));
   res.end(method === 'HEAD' ? undefined : (response.body ?? undefined));
 }
 
 /**
+ * The most of a refused body (413) that is read and dropped so the connection stays open. Closing
+ * a connection with bytes still unread makes the kernel reset it, and a proxy still sending the
+ * body (nginx) then answers 502 instead of passing our 413 on; every body such a proxy lets
+ * through (deploy/nginx allows 64 KiB) is well within this.
+ */
+const DROPPED_BODY_MAX_BYTES = 256 * 1024;
+
+/**
  * The headers a router or page answer goes out with, as a flat [name, value, ...] list: the
  * common ones first (a later entry of the same name wins), the request id, and the length.
+ * `contentLength` is the request's, which decides what happens to a refused body.
  */
-export function answerHeaderList(response: ApiResponse, commonList: readonly string[], requestId: string): string[] {
+export function answerHeaderList(
+  response: ApiResponse,
+  commonList: readonly string[],
+  requestId: string,
+  contentLength?: string,
+): string[] {
   const headers = commonList.slice();
   for (const name in response.headers) headers.push(name, response.headers[name] as string);
   if (response.headers['x-request-id'] === undefined) headers.push('x-request-id', requestId);
-  // The unread rest of a refused body would otherwise be parsed as the next request.
-  if (response.status === 413) headers.push('connection', 'close');
+  // The unread rest of a refused body: node reads and drops it after the answer when its declared
+  // length is small, and the connection serves the next request; a larger or undeclared one
+  // would otherwise be read as the next request, so the connection closes.
+  if (response.status === 413 && !(Number(contentLength) <= DROPPED_BODY_MAX_BYTES))
+    headers.push('connection', 'close');
   if (response.body !== null) headers.push('content-length', String(Buffer.byteLength(response.body)));
   return headers;
 }

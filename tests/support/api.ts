@@ -8,7 +8,7 @@ import { payloadTooLarge } from '../../functions/http/api-error.ts';
 import { clientIpOf } from '../../functions/http/client-ip.ts';
 import { answeredId, requestIdsFor } from '../../functions/http/request-id.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
-import type { ApiRequest, ApiResponse } from '../../functions/http/types.ts';
+import { headerValue, type ApiRequest, type ApiResponse } from '../../functions/http/types.ts';
 import { logError } from '../../functions/log/log.ts';
 import type { ProjectSource } from '../../functions/projects/catalog.ts';
 import { mediaTypeFor } from '../../functions/server/media-types.ts';
@@ -145,7 +145,7 @@ export async function startApi(env: Record<string, string> = {}, dataDir = fresh
       logError(ids.requestId, error);
       response = lastResortAnswer(requestId);
     }
-    const list = answerHeaderList(response, commonList, requestId);
+    const list = answerHeaderList(response, commonList, requestId, headerValue(apiRequest, 'content-length'));
     const answerHeaders: Record<string, string> = {};
     for (let i = 0; i < list.length; i += 2) answerHeaders[list[i]!] = list[i + 1]!;
     const bytes = method === 'HEAD' || response.body === null ? Buffer.alloc(0) : Buffer.from(response.body);

@@ -39,6 +39,36 @@ describe('POST /api/v1/contact over a connection', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
     expect(answer.toLowerCase()).toContain('connection: close');
   });
+
+  it('drops the rest of a small refused body and keeps the connection, so a proxy still sending it is not reset', async () => {
+    const base = new URL(server.baseUrl);
+    const body = JSON.stringify({ ...VALID, message: 'x'.repeat(20_000) });
+    const answers = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(base.port), base.hostname, () => {
+        socket.write(
+          `POST /api/v1/contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}` +
+            'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n',
+        );
+      });
+      let data = '';
+      socket.on('data', (chunk) => {
+        data += chunk.toString();
+        if (data.includes('"status":"ok"')) {
+          socket.destroy();
+          resolve(data);
+        }
+      });
+      // A reset (ECONNRESET) or a close before the second answer fails the test.
+      socket.on('error', reject);
+      socket.on('close', () => reject(new Error(`closed after: ${data}`)));
+      setTimeout(() => reject(new Error(`no second answer: ${data}`)), 5000);
+    });
+    const [refused, health] = answers.split(/(?=HTTP\/1\.1 )/);
+    expect(refused).toMatch(/^HTTP\/1\.1 413/);
+    expect(refused).toContain('payload_too_large');
+    expect(refused?.toLowerCase()).not.toContain('connection: close');
+    expect(health).toMatch(/^HTTP\/1\.1 200/);
+  });
 });
 
 describe('Idempotency-Key over connections', () => {
