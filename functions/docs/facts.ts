@@ -17,7 +17,7 @@ import { OPERATIONS, type OperationId } from '../operations/operations.ts';
 import { LIST_LIMIT } from '../projects/schema.ts';
 import { deprecatedAliases, DEPRECATED_AT, SUNSET_AT } from '../operations/deprecation.ts';
 import { INTEGRATION_PROMPT } from '../mcp/docs-server.ts';
-import { MCP_MAX_MESSAGES } from '../mcp/mcp-endpoint.ts';
+import { MCP_MAX_MESSAGES } from '../mcp/mcp-admission.ts';
 import { DOCS_TOOLS } from '../mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../mcp/product-tools.ts';
 import { MCP_SERVERS } from '../mcp/server-identity.ts';

@@ -12,7 +12,7 @@ const MARKDOWN = 'text/markdown';
 /** The prompt that walks an agent through an integration. */
 export const INTEGRATION_PROMPT = 'integrate_with_api';
 
-const INSTRUCTIONS = [
+export const DOCS_INSTRUCTIONS = [
   'This server holds the developer documentation of the portfolio API and its MCP servers.',
   "Call list_docs for the pages, search_docs to find a topic, get_doc for a page's Markdown; every page is also a text/markdown resource.",
   `The prompt ${INTEGRATION_PROMPT} walks through building a client step by step.`,
@@ -26,7 +26,7 @@ const INSTRUCTIONS = [
  */
 export function buildDocsServer(context: DocsContext, readCard: CardReader): McpServer {
   const { docs, siteUrl } = context;
-  const server = newMcpServer('docs', siteUrl, INSTRUCTIONS);
+  const server = newMcpServer('docs', siteUrl, DOCS_INSTRUCTIONS);
   registerTools(server, DOCS_TOOLS, context);
   registerServerCardResource(server, readCard);
 
@@ -42,30 +42,29 @@ export function buildDocsServer(context: DocsContext, readCard: CardReader): Mcp
     );
   }
 
-  server.registerPrompt(
-    INTEGRATION_PROMPT,
-    {
-      title: 'Integrate with the portfolio API',
-      description:
-        'Step-by-step instructions for building a client of the portfolio API or its MCP servers, for a goal you name.',
-      argsSchema: {
-        goal: z
-          .string()
-          .max(500)
-          .optional()
-          .describe('What the integration should do, such as "show the projects on my site".'),
-      },
-    },
-    ({ goal }) => ({
-      description: 'Integrate with the portfolio API',
-      messages: [{ role: 'user', content: { type: 'text', text: integrationPrompt(docs, siteUrl, goal) } }],
-    }),
-  );
+  server.registerPrompt(INTEGRATION_PROMPT, INTEGRATION_PROMPT_CONFIG, ({ goal }) => ({
+    description: INTEGRATION_PROMPT_CONFIG.title,
+    messages: [{ role: 'user', content: { type: 'text', text: integrationPrompt(docs, siteUrl, goal) } }],
+  }));
   return server;
 }
 
+/** The prompt's title, description and argument, the same for both SDKs' servers. */
+export const INTEGRATION_PROMPT_CONFIG = {
+  title: 'Integrate with the portfolio API',
+  description:
+    'Step-by-step instructions for building a client of the portfolio API or its MCP servers, for a goal you name.',
+  argsSchema: {
+    goal: z
+      .string()
+      .max(500)
+      .optional()
+      .describe('What the integration should do, such as "show the projects on my site".'),
+  },
+};
+
 /** The agent guide, the goal, and where every other page is. */
-function integrationPrompt(docs: readonly DocPage[], siteUrl: string, goal: string | undefined): string {
+export function integrationPrompt(docs: readonly DocPage[], siteUrl: string, goal: string | undefined): string {
   const guide = docs.find((doc) => doc.path === AGENT_GUIDE_PATH);
   return [
     `Help me integrate with the portfolio API at ${siteUrl}.${goal ? ` My goal: ${goal}` : ''}`,

@@ -1,20 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ApiError, errorBody, type ErrorBody } from '../http/api-error.ts';
 import type { RequestContexts } from '../http/request-context.ts';
-import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
-import { bodyRequests } from '../limits/charge.ts';
-import { FORWARDED_HEADERS, MESSAGE_QUOTA, type McpCaller } from './api-caller.ts';
-import { MAX_TOOL_ARGUMENTS } from './tool-registry.ts';
-
-/** Most bytes one MCP message may have; tool arguments are small (a contact message is 16 KiB at most). */
-const MCP_BODY_MAX_BYTES = 64 * 1024;
-
-/**
- * Most JSON-RPC messages one POST may carry as a batch. A client needs one at a time (MCP
- * 2025-06-18 dropped batching); the bound keeps one request from asking for a hundred answers.
- */
-export const MCP_MAX_MESSAGES = 10;
+import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import type { McpCaller } from './api-caller.ts';
+import { admit, apiResponse, jsonRpcError, webRequest } from './mcp-admission.ts';
 
 const ALLOW = 'POST';
 const CORS_REQUEST_HEADERS =
@@ -41,57 +30,21 @@ export interface McpEndpointOptions {
  */
 export function mcpEndpoint({ buildServer, contexts, isAllowedOrigin, siteUrl }: McpEndpointOptions) {
   return async (request: ApiRequest): Promise<ApiResponse> => {
-    const origin = headerValue(request, 'origin');
-    if (origin !== undefined && !isAllowedOrigin(origin)) {
-      return jsonRpcError(403, 'Forbidden: this Origin may not call the MCP server (see MCP_ALLOWED_ORIGINS).', {});
-    }
-    const cors: HeaderMap = origin === undefined ? {} : { 'access-control-allow-origin': origin, vary: 'Origin' };
-    if (request.method === 'OPTIONS') {
-      return {
-        status: 204,
-        headers: {
-          ...cors,
-          allow: `${ALLOW}, OPTIONS`,
-          'access-control-allow-methods': ALLOW,
-          'access-control-allow-headers': CORS_REQUEST_HEADERS,
-          'access-control-max-age': '86400',
-        },
-        body: null,
-      };
-    }
-    if (request.method !== 'POST') {
+    const admission = await admit(request, {
+      contexts,
+      isAllowedOrigin,
+      allow: ALLOW,
+      corsRequestHeaders: CORS_REQUEST_HEADERS,
+    });
+    if ('answer' in admission) return admission.answer;
+    if ('other' in admission) {
       return jsonRpcError(405, 'Method Not Allowed: this stateless server answers POST only.', {
-        ...cors,
+        ...admission.other.headers,
         allow: ALLOW,
       });
     }
-
-    let body: Buffer;
-    let parsedBody: unknown;
-    let quotaHeaders: HeaderMap;
-    try {
-      body = await request.readBody(MCP_BODY_MAX_BYTES);
-      parsedBody = parsedOrUndefined(body);
-      boundToolArguments(parsedBody);
-      const messages = messageCount(parsedBody);
-      // A request refused for its length costs one, like any other refused request; a large body more.
-      const context = await contexts.of(request);
-      quotaHeaders = await context.charge(
-        MESSAGE_QUOTA,
-        Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(body.length)),
-      );
-      if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
-    } catch (error) {
-      if (error instanceof ApiError)
-        return jsonRpcError(
-          error.status,
-          error.message,
-          { ...cors, ...error.headers },
-          errorBody(error, request.requestId),
-        );
-      throw error;
-    }
-    const server = buildServer(callerOf(request));
+    const { body, parsedBody, headers, caller } = admission.post;
+    const server = buildServer(caller);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -102,117 +55,10 @@ export function mcpEndpoint({ buildServer, contexts, isAllowedOrigin, siteUrl }:
         webRequest(request, siteUrl, parsedBody === undefined ? body : null),
         { parsedBody },
       );
-      const headers: HeaderMap = { ...cors, ...quotaHeaders, 'cache-control': 'no-store' };
-      response.headers.forEach((value, name) => {
-        headers[name] = value;
-      });
-      const text = await response.text();
-      return { status: response.status, headers, body: text === '' ? null : text };
+      return await apiResponse(response, headers);
     } finally {
       await transport.close();
       await server.close();
     }
-  };
-}
-
-/**
- * What an MCP POST costs, charged before any work: one request per JSON-RPC message (a batch of
- * n costs n), whatever it is: a tool call, a notification, a call to an unknown tool. A tool
- * call's first API operation is that request (see tool-registry.ts), so the tool costs what
- * the operation costs over HTTP. A body that is not JSON, or an empty batch, costs one. A body
- * over BODY_BYTES_PER_REQUEST costs at least one per started share of it.
- */
-function messageCount(parsed: unknown): number {
-  return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
-}
-
-/**
- * Cuts the arguments of each tools/call message to MAX_TOOL_ARGUMENTS + 1 names before the SDK
- * validates the message: one more than the bound is enough for the tool registry to refuse the
- * call (too_many_parameters), and the SDK's schema then never walks thousands of names.
- */
-function boundToolArguments(parsed: unknown): void {
-  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, params } = message as { method?: unknown; params?: unknown };
-    if (method !== 'tools/call' || typeof params !== 'object' || params === null) continue;
-    const args = (params as { arguments?: unknown }).arguments;
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) continue;
-    const kept: [string, unknown][] = [];
-    for (const name in args) {
-      if (!Object.hasOwn(args, name)) continue;
-      if (kept.length > MAX_TOOL_ARGUMENTS) {
-        // fromEntries defines each name as its own property, `__proto__` too.
-        (params as { arguments: unknown }).arguments = Object.fromEntries(kept);
-        break;
-      }
-      kept.push([name, (args as Record<string, unknown>)[name]]);
-    }
-  }
-}
-
-function tooManyMessages(count: number, quotaHeaders: HeaderMap): ApiError {
-  return new ApiError(
-    'too_many_messages',
-    `The request holds ${count} JSON-RPC messages; at most ${MCP_MAX_MESSAGES} are allowed.`,
-    {
-      hint: `Send at most ${MCP_MAX_MESSAGES} messages per request, or one at a time.`,
-      headers: quotaHeaders,
-    },
-  );
-}
-
-function callerOf(request: ApiRequest): McpCaller {
-  const headers: Record<string, string> = {};
-  for (const name of FORWARDED_HEADERS) {
-    const value = headerValue(request, name);
-    if (value !== undefined) headers[name] = value;
-  }
-  return {
-    clientIp: request.clientIp,
-    requestId: request.requestId,
-    headers,
-    sandbox: request.query.get('sandbox') ?? undefined,
-  };
-}
-
-/**
- * The body as JSON for the transport, which then skips reading it again from a web stream (a
- * tenth of a call's time). Left undefined when it is not JSON, the transport reads the raw body
- * and answers with its own parse error.
- */
-function parsedOrUndefined(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The web Request the SDK transport reads; the body was already read (and bounded) here, and goes along only when it is not JSON. */
-function webRequest(request: ApiRequest, siteUrl: string, body: Buffer | null): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  const search = request.query.size > 0 ? `?${request.query.toString()}` : '';
-  return new Request(`${siteUrl}${request.path}${search}`, {
-    method: 'POST',
-    headers,
-    body: body === null ? null : new Uint8Array(body),
-  });
-}
-
-/** A JSON-RPC error answer; `data` carries the API's Error body when the API's rules refused the request. */
-function jsonRpcError(status: number, message: string, headers: HeaderMap, data?: ErrorBody): ApiResponse {
-  return {
-    status,
-    headers: { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      error: { code: -32000, message, ...(data === undefined ? {} : { data }) },
-      id: null,
-    }),
   };
 }

@@ -5,7 +5,9 @@ import type { Router } from '../http/router.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { apiCaller } from './api-caller.ts';
+import { buildDocsServerV2 } from './docs-server-v2.ts';
 import { mcpEndpoint } from './mcp-endpoint.ts';
+import { mcpEraEndpoint } from './era-endpoint.ts';
 import { mcpServers } from './mcp-servers.ts';
 import { originPolicy } from './origins.ts';
 import { MCP_SERVERS } from './server-identity.ts';
@@ -46,11 +48,11 @@ export function mcpRoutes({
     ],
     [
       MCP_SERVERS.docs.path,
-      mcpEndpoint({
+      mcpEraEndpoint({
         siteUrl,
         isAllowedOrigin,
         contexts,
-        buildServer: (caller) => servers.build('docs', contextOf(caller)),
+        buildServer: (caller) => buildDocsServerV2({ ...contextOf(caller), docs, siteUrl }, () => servers.card('docs')),
       }),
     ],
   ]);

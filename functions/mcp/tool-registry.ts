@@ -93,6 +93,44 @@ function toolSet<Context extends ToolContext>(tools: readonly ToolDefinition<Con
   return set;
 }
 
+/** The tools/list entries of a tool set, in the set's order (the same answer in every era). */
+export function listedTools<Context extends ToolContext>(tools: readonly ToolDefinition<Context>[]): Tool[] {
+  return toolSet(tools).listed;
+}
+
+/** What a client is told when it calls a tool the server does not have (an invalid-params error in every era). */
+export function unknownToolMessage(name: string): string {
+  return `Unknown tool "${name}". Call tools/list for the tools this server has.`;
+}
+
+/**
+ * Answers one tools/call: the tool's result, or undefined when the set has no tool of that name
+ * (each SDK then throws its own invalid-params error). Both eras' servers call this, so a tool
+ * answers the same in both.
+ */
+export async function answerToolCall<Context extends ToolContext>(
+  tools: readonly ToolDefinition<Context>[],
+  context: Context,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult | undefined> {
+  const tool = toolSet(tools).byName.get(name) as ToolDefinition<Context> | undefined;
+  if (tool === undefined) return undefined;
+  try {
+    const given = args ?? {};
+    checkArgumentCount(given);
+    checkArgumentDepth(given);
+    return toolResult(await tool.run(given, { ...context, api: paidByTheMessage(context.api) }));
+  } catch (error) {
+    const expected = asApiError(error);
+    if (expected !== undefined)
+      return toolResult({ status: expected.status, body: errorBody(expected, context.requestId) });
+    // A bug, as the API answers one: logged with its stack, and the caller gets the Error shape.
+    logError(context.requestId, error);
+    return toolResult({ status: 500, body: errorBody(internalError(), context.requestId) });
+  }
+}
+
 /**
  * Serves tools/list and tools/call for a set of tools. The SDK's registerTool would check the
  * arguments itself and answer with its own wording; here the operation behind each tool checks
@@ -104,30 +142,13 @@ export function registerTools<Context extends ToolContext>(
   tools: readonly ToolDefinition<Context>[],
   context: Context,
 ): void {
-  const { listed, byName } = toolSet(tools);
+  const listed = listedTools(tools);
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = byName.get(request.params.name) as ToolDefinition<Context> | undefined;
-    if (tool === undefined) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool "${request.params.name}". Call tools/list for the tools this server has.`,
-      );
-    }
-    try {
-      const args = request.params.arguments ?? {};
-      checkArgumentCount(args);
-      checkArgumentDepth(args);
-      return toolResult(await tool.run(args, { ...context, api: paidByTheMessage(context.api) }));
-    } catch (error) {
-      const expected = asApiError(error);
-      if (expected !== undefined)
-        return toolResult({ status: expected.status, body: errorBody(expected, context.requestId) });
-      // A bug, as the API answers one: logged with its stack, and the caller gets the Error shape.
-      logError(context.requestId, error);
-      return toolResult({ status: 500, body: errorBody(internalError(), context.requestId) });
-    }
+    const result = await answerToolCall(tools, context, request.params.name, request.params.arguments);
+    if (result === undefined) throw new McpError(ErrorCode.InvalidParams, unknownToolMessage(request.params.name));
+    return result;
   });
 }
 

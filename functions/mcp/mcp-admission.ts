@@ -1,0 +1,216 @@
+// What every MCP request passes before an SDK sees it, whichever SDK and era answer it: the Origin
+// check, CORS preflight, the bounded body, and the quota charged per JSON-RPC message.
+import { ApiError, errorBody, type ErrorBody } from '../http/api-error.ts';
+import type { RequestContexts } from '../http/request-context.ts';
+import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
+import { bodyRequests } from '../limits/charge.ts';
+import { FORWARDED_HEADERS, MESSAGE_QUOTA, type McpCaller } from './api-caller.ts';
+import { MAX_TOOL_ARGUMENTS } from './tool-registry.ts';
+
+/** Most bytes one MCP message may have; tool arguments are small (a contact message is 16 KiB at most). */
+const MCP_BODY_MAX_BYTES = 64 * 1024;
+
+/**
+ * Most JSON-RPC messages one POST may carry as a batch. A client needs one at a time (MCP
+ * 2025-06-18 dropped batching); the bound keeps one request from asking for a hundred answers.
+ */
+export const MCP_MAX_MESSAGES = 10;
+
+export interface AdmissionOptions {
+  /**
+   * Resolves the caller as the API does (a bad X-Sandbox throws the API's ApiError), so MCP and
+   * HTTP requests share one quota.
+   */
+  contexts: Pick<RequestContexts, 'of'>;
+  isAllowedOrigin(origin: string): boolean;
+  /** The methods the endpoint answers besides OPTIONS. */
+  allow: string;
+  /** Request headers a browser client may send (the CORS preflight's answer). */
+  corsRequestHeaders: string;
+}
+
+/** A POST let through: its body read and bounded, its messages paid for. */
+export interface AdmittedPost {
+  body: Buffer;
+  /** The body as JSON, or undefined when it is not JSON (the SDK then answers its parse error). */
+  parsedBody: unknown;
+  /** CORS and quota headers every answer to this request carries. */
+  headers: HeaderMap;
+  caller: McpCaller;
+}
+
+/** The request is answered here (refused, or a preflight), or goes on: a POST admitted, another method as it is. */
+export type Admission =
+  { answer: ApiResponse } | { post: AdmittedPost } | { other: { headers: HeaderMap; caller: McpCaller } };
+
+/**
+ * Checks the Origin (a browser page of another site may not drive a local server, MCP transport
+ * "Security Warning"), answers the CORS preflight, and for a POST reads the body and charges one
+ * request per JSON-RPC message, batched or not, before any work.
+ */
+export async function admit(request: ApiRequest, options: AdmissionOptions): Promise<Admission> {
+  const origin = headerValue(request, 'origin');
+  if (origin !== undefined && !options.isAllowedOrigin(origin)) {
+    return {
+      answer: jsonRpcError(403, 'Forbidden: this Origin may not call the MCP server (see MCP_ALLOWED_ORIGINS).', {}),
+    };
+  }
+  const cors: HeaderMap = origin === undefined ? {} : { 'access-control-allow-origin': origin, vary: 'Origin' };
+  if (request.method === 'OPTIONS') {
+    return {
+      answer: {
+        status: 204,
+        headers: {
+          ...cors,
+          allow: `${options.allow}, OPTIONS`,
+          'access-control-allow-methods': options.allow,
+          'access-control-allow-headers': options.corsRequestHeaders,
+          'access-control-max-age': '86400',
+        },
+        body: null,
+      },
+    };
+  }
+  if (request.method !== 'POST') return { other: { headers: cors, caller: callerOf(request) } };
+
+  try {
+    const body = await request.readBody(MCP_BODY_MAX_BYTES);
+    const parsedBody = parsedOrUndefined(body);
+    boundToolArguments(parsedBody);
+    const messages = messageCount(parsedBody);
+    // A request refused for its length costs one, like any other refused request; a large body more.
+    const context = await options.contexts.of(request);
+    const quotaHeaders = await context.charge(
+      MESSAGE_QUOTA,
+      Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(body.length)),
+    );
+    if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
+    return { post: { body, parsedBody, headers: { ...cors, ...quotaHeaders }, caller: callerOf(request) } };
+  } catch (error) {
+    if (error instanceof ApiError)
+      return {
+        answer: jsonRpcError(
+          error.status,
+          error.message,
+          { ...cors, ...error.headers },
+          errorBody(error, request.requestId),
+        ),
+      };
+    throw error;
+  }
+}
+
+/**
+ * What an MCP POST costs, charged before any work: one request per JSON-RPC message (a batch of
+ * n costs n), whatever it is: a tool call, a notification, a call to an unknown tool. A tool
+ * call's first API operation is that request (see tool-registry.ts), so the tool costs what
+ * the operation costs over HTTP. A body that is not JSON, or an empty batch, costs one. A body
+ * over BODY_BYTES_PER_REQUEST costs at least one per started share of it.
+ */
+function messageCount(parsed: unknown): number {
+  return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
+}
+
+/**
+ * Cuts the arguments of each tools/call message to MAX_TOOL_ARGUMENTS + 1 names before the SDK
+ * validates the message: one more than the bound is enough for the tool registry to refuse the
+ * call (too_many_parameters), and the SDK's schema then never walks thousands of names.
+ */
+function boundToolArguments(parsed: unknown): void {
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { method, params } = message as { method?: unknown; params?: unknown };
+    if (method !== 'tools/call' || typeof params !== 'object' || params === null) continue;
+    const args = (params as { arguments?: unknown }).arguments;
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) continue;
+    const kept: [string, unknown][] = [];
+    for (const name in args) {
+      if (!Object.hasOwn(args, name)) continue;
+      if (kept.length > MAX_TOOL_ARGUMENTS) {
+        // fromEntries defines each name as its own property, `__proto__` too.
+        (params as { arguments: unknown }).arguments = Object.fromEntries(kept);
+        break;
+      }
+      kept.push([name, (args as Record<string, unknown>)[name]]);
+    }
+  }
+}
+
+function tooManyMessages(count: number, quotaHeaders: HeaderMap): ApiError {
+  return new ApiError(
+    'too_many_messages',
+    `The request holds ${count} JSON-RPC messages; at most ${MCP_MAX_MESSAGES} are allowed.`,
+    {
+      hint: `Send at most ${MCP_MAX_MESSAGES} messages per request, or one at a time.`,
+      headers: quotaHeaders,
+    },
+  );
+}
+
+function callerOf(request: ApiRequest): McpCaller {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = headerValue(request, name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return {
+    clientIp: request.clientIp,
+    requestId: request.requestId,
+    headers,
+    sandbox: request.query.get('sandbox') ?? undefined,
+  };
+}
+
+/**
+ * The body as JSON for the transport, which then skips reading it again from a web stream (a
+ * tenth of a call's time). Left undefined when it is not JSON, the transport reads the raw body
+ * and answers with its own parse error.
+ */
+function parsedOrUndefined(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The web Request an SDK reads; the body was already read (and bounded) here, and goes along
+ * only when it is not JSON (`body` null otherwise).
+ */
+export function webRequest(request: ApiRequest, siteUrl: string, body: Buffer | null): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const search = request.query.size > 0 ? `?${request.query.toString()}` : '';
+  return new Request(`${siteUrl}${request.path}${search}`, {
+    method: request.method,
+    headers,
+    body: body === null ? null : new Uint8Array(body),
+  });
+}
+
+/** An SDK's web Response as the router's answer, with the headers this endpoint adds. */
+export async function apiResponse(response: Response, headers: HeaderMap): Promise<ApiResponse> {
+  const merged: HeaderMap = { ...headers, 'cache-control': 'no-store' };
+  response.headers.forEach((value, name) => {
+    merged[name] = value;
+  });
+  const text = await response.text();
+  return { status: response.status, headers: merged, body: text === '' ? null : text };
+}
+
+/** A JSON-RPC error answer; `data` carries the API's Error body when the API's rules refused the request. */
+export function jsonRpcError(status: number, message: string, headers: HeaderMap, data?: ErrorBody): ApiResponse {
+  return {
+    status,
+    headers: { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message, ...(data === undefined ? {} : { data }) },
+      id: null,
+    }),
+  };
+}
