@@ -1,19 +1,24 @@
-// One MCP endpoint for both protocol eras, on the MCP SDK v2's HTTP handler (createMcpHandler):
-// 2026-07-28 requests (server/discover, `_meta` in every request, Mcp-Method/Mcp-Name headers)
-// and 2025-era ones (initialize, then the same methods) reach the same server definition.
-import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
+// One MCP endpoint for both protocol eras on the MCP SDK v2: 2026-07-28 requests (server/discover,
+// `_meta` in every request, Mcp-Method/Mcp-Name headers) go to the SDK's HTTP handler
+// (createMcpHandler), 2025-era ones (initialize, then the same methods) to a stateless Streamable
+// HTTP transport answering in JSON; both are served by the same server definition.
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpServer,
+} from '@modelcontextprotocol/server';
 import type { RequestContexts } from '../http/request-context.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { McpCaller } from './api-caller.ts';
-import { admit, apiResponse, webRequest } from './mcp-admission.ts';
+import { admit, apiResponse, jsonRpcError, webRequest } from './mcp-admission.ts';
 
-/** GET and DELETE go to the SDK, which answers them as the revision says for a server of both eras. */
-const ALLOW = 'GET, POST, DELETE';
+const ALLOW = 'POST';
 const CORS_REQUEST_HEADERS =
   'Content-Type, Accept, Authorization, X-API-Key, X-Sandbox, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
 
 export interface EraEndpointOptions {
-  /** The server for one request of either era, made by the SDK's handler for that request alone. */
+  /** The server for one request of either era, made for that request alone. */
   buildServer(caller: McpCaller): McpServer;
   contexts: Pick<RequestContexts, 'of'>;
   isAllowedOrigin(origin: string): boolean;
@@ -22,20 +27,26 @@ export interface EraEndpointOptions {
 
 /**
  * The Origin check, the preflight and the per-message quota are this endpoint's (mcp-admission.ts),
- * as on the 1.x endpoint; everything after is the SDK handler's: it tells the eras apart, checks
- * the headers against the body and the protocol version, and builds one server per request
- * through the factory. The factory learns who called from the web Request it was handed: that
- * Request is made here, one per call, and mapped to its caller until it is collected.
+ * as on the 1.x endpoint. Then the SDK's own classification (isLegacyRequest, the code
+ * createMcpHandler routes with) picks the era:
+ * - 2026-07-28: the SDK handler checks the protocol version and the headers against the body
+ *   and builds the server through the factory. The factory learns who called from the web
+ *   Request it is handed, made here for that call alone and mapped to its caller.
+ * - 2025: a stateless transport with JSON answers, as the 1.x endpoint has (the SDK's own
+ *   fallback answers over SSE).
+ * GET and DELETE are 405 with Allow: POST: the 2025-11-25 transport allows it without sessions,
+ * and the 2026-07-28 revision has neither (streamable-http, "Backward Compatibility").
  */
 export function mcpEraEndpoint({ buildServer, contexts, isAllowedOrigin, siteUrl }: EraEndpointOptions) {
   const callers = new WeakMap<Request, McpCaller>();
-  // The default response mode answers in one JSON body unless a handler sends a message before
-  // its result, which no tool here does.
-  const handler = createMcpHandler(({ requestInfo }) => {
-    const caller = requestInfo === undefined ? undefined : callers.get(requestInfo);
-    if (caller === undefined) throw new Error('An MCP request reached the server factory without its caller');
-    return buildServer(caller);
-  });
+  const modern = createMcpHandler(
+    ({ requestInfo }) => {
+      const caller = requestInfo === undefined ? undefined : callers.get(requestInfo);
+      if (caller === undefined) throw new Error('An MCP request reached the server factory without its caller');
+      return buildServer(caller);
+    },
+    { legacy: 'reject' },
+  );
 
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const admission = await admit(request, {
@@ -46,13 +57,31 @@ export function mcpEraEndpoint({ buildServer, contexts, isAllowedOrigin, siteUrl
     });
     if ('answer' in admission) return admission.answer;
     if ('other' in admission) {
-      const web = webRequest(request, siteUrl, null);
-      callers.set(web, admission.other.caller);
-      return apiResponse(await handler.fetch(web), admission.other.headers);
+      return jsonRpcError(405, 'Method Not Allowed: this stateless server answers POST only.', {
+        ...admission.other.headers,
+        allow: ALLOW,
+      });
     }
     const { body, parsedBody, headers, caller } = admission.post;
     const web = webRequest(request, siteUrl, parsedBody === undefined ? body : null);
-    callers.set(web, caller);
-    return apiResponse(await handler.fetch(web, parsedBody === undefined ? {} : { parsedBody }), headers);
+    if (parsedBody !== undefined && !(await isLegacyRequest(web, parsedBody))) {
+      callers.set(web, caller);
+      return apiResponse(await modern.fetch(web, { parsedBody }), headers);
+    }
+    const server = buildServer(caller);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      return await apiResponse(
+        await transport.handleRequest(web, parsedBody === undefined ? {} : { parsedBody }),
+        headers,
+      );
+    } finally {
+      await transport.close();
+      await server.close();
+    }
   };
 }
