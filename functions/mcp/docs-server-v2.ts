@@ -28,7 +28,6 @@ export function buildDocsServerV2(context: DocsContext, readCard: CardReader): M
     { name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl },
     {
       instructions: DOCS_INSTRUCTIONS,
-      capabilities: { tools: {} },
       cacheHints: {
         'tools/list': BUILD_CONTENT,
         'resources/list': BUILD_CONTENT,
@@ -42,6 +41,7 @@ export function buildDocsServerV2(context: DocsContext, readCard: CardReader): M
 
   // The same JSON Schemas as the 1.x server lists; SDK 1.x types them more loosely than v2.
   const tools = listedTools(DOCS_TOOLS) as Tool[];
+  server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler('tools/list', () => ({ tools }));
   server.server.setRequestHandler('tools/call', async (request) => {
     const result = await answerToolCall(DOCS_TOOLS, context, request.params.name, request.params.arguments);
@@ -76,5 +76,13 @@ export function buildDocsServerV2(context: DocsContext, readCard: CardReader): M
       messages: [{ role: 'user', content: { type: 'text', text: integrationPrompt(docs, siteUrl, goal) } }],
     }),
   );
+  // The SDK declares listChanged with the first registration. It promises list_changed
+  // notifications (on subscriptions/listen in 2026-07-28), and these lists change only with a
+  // build, so it is withdrawn: the same capabilities as the 1.x server (stateless-server.ts).
+  server.server.registerCapabilities({
+    tools: { listChanged: undefined },
+    resources: { listChanged: undefined },
+    prompts: { listChanged: undefined },
+  });
   return server;
 }
