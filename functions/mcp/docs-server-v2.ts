@@ -5,12 +5,11 @@ import { z } from 'zod';
 import { markdownTwinText } from '../pages/twin-text.ts';
 import { DOCS_INSTRUCTIONS, INTEGRATION_PROMPT, INTEGRATION_PROMPT_CONFIG, integrationPrompt } from './docs-server.ts';
 import { DOCS_TOOLS, type DocsContext } from './docs-tools.ts';
-import type { CardReader } from './server-card-resource.ts';
+import { SERVER_CARD_METADATA, SERVER_CARD_URI, type CardReader } from './server-card-resource.ts';
 import { DISCOVERY_MEDIA_TYPE, MCP_SERVER_VERSION, MCP_SERVERS } from './server-identity.ts';
 import { answerToolCall, listedTools, unknownToolMessage } from './tool-registry.ts';
 
 const MARKDOWN = 'text/markdown';
-const SERVER_CARD_URI = 'mcp://server-card.json';
 
 /**
  * How long a client may keep a list or a page (2026-07-28, CacheableResult): the tools, the pages
@@ -50,12 +49,9 @@ export function buildDocsServerV2(context: DocsContext, readCard: CardReader): M
     return result;
   });
 
-  server.registerResource(
-    'server-card',
-    SERVER_CARD_URI,
-    { title: 'Server card', description: "This server's MCP server card.", mimeType: DISCOVERY_MEDIA_TYPE },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: DISCOVERY_MEDIA_TYPE, text: await readCard() }] }),
-  );
+  server.registerResource('server-card', SERVER_CARD_URI, SERVER_CARD_METADATA, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: DISCOVERY_MEDIA_TYPE, text: await readCard() }],
+  }));
   for (const doc of docs) {
     const uri = `${siteUrl}${doc.path}.md`;
     server.registerResource(
