@@ -30,7 +30,7 @@ export interface AdmissionOptions {
 }
 
 /** A POST let through: its body read and bounded, its messages paid for. */
-export interface AdmittedPost {
+interface AdmittedPost {
   body: Buffer;
   /** The body as JSON, or undefined when it is not JSON (the SDK then answers its parse error). */
   parsedBody: unknown;
