@@ -1,6 +1,7 @@
 // The documentation server of /mcp/docs on the MCP SDK v2, which serves the 2026-07-28 revision
 // and the 2025 era from the same server definition (docs-server.ts is the same server on SDK 1.x).
 import { McpServer, ProtocolError, ProtocolErrorCode, type Tool } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { z } from 'zod';
 import { markdownTwinText } from '../pages/twin-text.ts';
 import { DOCS_INSTRUCTIONS, INTEGRATION_PROMPT, INTEGRATION_PROMPT_CONFIG, integrationPrompt } from './docs-server.ts';
@@ -19,14 +20,23 @@ const MARKDOWN = 'text/markdown';
 const UNTIL_A_DEPLOY_MS = 5 * 60 * 1000;
 const BUILD_CONTENT = { ttlMs: UNTIL_A_DEPLOY_MS, cacheScope: 'public' } as const;
 
+/**
+ * The SDK's Server makes a new Ajv unless given a validator, as SDK 1.x does; it is used only for
+ * elicitation, which this server never asks for, so every server built shares one
+ * (stateless-server.ts does the same for the 1.x servers).
+ */
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+
 /** The documentation server, built for one request of either era. */
 export function buildDocsServerV2(context: DocsContext, readCard: CardReader): McpServer {
   const { docs, siteUrl } = context;
   const { name, title } = MCP_SERVERS.docs;
+  sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new McpServer(
     { name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl },
     {
       instructions: DOCS_INSTRUCTIONS,
+      jsonSchemaValidator: sharedValidator,
       cacheHints: {
         'tools/list': BUILD_CONTENT,
         'resources/list': BUILD_CONTENT,
