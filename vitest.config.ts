@@ -34,6 +34,7 @@ const STATEFUL_API = [
   'tests/api/sandbox-keys.test.ts',
   'tests/api/batch.test.ts',
   'tests/api/mcp-product.test.ts',
+  'tests/api/mcp-eras-product.test.ts',
 ];
 const STATEFUL_SYSTEM = [
   'tests/system/contact-delivery.test.ts',

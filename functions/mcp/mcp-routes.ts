@@ -6,9 +6,9 @@ import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { apiCaller } from './api-caller.ts';
 import { buildDocsServerV2 } from './docs-server-v2.ts';
-import { mcpEndpoint } from './mcp-endpoint.ts';
 import { mcpEraEndpoint } from './era-endpoint.ts';
 import { mcpServers } from './mcp-servers.ts';
+import { buildProductServerV2 } from './product-server-v2.ts';
 import { originPolicy } from './origins.ts';
 import { MCP_SERVERS } from './server-identity.ts';
 
@@ -39,11 +39,12 @@ export function mcpRoutes({
   return new Map([
     [
       MCP_SERVERS.product.path,
-      mcpEndpoint({
+      mcpEraEndpoint({
         siteUrl,
         isAllowedOrigin,
         contexts,
-        buildServer: (caller) => servers.build('product', contextOf(caller)),
+        buildServer: (caller) =>
+          buildProductServerV2({ catalog, siteUrl }, contextOf(caller), () => servers.card('product')),
       }),
     ],
     [

@@ -1,31 +1,19 @@
-import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { callTool, connectMcp } from '../support/mcp.ts';
+import { comparable, connectModern as connectTo, MODERN_ENVELOPE, sendModern } from '../support/mcp-eras.ts';
 
 let server: InProcessApi;
 let legacy: LegacyClient;
 const modern: ModernClient[] = [];
 
-/** A v2 client connected with the given negotiation mode. */
+/** A v2 client of /mcp/docs connected with the given negotiation mode. */
 async function connectModern(mode: 'auto' | { pin: string }): Promise<ModernClient> {
-  const client = new ModernClient({ name: 'portfolio-tests', version: '1.0.0' }, { versionNegotiation: { mode } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp/docs`)));
+  const client = await connectTo(`${server.baseUrl}/mcp/docs`, mode);
   modern.push(client);
   return client;
-}
-
-/**
- * A tool result with its text parsed, and without what differs between two calls by design: the
- * request id in an error body, and the `_meta` a 2026-07-28 result carries (serverInfo).
- */
-function comparable(result: Record<string, unknown>) {
-  const content = (result.content as { type: string; text: string }[]).map((block) => {
-    const { requestId: _requestId, ...parsed } = JSON.parse(block.text) as Record<string, unknown>;
-    return { type: block.type, parsed };
-  });
-  return { isError: result.isError ?? false, content, structuredContent: result.structuredContent };
 }
 
 beforeAll(async () => {
@@ -73,33 +61,9 @@ describe('/mcp/docs serves both protocol eras on one endpoint', () => {
   });
 
   it('speaks the 2026-07-28 wire: server/discover, cache hints, resultType, serverInfo, header checks', async () => {
-    const envelope = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
-    const send = async (
-      id: number,
-      method: string,
-      params: Record<string, unknown>,
-      headers: Record<string, string>,
-    ) => {
-      const response = await fetch(`${server.baseUrl}/mcp/docs`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': method,
-          ...headers,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { _meta: envelope, ...params } }),
-      });
-      return {
-        status: response.status,
-        body: (await response.json()) as { result?: Record<string, unknown>; id?: unknown; error?: unknown },
-      };
-    };
+    const envelope = MODERN_ENVELOPE;
+    const send = (id: number, method: string, params: Record<string, unknown>, headers: Record<string, string>) =>
+      sendModern(`${server.baseUrl}/mcp/docs`, id, method, params, headers);
 
     const discover = await send(1, 'server/discover', {}, {});
     expect(discover.status).toBe(200);
