@@ -1,30 +1,23 @@
-// What both servers built on the MCP SDK v2 share: how a server is made anew for each request of
-// either protocol era (identity, cache hints, one schema validator), how tools are served, the
-// card resource, and the capabilities they withdraw.
-import { McpServer, ProtocolError, ProtocolErrorCode, type Tool } from '@modelcontextprotocol/server';
+// How both MCP servers are made anew for each request of either protocol era (the 2025 era and
+// 2026-07-28, functions/mcp/era-endpoint.ts): their identity, cache hints that follow a build,
+// one schema validator for all, and the capabilities they withdraw.
+import { McpServer } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
-import { SERVER_CARD_METADATA, SERVER_CARD_URI, type CardReader } from './server-card-resource.ts';
-import { DISCOVERY_MEDIA_TYPE, MCP_SERVER_VERSION, MCP_SERVERS, type McpServerId } from './server-identity.ts';
-import {
-  answerToolCall,
-  listedTools,
-  unknownToolMessage,
-  type ToolContext,
-  type ToolDefinition,
-} from './tool-registry.ts';
+import { MCP_SERVER_VERSION, MCP_SERVERS, type McpServerId } from './server-identity.ts';
 
 /**
  * How long a client may keep a list or a read (2026-07-28, CacheableResult): the tools, the
- * pages, the projects, the prompt and the card change only with a new build, so any cache may
- * keep them for a while; a deploy is then seen within this time.
+ * pages, the projects, the prompt and the card change only with a new build, and are the same
+ * for every caller, so any cache may keep them for a while; a deploy is then seen within this
+ * time. 2025-era answers never carry hints.
  */
 const UNTIL_A_DEPLOY_MS = 5 * 60 * 1000;
 const BUILD_CONTENT = { ttlMs: UNTIL_A_DEPLOY_MS, cacheScope: 'public' } as const;
 
 /**
- * The SDK's Server makes a new Ajv unless given a validator, as SDK 1.x does; it is used only for
- * elicitation, which these servers never ask for, so every server built shares one
- * (stateless-server.ts does the same for the 1.x servers).
+ * The SDK's Server makes a JSON Schema validator (a new Ajv) unless given one, and it is only
+ * used for elicitation, which these servers never ask for. Built per request, that Ajv was the
+ * largest cost of a tool call, so every server shares one, made with the first server.
  */
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
@@ -50,39 +43,11 @@ export function newDualEraServer(id: McpServerId, siteUrl: string, instructions:
 }
 
 /**
- * Serves tools/list and tools/call for a set of tools, as tool-registry.ts registerTools does on
- * SDK 1.x: the operation behind each tool checks its arguments (the API's validation and
- * wording), and both eras answer through answerToolCall, so with the same results.
- */
-export function serveTools<Context extends ToolContext>(
-  server: McpServer,
-  tools: readonly ToolDefinition<Context>[],
-  context: Context,
-): void {
-  // The same JSON Schemas as the 1.x servers list; SDK 1.x types them more loosely than v2.
-  const listed = listedTools(tools) as Tool[];
-  server.server.registerCapabilities({ tools: {} });
-  server.server.setRequestHandler('tools/list', () => ({ tools: listed }));
-  server.server.setRequestHandler('tools/call', async (request) => {
-    const result = await answerToolCall(tools, context, request.params.name, request.params.arguments);
-    if (result === undefined)
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(request.params.name));
-    return result;
-  });
-}
-
-/** The server's own card as a static resource (server-card-resource.ts says why). */
-export function serveCardResource(server: McpServer, readCard: CardReader): void {
-  server.registerResource('server-card', SERVER_CARD_URI, SERVER_CARD_METADATA, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: DISCOVERY_MEDIA_TYPE, text: await readCard() }],
-  }));
-}
-
-/**
- * The SDK declares listChanged with the first registration. It promises list_changed
- * notifications (on subscriptions/listen in 2026-07-28), and these lists change only with a
- * build, so it is withdrawn, after every registration: the same capabilities as the 1.x servers
- * (stateless-server.ts).
+ * The SDK declares `listChanged: true` for tools, resources and prompts with the first
+ * registration. It promises list_changed notifications (on subscriptions/listen in 2026-07-28,
+ * on a stream in 2025, which a server built per request never keeps), and SEP-2127 reads it as
+ * "this list changes at run time", which these do not: they change only with a build. So it is
+ * withdrawn once everything is registered, for initialize, server/discover and the card alike.
  */
 export function withdrawListChanged(server: McpServer): void {
   const declared = server.server.getCapabilities();

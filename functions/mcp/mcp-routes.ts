@@ -5,12 +5,10 @@ import type { Router } from '../http/router.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { apiCaller } from './api-caller.ts';
-import { buildDocsServerV2 } from './docs-server-v2.ts';
 import { mcpEraEndpoint } from './era-endpoint.ts';
 import { mcpServers } from './mcp-servers.ts';
-import { buildProductServerV2 } from './product-server-v2.ts';
 import { originPolicy } from './origins.ts';
-import { MCP_SERVERS } from './server-identity.ts';
+import { MCP_SERVERS, type McpServerId } from './server-identity.ts';
 
 /** What the MCP servers are built from: the API's router behind their tools, its callers, and what they publish. */
 interface McpSources {
@@ -36,25 +34,15 @@ export function mcpRoutes({
     api: apiCaller(router, caller),
     requestId: caller.requestId,
   });
-  return new Map([
-    [
-      MCP_SERVERS.product.path,
+  return new Map(
+    (Object.keys(MCP_SERVERS) as McpServerId[]).map((id) => [
+      MCP_SERVERS[id].path,
       mcpEraEndpoint({
         siteUrl,
         isAllowedOrigin,
         contexts,
-        buildServer: (caller) =>
-          buildProductServerV2({ catalog, siteUrl }, contextOf(caller), () => servers.card('product')),
+        buildServer: (caller) => servers.build(id, contextOf(caller)),
       }),
-    ],
-    [
-      MCP_SERVERS.docs.path,
-      mcpEraEndpoint({
-        siteUrl,
-        isAllowedOrigin,
-        contexts,
-        buildServer: (caller) => buildDocsServerV2({ ...contextOf(caller), docs, siteUrl }, () => servers.card('docs')),
-      }),
-    ],
-  ]);
+    ]),
+  );
 }

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { DocPage } from '../docs/doc-page.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { buildDocsServer } from './docs-server.ts';

@@ -1,11 +1,11 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { DISCOVERY_MEDIA_TYPE } from './server-identity.ts';
 
 /** SEP-2127 (draft), "Endpoints" > "MCP Resource": the URI every server's card is read at. */
-export const SERVER_CARD_URI = 'mcp://server-card.json';
+const SERVER_CARD_URI = 'mcp://server-card.json';
 
-/** The card resource's listing, the same from both SDKs' servers. */
-export const SERVER_CARD_METADATA = {
+/** The card resource's listing. */
+const SERVER_CARD_METADATA = {
   title: 'Server card',
   description: "This server's MCP server card (SEP-2127): identity, endpoint, capabilities and primitives.",
   mimeType: DISCOVERY_MEDIA_TYPE,

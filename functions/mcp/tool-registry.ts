@@ -1,15 +1,12 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type CallToolResult,
+  type McpServer,
   type Tool,
   type ToolAnnotations,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { ZodObject } from 'zod';
+} from '@modelcontextprotocol/server';
+import { toJSONSchema, type ZodObject } from 'zod';
 import { ApiError, errorBody, internalError } from '../http/api-error.ts';
 import type { Paid } from '../http/request-context.ts';
 import { asApiError } from '../http/known-errors.ts';
@@ -52,24 +49,29 @@ export interface ToolDefinition<Context extends ToolContext = ToolContext> {
 }
 
 /**
- * The JSON Schema of a tool's arguments, made from its zod schema by the SDK's own converter; the
- * pages' WebMCP tools publish the same (src/lib/webmcp-tools.ts).
+ * The JSON Schema (draft-07, as MCP SDK 1.x made them from zod 4) of what a schema reads
+ * (`input`, before transforms and defaults) or what it gives (`output`).
  */
-export function inputJsonSchema(input: ZodObject): Tool['inputSchema'] {
-  return toJsonSchemaCompat(input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'];
+function jsonSchema(schema: ZodObject, io: 'input' | 'output') {
+  return toJSONSchema(schema, { target: 'draft-7', io });
 }
 
-/** The tools/list entry of a tool: JSON Schemas made from its zod schemas by the SDK's own converter. */
+/**
+ * The JSON Schema of a tool's arguments; the pages' WebMCP tools publish the same
+ * (src/lib/webmcp-tools.ts).
+ */
+export function inputJsonSchema(input: ZodObject): Tool['inputSchema'] {
+  return jsonSchema(input, 'input') as Tool['inputSchema'];
+}
+
+/** The tools/list entry of a tool: JSON Schemas made from its zod schemas. */
 function describeTool(tool: ToolDefinition<never>): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: inputJsonSchema(tool.input),
-    outputSchema: toJsonSchemaCompat(tool.output, {
-      strictUnions: true,
-      pipeStrategy: 'output',
-    }) as Tool['outputSchema'],
+    outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'],
     annotations: tool.annotations,
   };
 }
@@ -93,22 +95,18 @@ function toolSet<Context extends ToolContext>(tools: readonly ToolDefinition<Con
   return set;
 }
 
-/** The tools/list entries of a tool set, in the set's order (the same answer in every era). */
-export function listedTools<Context extends ToolContext>(tools: readonly ToolDefinition<Context>[]): Tool[] {
+/** The tools/list entries of a tool set, in the set's order (deterministic, as 2026-07-28 asks). */
+function listedTools<Context extends ToolContext>(tools: readonly ToolDefinition<Context>[]): Tool[] {
   return toolSet(tools).listed;
 }
 
 /** What a client is told when it calls a tool the server does not have (an invalid-params error in every era). */
-export function unknownToolMessage(name: string): string {
+function unknownToolMessage(name: string): string {
   return `Unknown tool "${name}". Call tools/list for the tools this server has.`;
 }
 
-/**
- * Answers one tools/call: the tool's result, or undefined when the set has no tool of that name
- * (each SDK then throws its own invalid-params error). Both eras' servers call this, so a tool
- * answers the same in both.
- */
-export async function answerToolCall<Context extends ToolContext>(
+/** Answers one tools/call: the tool's result, or undefined when the set has no tool of that name. */
+async function answerToolCall<Context extends ToolContext>(
   tools: readonly ToolDefinition<Context>[],
   context: Context,
   name: string,
@@ -132,10 +130,10 @@ export async function answerToolCall<Context extends ToolContext>(
 }
 
 /**
- * Serves tools/list and tools/call for a set of tools. The SDK's registerTool would check the
- * arguments itself and answer with its own wording; here the operation behind each tool checks
- * them (the API's validation, once), so a bad argument gets the same error code and message
- * over MCP as over HTTP.
+ * Serves tools/list and tools/call for a set of tools, in both protocol eras. The SDK's
+ * registerTool would check the arguments itself and answer with its own wording; here the
+ * operation behind each tool checks them (the API's validation, once), so a bad argument gets the
+ * same error code and message over MCP as over HTTP, and a tool answers the same in every era.
  */
 export function registerTools<Context extends ToolContext>(
   server: McpServer,
@@ -144,10 +142,11 @@ export function registerTools<Context extends ToolContext>(
 ): void {
   const listed = listedTools(tools);
   server.server.registerCapabilities({ tools: {} });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.server.setRequestHandler('tools/list', () => ({ tools: listed }));
+  server.server.setRequestHandler('tools/call', async (request) => {
     const result = await answerToolCall(tools, context, request.params.name, request.params.arguments);
-    if (result === undefined) throw new McpError(ErrorCode.InvalidParams, unknownToolMessage(request.params.name));
+    if (result === undefined)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(request.params.name));
     return result;
   });
 }
