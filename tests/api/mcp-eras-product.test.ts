@@ -27,7 +27,10 @@ afterAll(async () => {
 const url = () => `${server.baseUrl}/mcp`;
 
 describe('/mcp serves both protocol eras on one endpoint', () => {
-  it('a 1.x client ends in the 2025 era, a v2 client negotiating in 2026-07-28', () => {
+  it('a 1.x client ends in the 2025 era, a v2 client in 2026-07-28, pinned or negotiating', async () => {
+    const pinned = await connectModern(url(), { pin: MODERN_VERSION });
+    expect(pinned.getNegotiatedProtocolVersion()).toBe(MODERN_VERSION);
+    await pinned.close();
     expect((legacy.transport as LegacyTransport).protocolVersion).toBe('2025-11-25');
     expect(legacy.getServerVersion()).toMatchObject({ name: 'portfolio', version: '1.0.0' });
     expect(modern.getProtocolEra()).toBe('modern');
