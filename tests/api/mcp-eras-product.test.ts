@@ -38,6 +38,7 @@ describe('/mcp serves both protocol eras on one endpoint', () => {
     expect(modern.getServerVersion()).toMatchObject({ name: 'portfolio', version: '1.0.0' });
     // The same capabilities in both eras, without a listChanged that these lists never use.
     expect(modern.getServerCapabilities()).toEqual(legacy.getServerCapabilities());
+    expect(modern.getServerCapabilities()).toEqual({ tools: {}, resources: {}, completions: {} });
     expect(modern.getInstructions()).toBe(legacy.getInstructions());
   });
 
