@@ -73,9 +73,11 @@ export async function admit(request: ApiRequest, options: AdmissionOptions): Pro
   }
   if (request.method !== 'POST') return { other: { headers: cors, caller: callerOf(request) } };
 
+  // Read before anything can refuse the request, so a refusal carries the request's id when it has one.
+  let parsedBody: unknown;
   try {
     const body = await request.readBody(MCP_BODY_MAX_BYTES);
-    const parsedBody = parsedOrUndefined(body);
+    parsedBody = parsedOrUndefined(body);
     boundToolArguments(parsedBody);
     const messages = messageCount(parsedBody);
     // A request refused for its length costs one, like any other refused request; a large body more.
@@ -94,6 +96,7 @@ export async function admit(request: ApiRequest, options: AdmissionOptions): Pro
           error.message,
           { ...cors, ...error.headers },
           errorBody(error, request.requestId),
+          idOf(parsedBody),
         ),
       };
     throw error;
@@ -202,15 +205,35 @@ export async function apiResponse(response: Response, headers: HeaderMap): Promi
   return { status: response.status, headers: merged, body: text === '' ? null : text };
 }
 
+/** A JSON-RPC request's id; null where it cannot be known (JSON-RPC 2.0 section 5). */
+type JsonRpcId = string | number | null;
+
+/**
+ * The id of the one request a body holds, so that an error about it names it (JSON-RPC 2.0
+ * section 5); null for a notification, a batch (answered with one error for all of it), a body
+ * that is not JSON, or one not read yet.
+ */
+function idOf(parsed: unknown): JsonRpcId {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const { id } = parsed as { id?: unknown };
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
 /** A JSON-RPC error answer; `data` carries the API's Error body when the API's rules refused the request. */
-export function jsonRpcError(status: number, message: string, headers: HeaderMap, data?: ErrorBody): ApiResponse {
+export function jsonRpcError(
+  status: number,
+  message: string,
+  headers: HeaderMap,
+  data?: ErrorBody,
+  id: JsonRpcId = null,
+): ApiResponse {
   return {
     status,
     headers: { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store' },
     body: JSON.stringify({
       jsonrpc: '2.0',
       error: { code: -32000, message, ...(data === undefined ? {} : { data }) },
-      id: null,
+      id,
     }),
   };
 }

@@ -125,9 +125,12 @@ describe('MCP over Streamable HTTP, stateless', () => {
       const refused = await call(toolCall(31, 'sandbox_ping'));
       expect(refused.status).toBe(429);
       expect(refused.response.headers.get('retry-after')).toMatch(/^\d+$/);
+      // The refusal names the request it refuses (JSON-RPC 2.0 section 5); a batch has no one id.
       expect(refused.body).toMatchObject({
+        id: 31,
         error: { data: { code: 'rate_limited', requestId: refused.response.headers.get('x-request-id') } },
       });
+      expect(flood.body).toMatchObject({ id: null });
     } finally {
       await limited.stop();
     }
