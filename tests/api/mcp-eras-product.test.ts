@@ -5,7 +5,7 @@ import type { StreamableHTTPClientTransport as LegacyTransport } from '@modelcon
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { postContact, storedInbox, VALID } from '../support/contact.ts';
-import { callTool, connectMcp } from '../support/mcp.ts';
+import { callTool, connectMcp, PRODUCT_TOOL_NAMES } from '../support/mcp.ts';
 import { comparable, connectModern, MODERN_VERSION, sendModern } from '../support/mcp-eras.ts';
 
 // /mcp/docs on both eras is tests/api/mcp-eras.test.ts; this is the product server on the same endpoint code.
@@ -44,16 +44,7 @@ describe('/mcp serves both protocol eras on one endpoint', () => {
 
   it('lists the same tools, in the same order, in both eras', async () => {
     const [old, now] = [(await legacy.listTools()).tools, (await modern.listTools()).tools];
-    expect(now.map((tool) => tool.name)).toEqual([
-      'list_projects',
-      'get_project',
-      'search',
-      'submit_contact',
-      'create_job',
-      'get_job',
-      'sandbox_ping',
-      'compare_projects',
-    ]);
+    expect(now.map((tool) => tool.name)).toEqual(PRODUCT_TOOL_NAMES);
     expect(now).toEqual(old);
   });
 

@@ -4,22 +4,12 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, storedInbox, VALID } from '../support/contact.ts';
-import { callTool, connectMcp, structured, toolError } from '../support/mcp.ts';
+import { callTool, connectMcp, PRODUCT_TOOL_NAMES, structured, toolError } from '../support/mcp.ts';
 import { validationErrorSchema } from '../support/schemas.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { ROOT } from '../support/server.ts';
 import { waitFor } from '../support/webhook.ts';
 
-const PRODUCT_TOOL_NAMES = [
-  'list_projects',
-  'get_project',
-  'search',
-  'submit_contact',
-  'create_job',
-  'get_job',
-  'sandbox_ping',
-  'compare_projects',
-];
 const SLUGS = (
   JSON.parse(readFileSync(path.join(ROOT, 'dist/client/portfolio.json'), 'utf8')) as { projects: { slug: string }[] }
 ).projects.map((p) => p.slug);

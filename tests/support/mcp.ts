@@ -40,3 +40,15 @@ export function toolError(result: CallToolResult) {
   if (!result.isError) throw new Error(`Expected an error, got ${JSON.stringify(result.structuredContent)}`);
   return errorSchema.passthrough().parse(textJson(result));
 }
+
+/** The product server's tools, in the order tools/list gives them (the same in every era and every list). */
+export const PRODUCT_TOOL_NAMES = [
+  'list_projects',
+  'get_project',
+  'search',
+  'submit_contact',
+  'create_job',
+  'get_job',
+  'sandbox_ping',
+  'compare_projects',
+];
