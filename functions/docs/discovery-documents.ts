@@ -28,21 +28,33 @@ export function agentSkillPath(name: string): string {
 }
 
 /**
+ * The AI Catalog of this host (Agent-Card/ai-catalog, specification/ai-catalog.md, "Discovery" >
+ * "Well-Known URI" and "Media Type"; functions/docs/ai-catalog.ts makes it). JSON has no charset
+ * parameter (RFC 8259 section 11), so none is added.
+ */
+export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
+export const AI_CATALOG_MEDIA_TYPE = 'application/ai-catalog+json';
+
+/** The OpenAPI description in JSON, which the AI Catalog and the api-catalog point at. */
+export const OPENAPI_JSON_PATH = '/openapi.json';
+
+/**
  * Public documents that agents and browser-based tools read from any origin, so each is served
  * with `Access-Control-Allow-Origin: *` (functions/server/start-server.ts). The MCP server cards
- * get theirs beside their endpoints (SERVER_CARD_PATHS).
+ * get the fuller set their draft asks for (functions/mcp/server-identity.ts SERVER_CARD_CORS_HEADERS).
  */
 export const DISCOVERY_DOCUMENTS: readonly string[] = [
   '/.well-known/api-catalog',
   protectedResourceMetadataPath(''),
   protectedResourceMetadataPath(API_BASE_PATH),
   '/.well-known/oauth-authorization-server',
+  AI_CATALOG_PATH,
   AGENT_SKILLS_INDEX_PATH,
   ...AGENT_SKILLS.map((skill) => agentSkillPath(skill.name)),
   '/.well-known/security.txt',
   '/llms.txt',
   '/llms-full.txt',
-  '/openapi.json',
+  OPENAPI_JSON_PATH,
   '/openapi.yaml',
 ];
 

@@ -33,11 +33,15 @@ export interface Route {
 export const API_VERSIONS = ['v1'] as const;
 
 /**
- * RFC 8288 links every API response carries to the catalog (RFC 9727) and the description; the
- * type hint is the media type /openapi.json is served with.
+ * RFC 8288 links every API response carries to the catalog (RFC 9727), the description and the
+ * AI Catalog (its `ai-catalog` relation: Agent-Card/ai-catalog, specification/ai-catalog.md,
+ * "Link Relation Discovery"); each type hint is the media type that URL is served with
+ * (functions/server/media-types.ts; the paths are functions/docs/discovery-documents.ts's, which
+ * this layer cannot import; tests/system/discovery.test.ts holds them equal).
  */
 export const DISCOVERY_LINKS =
-  '</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc"; type="application/json"';
+  '</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc"; type="application/json", ' +
+  '</.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json"';
 
 /**
  * Request headers that change an API answer (the tier, sandbox mode and the headers that say so),

@@ -5,9 +5,10 @@ export const MCP_SERVER_VERSION = '1.0.0';
 
 /**
  * The two servers: their path under the site, where their card lives and how they introduce
- * themselves (named after the owner when read). `cardPath` is the card's well-known URI as
- * SEP-2127 (draft) section "Endpoints" > ".well-known URI" names it, `/.well-known/mcp/server-card`;
- * the docs server, the second on the host, takes the same name under its own segment.
+ * themselves (named after the owner when read). `cardPath` is the well-known URI the first
+ * server-card drafts named (SEP-1649, then SEP-2127 until 2026-07), kept for clients that
+ * learned it; the current draft reserves the path beside the endpoint instead (cardBesideServer).
+ * A card's description is at most 100 characters (the server-card schema, `description`).
  */
 export const MCP_SERVERS = {
   product: {
@@ -40,40 +41,35 @@ export function cardBesideServer(id: McpServerId): string {
 }
 
 /**
- * Every path a card is published at: the well-known URI, the same with `.json` (the paths the
- * first cards had, kept for clients that learned them), and beside the server. The server
- * serves each with SERVER_CARD_HEADERS; the tests fetch each.
+ * Every path a card is published at: beside the server (the current draft's reserved location),
+ * the well-known URI and the same with `.json` (the paths the first cards had, kept for clients
+ * that learned them). The server serves each with SERVER_CARD_CORS_HEADERS; the tests fetch each.
  */
 export const SERVER_CARD_PATHS: readonly string[] = (Object.keys(MCP_SERVERS) as McpServerId[]).flatMap((id) => [
+  cardBesideServer(id),
   MCP_SERVERS[id].cardPath,
   `${MCP_SERVERS[id].cardPath}.json`,
-  cardBesideServer(id),
 ]);
 
 /**
- * The MCP Catalog: one document listing both servers and their cards, so a client that finds
- * one finds the other. Its path is the one the server-card extension's discovery document
- * names (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md: "MCP Catalog" > "Well-Known URI").
+ * The server-card extension (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md,
+ * "MCP Server Cards" and "Hosted Server Card Location"): a card is sent as this type wherever it
+ * is hosted. JSON has no charset parameter (RFC 8259 section 11), so none is added.
  */
-export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
+export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
 
 /**
- * SEP-2127 (draft), ".well-known URI": the card MUST be sent as `application/json`; the MCP
- * Catalog keeps the same type. RFC 8259 section 11 defines no charset parameter for it, so
- * none is added.
- */
-export const DISCOVERY_MEDIA_TYPE = 'application/json';
-
-/**
- * SEP-2127 (draft), ".well-known URI" > "CORS Requirements": discovery endpoints MUST carry
+ * The same document, "Security Considerations" > "CORS Requirements": hosted cards MUST carry
  * these headers, word for word. Allow-Methods and Allow-Headers matter in the answer to a
- * preflight, so the static server answers OPTIONS on these paths with them too. HEAD needs no
- * mention: it is a CORS-safelisted method.
+ * preflight, so the static server answers OPTIONS on these paths with them too; Expose-Headers
+ * lets a browser client read the ETag it revalidates with ("Caching"). HEAD needs no mention:
+ * it is a CORS-safelisted method.
  */
-export const DISCOVERY_CORS_HEADERS = {
+export const SERVER_CARD_CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET',
-  'access-control-allow-headers': 'Content-Type',
+  'access-control-allow-headers': 'Content-Type, If-None-Match',
+  'access-control-expose-headers': 'ETag',
 } as const;
 
 /** `localhost` -> `localhost`, `ada.example` -> `example.ada`: the namespace half of a card's reverse-DNS name. */
@@ -81,7 +77,7 @@ function reverseDns(siteUrl: string): string {
   return new URL(siteUrl).hostname.split('.').reverse().join('.');
 }
 
-/** A card's `name` (SEP-2127 "Field Descriptions": reverse-DNS, exactly one "/"), e.g. `example.ada/portfolio`. */
+/** A card's `name` (the server-card schema, `ServerCard.name`: reverse-DNS, exactly one "/"), e.g. `example.ada/portfolio`. */
 export function cardName(id: McpServerId, siteUrl: string): string {
   return `${reverseDns(siteUrl)}/${MCP_SERVERS[id].name}`;
 }

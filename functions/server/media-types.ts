@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { DISCOVERY_MEDIA_TYPE, MCP_CATALOG_PATH, SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
+import { AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH } from '../docs/discovery-documents.ts';
+import { SERVER_CARD_MEDIA_TYPE, SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
 
 /**
  * Media types by file extension, our own table: the served type must not depend on a
@@ -32,13 +33,14 @@ export function isCompressible(mediaType: string): boolean {
 /** RFC 9727 section 4.2: the catalog is a linkset (RFC 9264) with the api-catalog profile. */
 export const API_CATALOG_MEDIA_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 
-/** Documents at well-known paths have no extension; their types are fixed by their RFCs. */
+/** Documents whose type is not their extension's: fixed by their RFCs or their drafts. */
 const MEDIA_TYPES_BY_PATH: Record<string, string> = {
   '/.well-known/api-catalog': API_CATALOG_MEDIA_TYPE,
   '/.well-known/oauth-protected-resource/api/v1': 'application/json; charset=utf-8',
   '/.well-known/oauth-authorization-server': 'application/json; charset=utf-8',
-  // The MCP server cards (some have no extension) and the MCP Catalog (functions/mcp/server-identity.ts).
-  ...Object.fromEntries([...SERVER_CARD_PATHS, MCP_CATALOG_PATH].map((urlPath) => [urlPath, DISCOVERY_MEDIA_TYPE])),
+  [AI_CATALOG_PATH]: AI_CATALOG_MEDIA_TYPE,
+  // The MCP server cards, at every path (functions/mcp/server-identity.ts).
+  ...Object.fromEntries(SERVER_CARD_PATHS.map((urlPath) => [urlPath, SERVER_CARD_MEDIA_TYPE])),
 };
 
 export function mediaTypeFor(urlPath: string): string {

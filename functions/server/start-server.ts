@@ -5,7 +5,7 @@ import { DISCOVERY_DOCUMENTS } from '../docs/discovery-documents.ts';
 import { serviceHandle } from '../app/handle.ts';
 import { DISCOVERY_LINKS } from '../http/router.ts';
 import { securityHeaders } from '../http/security-headers.ts';
-import { DISCOVERY_CORS_HEADERS, MCP_CATALOG_PATH, SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
+import { SERVER_CARD_CORS_HEADERS, SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
 import type { Build } from './build-output.ts';
 import { logError } from '../log/log.ts';
 import { limitConnections, serverTimeouts } from './connection-limits.ts';
@@ -48,10 +48,9 @@ export async function startServer(config: Config, build: Build): Promise<Running
   // The home page and the catalog point agents at the catalog and the description (RFC 8288 links);
   // HEAD on the catalog answers with its own Link (RFC 9727 section 2).
   const discoveryLinks = { link: DISCOVERY_LINKS };
-  // Discovery documents are read by agents and tools in any origin; server cards and the MCP
-  // Catalog by MCP clients, with the CORS headers SEP-2127 asks for ("CORS Requirements").
+  // Discovery documents are read by agents and tools in any origin; server cards by MCP clients,
+  // with the CORS headers their draft asks for (functions/mcp/server-identity.ts).
   const openToAll = { 'access-control-allow-origin': '*' };
-  const mcpDiscovery = [...SERVER_CARD_PATHS, MCP_CATALOG_PATH];
   const statics = new StaticFiles(
     build.clientDir,
     securityHeaders(config.siteUrl),
@@ -59,7 +58,7 @@ export async function startServer(config: Config, build: Build): Promise<Running
       ...Object.fromEntries(DISCOVERY_DOCUMENTS.map((path) => [path, openToAll])),
       '/': discoveryLinks,
       '/.well-known/api-catalog': { ...discoveryLinks, ...openToAll },
-      ...Object.fromEntries(mcpDiscovery.map((path) => [path, DISCOVERY_CORS_HEADERS])),
+      ...Object.fromEntries(SERVER_CARD_PATHS.map((path) => [path, SERVER_CARD_CORS_HEADERS])),
     },
     config.siteUrl,
   );

@@ -5,7 +5,9 @@ import { docPages } from './docs.ts';
 
 /** A skill as published: its SKILL.md bytes and what the index says of it. */
 export interface PublishedSkill {
-  name: string;
+  name: (typeof AGENT_SKILLS)[number]['name'];
+  /** The title of the page it is made from, for lists that name it (the AI Catalog). */
+  title: string;
   description: string;
   path: string;
   markdown: string;
@@ -24,6 +26,7 @@ export async function publishedSkills(): Promise<PublishedSkill[]> {
     const frontMatter = stringify({ name, description: page.description }, { lineWidth: 0 });
     return {
       name,
+      title: page.title,
       description: page.description,
       path: agentSkillPath(name),
       markdown: `---\n${frontMatter}---\n\n${page.markdown}`,

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../functions/config/env.ts';
 import { mcpServers } from '../../functions/mcp/mcp-servers.ts';
-import { DISCOVERY_MEDIA_TYPE, type McpServerId } from '../../functions/mcp/server-identity.ts';
+import { SERVER_CARD_MEDIA_TYPE, type McpServerId } from '../../functions/mcp/server-identity.ts';
 import { buildCatalog } from './catalog.ts';
 import { docPages } from './docs.ts';
 import { textResponse } from './site-documents.ts';
@@ -11,5 +11,5 @@ import { textResponse } from './site-documents.ts';
  */
 export async function serverCardResponse(id: McpServerId): Promise<Response> {
   const servers = mcpServers({ catalog: await buildCatalog(), docs: await docPages(), siteUrl: loadConfig().siteUrl });
-  return textResponse(await servers.card(id), DISCOVERY_MEDIA_TYPE);
+  return textResponse(await servers.card(id), SERVER_CARD_MEDIA_TYPE);
 }

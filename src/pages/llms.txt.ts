@@ -1,7 +1,8 @@
 import type { APIRoute } from 'astro';
 import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
-import { MCP_CATALOG_PATH, MCP_SERVERS } from '../../functions/mcp/server-identity.ts';
+import { AI_CATALOG_PATH } from '../../functions/docs/discovery-documents.ts';
+import { cardBesideServer, MCP_SERVERS, type McpServerId } from '../../functions/mcp/server-identity.ts';
 import { OPERATIONS } from '../../functions/operations/operations.ts';
 import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
 import { buildCatalog, domainLabel, stackSlug } from '../lib/catalog.ts';
@@ -43,12 +44,12 @@ export const GET: APIRoute = async () => {
     ),
     '',
     '## MCP',
-    link('MCP Catalog', MCP_CATALOG_PATH, 'both MCP servers, their endpoints and where their cards are'),
-    ...Object.values(MCP_SERVERS).map((server) =>
+    link('AI Catalog', AI_CATALOG_PATH, 'both MCP servers by their cards, the agent skills and the OpenAPI description'),
+    ...(Object.keys(MCP_SERVERS) as McpServerId[]).map((id) =>
       link(
-        `${server.title} (MCP server card)`,
-        server.cardPath,
-        `Streamable HTTP at ${absolute(server.path)}: ${server.description}`,
+        `${MCP_SERVERS[id].title} (MCP server card)`,
+        cardBesideServer(id),
+        `Streamable HTTP at ${absolute(MCP_SERVERS[id].path)}: ${MCP_SERVERS[id].description}`,
       ),
     ),
     ...[...PRODUCT_TOOLS, ...DOCS_TOOLS].map((tool) =>

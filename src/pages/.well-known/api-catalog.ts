@@ -1,13 +1,24 @@
 import type { APIRoute } from 'astro';
-import { API_BASE_PATH, protectedResourceMetadataPath } from '../../../functions/docs/discovery-documents.ts';
-import { MCP_CATALOG_PATH, MCP_SERVERS } from '../../../functions/mcp/server-identity.ts';
+import {
+  AI_CATALOG_MEDIA_TYPE,
+  AI_CATALOG_PATH,
+  API_BASE_PATH,
+  OPENAPI_JSON_PATH,
+  protectedResourceMetadataPath,
+} from '../../../functions/docs/discovery-documents.ts';
+import {
+  cardBesideServer,
+  MCP_SERVERS,
+  SERVER_CARD_MEDIA_TYPE,
+  type McpServerId,
+} from '../../../functions/mcp/server-identity.ts';
 import { API_CATALOG_MEDIA_TYPE } from '../../../functions/server/media-types.ts';
 import { absolute, textResponse } from '../../lib/site-documents.ts';
 
 /**
  * /.well-known/api-catalog (RFC 9727): a linkset (RFC 9264) with one entry for the API, whose
  * relations point at its descriptions, documentation, metadata and status, and one entry per
- * MCP server, described by its server card. Each `type` hint is the media type the server sends
+ * MCP server, described by its server card (at the path its draft reserves). Each `type` hint is the media type the server sends
  * for that URL (functions/server/media-types.ts), parameters aside; the API's service-meta also
  * names its RFC 9728 metadata, and each MCP server's the origin's, which covers it.
  */
@@ -24,19 +35,19 @@ export const GET: APIRoute = () => {
       {
         anchor: absolute(API_BASE_PATH),
         'service-desc': [
-          { href: absolute('/openapi.json'), type: 'application/json' },
+          { href: absolute(OPENAPI_JSON_PATH), type: 'application/json' },
           { href: absolute('/openapi.yaml'), type: 'application/yaml' },
         ],
         'service-doc': [{ href: absolute('/developers'), type: 'text/html' }],
         'service-meta': serviceMeta(API_BASE_PATH),
         status,
       },
-      ...Object.values(MCP_SERVERS).map((server) => ({
-        anchor: absolute(server.path),
-        'service-desc': [{ href: absolute(server.cardPath), type: 'application/json' }],
+      ...(Object.keys(MCP_SERVERS) as McpServerId[]).map((id) => ({
+        anchor: absolute(MCP_SERVERS[id].path),
+        'service-desc': [{ href: absolute(cardBesideServer(id)), type: SERVER_CARD_MEDIA_TYPE }],
         'service-doc': [{ href: absolute('/developers#mcp-servers'), type: 'text/html' }],
-        // The MCP Catalog is metadata about the MCP servers as a set (RFC 8631 service-meta).
-        'service-meta': [...serviceMeta(''), { href: absolute(MCP_CATALOG_PATH), type: 'application/json' }],
+        // The AI Catalog lists the MCP servers as a set, with the API and the skills (RFC 8631 service-meta).
+        'service-meta': [...serviceMeta(''), { href: absolute(AI_CATALOG_PATH), type: AI_CATALOG_MEDIA_TYPE }],
         status,
       })),
     ],
