@@ -44,7 +44,11 @@ export const GET: APIRoute = async () => {
     ),
     '',
     '## MCP',
-    link('AI Catalog', AI_CATALOG_PATH, 'both MCP servers by their cards, the agent skills and the OpenAPI description'),
+    link(
+      'AI Catalog',
+      AI_CATALOG_PATH,
+      'both MCP servers by their cards, the agent skills and the OpenAPI description',
+    ),
     ...(Object.keys(MCP_SERVERS) as McpServerId[]).map((id) =>
       link(
         `${MCP_SERVERS[id].title} (MCP server card)`,

@@ -1,21 +1,27 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SERVER_CARD_PATHS } from '../../functions/mcp/server-identity.ts';
+import { AI_CATALOG_PATH } from '../../functions/docs/discovery-documents.ts';
+import { cardBesideServer, MCP_SERVERS, SERVER_CARD_PATHS } from '../../functions/mcp/server-identity.ts';
 import { connectMcp } from '../support/mcp.ts';
+import { sendModern } from '../support/mcp-eras.ts';
 import { freshDataDir, ROOT } from '../support/server.ts';
 import { startService, type InProcessService } from '../support/service.ts';
 import { toolsNode } from '../support/tool-node.ts';
 
-// Server cards are static files of the build, and the MCP Inspector is a client of its own: both
-// need the real server. The transport's rules are tested in process in tests/api/mcp-transport.test.ts.
+// Server cards and the AI Catalog are static files of the build, and the MCP Inspector is a client
+// of its own: all need the real server. The transport's rules are tested in process in
+// tests/api/mcp-transport.test.ts.
 const run = promisify(execFile);
 let server: InProcessService;
 
 beforeAll(async () => {
-  server = await startService({ MCP_ALLOWED_ORIGINS: '' });
+  server = await startService({ MCP_ALLOWED_ORIGINS: '', READ_RATE_LIMIT: '100000/60' });
 });
 afterAll(() => server.stop());
 
@@ -27,53 +33,67 @@ function local(url: string): string {
   return url.startsWith(SITE) ? `${server.baseUrl}${url.slice(SITE.length)}` : url;
 }
 
+/** A vendored draft schema (tests/fixtures/discovery-schemas/README.md names each source). */
+function draftSchema(file: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(ROOT, 'tests/fixtures/discovery-schemas', file), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+}
+
+/** JSON Schema 2020-12 with formats, as the drafts' own validators run it (the SDK's Ajv2020). */
+const validators = new AjvJsonSchemaValidator();
+const cardSchema = draftSchema('server-card.schema.json');
+const validateCard = validators.getValidator({ ...cardSchema, $ref: '#/$defs/ServerCard' });
+const validateCatalog = validators.getValidator(draftSchema('ai-catalog.schema.json'));
+
+/** The members the server-card schema defines (schema.ts `ServerCard`); its objects stay open, so this test closes them. */
+const CARD_MEMBERS = Object.keys(
+  (cardSchema.$defs as Record<string, { properties: Record<string, unknown> }>).ServerCard!.properties,
+);
+
+/** What the tests read of a card once the draft's schema has accepted it. */
+const servedCard = z.object({
+  name: z.string(),
+  version: z.string(),
+  title: z.string(),
+  remotes: z
+    .array(z.object({ type: z.string(), url: z.string(), supportedProtocolVersions: z.array(z.string()) }))
+    .length(1),
+});
+
+function parseCard(body: string, where: string) {
+  const card = JSON.parse(body) as Record<string, unknown>;
+  const result = validateCard(card);
+  expect(result.errorMessage, where).toBeUndefined();
+  expect(
+    Object.keys(card).filter((member) => !CARD_MEMBERS.includes(member)),
+    where,
+  ).toEqual([]);
+  return servedCard.parse(card);
+}
+
 /**
- * SEP-2127 (draft), "MCP Server Card Schema" and "Field Descriptions": $schema, name (reverse-DNS,
- * exactly one "/"), version (semver) and capabilities are required; description, title,
- * websiteUrl, remotes (each with supportedProtocolVersions) and the primitive lists are
- * optional, and present here. serverInfo, transport and resourceTemplates serve older readers.
+ * The server-card extension (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md),
+ * "Security Considerations" > "CORS Requirements", word for word.
  */
-const serverCardSchema = z
-  .object({
-    $schema: z.literal('https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'),
-    name: z.string().regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/),
-    version: z.string().regex(/^\d+\.\d+\.\d+$/),
-    description: z.string().min(1).max(100),
-    title: z.string().min(1),
-    websiteUrl: z.string().url(),
-    remotes: z
-      .array(
-        z.object({
-          type: z.literal('streamable-http'),
-          url: z.string().url(),
-          supportedProtocolVersions: z.array(z.string()).min(1),
-        }),
-      )
-      .length(1),
-    serverInfo: z.object({ name: z.string(), version: z.string() }).passthrough(),
-    transport: z.object({ type: z.literal('streamable-http'), url: z.string().url() }),
-    capabilities: z.record(z.string(), z.unknown()),
-    tools: z.array(z.object({ name: z.string() }).passthrough()).min(1),
-    resources: z.array(z.object({ uri: z.string() }).passthrough()),
-    resourceTemplates: z.array(z.unknown()),
-    prompts: z.array(z.unknown()),
-  })
-  .passthrough();
-
-/** The published revisions of the MCP specification (each has its own specification tree). */
-const PUBLISHED_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
-
-/** SEP-2127 (draft), "Endpoints" > ".well-known URI" > "CORS Requirements", word for word. */
-const REQUIRED_CORS = {
+const CARD_CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET',
-  'access-control-allow-headers': 'Content-Type',
+  'access-control-allow-headers': 'Content-Type, If-None-Match',
+  'access-control-expose-headers': 'ETag',
 };
 
-function expectDiscoveryHeaders(response: Response, path: string): void {
-  // SEP-2127 ".well-known URI": "MUST return Content-Type: application/json".
-  expect(response.headers.get('content-type'), path).toBe('application/json');
-  for (const [name, value] of Object.entries(REQUIRED_CORS)) expect(response.headers.get(name), path).toBe(value);
+function expectCardHeaders(response: Response, path: string): void {
+  // docs/discovery.md, "Hosted Server Card Location": the card's own media type wherever it is hosted.
+  expect(response.headers.get('content-type'), path).toBe('application/mcp-server-card+json');
+  for (const [name, value] of Object.entries(CARD_CORS))
+    expect(response.headers.get(name), `${path} ${name}`).toBe(value);
+}
+
+/** A media type without its parameters, lowercased (RFC 9110 section 8.3.1). */
+function essence(mediaType: string | null): string {
+  return (mediaType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 const SERVERS = [
@@ -81,46 +101,69 @@ const SERVERS = [
   { id: 'docs', endpoint: '/mcp/docs' },
 ] as const;
 
+/** The 2025-era versions a server accepts: each initialize is answered in the version asked for. */
+async function acceptedByInitialize(url: string, versions: readonly string[]): Promise<string[]> {
+  const accepted: string[] = [];
+  for (const version of versions) {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'card-test', version: '1.0.0' } },
+      }),
+    });
+    const body = (await response.json()) as { result?: { protocolVersion: string } };
+    if (body.result?.protocolVersion === version) accepted.push(version);
+  }
+  return accepted;
+}
+
 describe('server cards', () => {
-  it('answers GET, HEAD and a CORS preflight at every card path, with the headers SEP-2127 requires', async () => {
+  it('answers GET, HEAD, If-None-Match and a CORS preflight at every card path, as the server-card draft asks', async () => {
     expect(SERVER_CARD_PATHS).toEqual(
       expect.arrayContaining([
+        '/mcp/server-card',
+        '/mcp/docs/server-card',
         '/.well-known/mcp/server-card',
         '/.well-known/mcp/server-card.json',
         '/.well-known/mcp/docs/server-card',
-        '/mcp/server-card',
-        '/mcp/docs/server-card',
       ]),
     );
     for (const path of SERVER_CARD_PATHS) {
-      const get = await fetch(`${server.baseUrl}${path}`);
+      const get = await fetch(`${server.baseUrl}${path}`, { headers: { accept: 'application/mcp-server-card+json' } });
       expect(get.status, path).toBe(200);
-      expectDiscoveryHeaders(get, path);
-      // SEP-2127 "Caching": cache headers are a MAY; ours revalidate by ETag.
+      expectCardHeaders(get, path);
+      // docs/discovery.md, "Caching": Cache-Control and an ETag, and 304 for a matching If-None-Match.
       expect(get.headers.get('cache-control'), path).toMatch(/max-age=\d+/);
-      serverCardSchema.parse(await get.json());
-      const revalidated = await fetch(`${server.baseUrl}${path}`, {
-        headers: { 'if-none-match': get.headers.get('etag')! },
-      });
+      parseCard(await get.text(), path);
+      const etag = get.headers.get('etag');
+      expect(etag, path).toMatch(/^"/);
+      const revalidated = await fetch(`${server.baseUrl}${path}`, { headers: { 'if-none-match': etag! } });
       expect(revalidated.status, path).toBe(304);
+      expect(revalidated.headers.get('etag'), path).toBe(etag);
+      expect(revalidated.headers.get('access-control-expose-headers'), path).toBe('ETag');
 
       const head = await fetch(`${server.baseUrl}${path}`, { method: 'HEAD' });
       expect(head.status, path).toBe(200);
-      expectDiscoveryHeaders(head, path);
+      expectCardHeaders(head, path);
       expect(await head.text(), path).toBe('');
 
-      // A browser asks first when its GET carries a Content-Type (not a CORS-safelisted value);
-      // Allow-Methods and Allow-Headers only count in this answer, which must be a 2xx (Fetch, CORS-preflight fetch).
+      // A browser asks first when its GET carries a Content-Type or an If-None-Match (neither is
+      // CORS-safelisted); Allow-Methods and Allow-Headers only count in this answer, which must be
+      // a 2xx (Fetch, CORS-preflight fetch).
       const preflight = await fetch(`${server.baseUrl}${path}`, {
         method: 'OPTIONS',
         headers: {
           origin: 'https://client.example',
           'access-control-request-method': 'GET',
-          'access-control-request-headers': 'content-type',
+          'access-control-request-headers': 'content-type, if-none-match',
         },
       });
       expect(preflight.status, path).toBe(204);
-      for (const [name, value] of Object.entries(REQUIRED_CORS))
+      for (const [name, value] of Object.entries(CARD_CORS))
         expect(preflight.headers.get(name), `${path} ${name}`).toBe(value);
       const post = await fetch(`${server.baseUrl}${path}`, { method: 'POST' });
       expect(post.status, path).toBe(405);
@@ -129,48 +172,57 @@ describe('server cards', () => {
   });
 
   it.each(SERVERS)(
-    '$endpoint: every path serves the same card, equal to what the live server says',
+    '$endpoint: every path serves the same card, valid for the draft schema and equal to what the live server says',
     async ({ id, endpoint }) => {
       const paths = SERVER_CARD_PATHS.filter((path) => (id === 'docs') === path.includes('/docs/'));
       expect(paths).toHaveLength(3);
       const bodies = await Promise.all(paths.map(async (path) => (await fetch(`${server.baseUrl}${path}`)).text()));
       expect(new Set(bodies).size).toBe(1);
-      const card = serverCardSchema.parse(JSON.parse(bodies[0]!));
+      const card = parseCard(bodies[0]!, endpoint);
+      // schema.ts: the card lists no primitives and no capabilities any more.
+      for (const gone of ['tools', 'resources', 'resourceTemplates', 'prompts', 'capabilities', 'serverInfo'])
+        expect(JSON.parse(bodies[0]!), gone).not.toHaveProperty(gone);
 
-      // Published revisions only (SEP-2127 "Field Descriptions", remotes.supportedProtocolVersions).
-      const versions = card.remotes[0]!.supportedProtocolVersions;
-      expect(
-        versions.every((version) => PUBLISHED_PROTOCOL_VERSIONS.includes(version)),
-        versions.join(),
-      ).toBe(true);
+      // The transport endpoint: one Streamable HTTP remote at the server's URL.
+      const [remote] = card.remotes;
+      expect(remote!.type).toBe('streamable-http');
+      expect(remote!.url).toBe(`${SITE}${endpoint}`);
+
+      // docs/discovery.md, "Consistency with Runtime Behavior": the versions are those server/discover
+      // names (2026-07-28), then the 2025-era ones initialize accepts, and nothing else.
+      const discover = await sendModern(`${server.baseUrl}${endpoint}`, 1, 'server/discover', {}, {});
+      const modern = discover.body.result!.supportedVersions as string[];
+      expect(modern).toContain('2026-07-28');
+      const versions = remote!.supportedProtocolVersions;
+      expect(versions.slice(0, modern.length)).toEqual(modern);
+      const legacy = versions.slice(modern.length);
+      expect(legacy).toEqual(expect.arrayContaining(['2025-11-25', '2025-06-18']));
+      expect(await acceptedByInitialize(`${server.baseUrl}${endpoint}`, legacy)).toEqual(legacy);
+      // 2026-07-28 names the server in every result's _meta.
+      const meta = discover.body.result!._meta as Record<string, unknown>;
+      expect(meta['io.modelcontextprotocol/serverInfo']).toEqual(
+        expect.objectContaining({ name: MCP_SERVERS[id].name, version: card.version, title: card.title }),
+      );
 
       const client = await connectMcp(`${server.baseUrl}${endpoint}`);
       try {
-        expect(card.remotes[0]!.url).toBe(`${SITE}${endpoint}`);
-        expect(card.serverInfo).toEqual(client.getServerVersion());
-        // SEP-2127 "Field Descriptions": capabilities follow ServerCapabilities, as initialize answers them.
-        expect(card.capabilities).toEqual(client.getServerCapabilities());
-        // "Primitives" > "Dynamic Primitives": listChanged true would announce lists that change at
-        // run time (and notifications a stateless server never sends); these lists are static.
-        for (const kind of ['tools', 'resources', 'prompts'])
-          expect((card.capabilities[kind] as { listChanged?: boolean } | undefined)?.listChanged, kind).toBeUndefined();
-        expect(card.instructions).toBe(client.getInstructions());
-        expect(card.tools).toEqual((await client.listTools()).tools);
-        expect(card.resources).toEqual((await client.listResources()).resources);
-        expect(card.resourceTemplates).toEqual((await client.listResourceTemplates()).resourceTemplates);
-        expect(card.prompts).toEqual(
-          client.getServerCapabilities()?.prompts ? (await client.listPrompts()).prompts : [],
+        expect(client.getServerVersion()).toEqual(
+          expect.objectContaining({ version: card.version, title: card.title }),
         );
-
-        // SEP-2127 "Endpoints" > "MCP Resource": URI mcp://server-card.json, application/json, the card itself.
-        expect(card.resources).toContainEqual(
-          expect.objectContaining({ uri: 'mcp://server-card.json', mimeType: 'application/json' }),
+        // listChanged true would announce lists that change at run time (and notifications a
+        // stateless server never sends); these lists change only with a build.
+        for (const kind of ['tools', 'resources', 'prompts'] as const)
+          expect(client.getServerCapabilities()?.[kind]?.listChanged, kind).toBeUndefined();
+        // The card is also a resource of the server, with the same type and bytes as over HTTP.
+        const { resources } = await client.listResources();
+        expect(resources).toContainEqual(
+          expect.objectContaining({ uri: 'mcp://server-card.json', mimeType: 'application/mcp-server-card+json' }),
         );
         const read = await client.readResource({ uri: 'mcp://server-card.json' });
         expect(read.contents).toHaveLength(1);
         const [content] = read.contents as { uri: string; mimeType?: string; text?: string }[];
         expect(content!.uri).toBe('mcp://server-card.json');
-        expect(content!.mimeType).toBe('application/json');
+        expect(content!.mimeType).toBe('application/mcp-server-card+json');
         expect(content!.text).toBe(bodies[0]);
       } finally {
         await client.close();
@@ -179,57 +231,104 @@ describe('server cards', () => {
   );
 });
 
-describe('MCP Catalog', () => {
-  it('lists both servers with their names, titles, endpoints and cards, all of which answer', async () => {
-    const response = await fetch(`${server.baseUrl}/.well-known/mcp/catalog.json`);
-    expect(response.status).toBe(200);
-    // The server-card extension (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md), "Well-Known URI" and "CORS Requirements".
-    expectDiscoveryHeaders(response, '/.well-known/mcp/catalog.json');
-    // The server-card extension (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md), "Catalog Format": specVersion and entries, each with identifier, displayName, type and url.
-    const catalog = z
-      .object({
-        specVersion: z.string(),
-        entries: z.array(
-          z.object({
-            identifier: z.string().regex(/^urn:air:[^:]+:[^:]+$/),
-            displayName: z.string().min(1),
-            type: z.literal('application/mcp-server-card+json'),
-            url: z.string().url(),
-            name: z.string(),
-            endpoint: z.string().url(),
-          }),
-        ),
-      })
-      .parse(await response.json());
-    expect(catalog.entries.map((entry) => entry.endpoint)).toEqual(SERVERS.map(({ endpoint }) => `${SITE}${endpoint}`));
+/** What the tests read of the AI Catalog once ARD's schema has accepted it. */
+const servedCatalog = z.object({
+  specVersion: z.string(),
+  host: z.object({ displayName: z.string(), identifier: z.string() }),
+  entries: z.array(z.object({ identifier: z.string(), displayName: z.string(), type: z.string(), url: z.string() })),
+});
+
+async function fetchCatalog() {
+  const response = await fetch(`${server.baseUrl}${AI_CATALOG_PATH}`);
+  expect(response.status).toBe(200);
+  const body = await response.text();
+  return { response, body, catalog: servedCatalog.parse(JSON.parse(body)) };
+}
+
+describe('AI Catalog', () => {
+  it('is application/ai-catalog+json for any origin, revalidates by ETag, and passes ARD schema and Lighthouse ARD check', async () => {
+    const { response, body } = await fetchCatalog();
+    // Agent-Card/ai-catalog, specification/ai-catalog.md, "Media Type" and "Location Independence".
+    expect(response.headers.get('content-type')).toBe('application/ai-catalog+json');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const revalidated = await fetch(`${server.baseUrl}${AI_CATALOG_PATH}`, {
+      headers: { 'if-none-match': response.headers.get('etag')! },
+    });
+    expect(revalidated.status).toBe(304);
+
+    const parsed = JSON.parse(body) as unknown;
+    expect(validateCatalog(parsed).errorMessage).toBeUndefined();
+    // Lighthouse 13.5's own ARD conformance check (the ard-schema audit): no error; its one warning
+    // is the OpenAPI entry's type, which its list of discovery types does not hold.
+    const tester = new ConformanceTester();
+    expect(tester.validate_manifest(body, 'ai-catalog.json')).toBe(true);
+    expect(tester.errors).toEqual([]);
+    expect(tester.warnings).toEqual([
+      expect.objectContaining({ message: expect.stringContaining("Media type 'application/openapi+json'") as string }),
+    ]);
+  });
+
+  it('lists both MCP servers, the agent skill and the OpenAPI description, each at a URL that answers with its type', async () => {
+    const { catalog } = await fetchCatalog();
+    expect(catalog.specVersion).toBe('1.0');
+    expect(catalog.host.identifier).toBe('localhost');
+    const identifiers = catalog.entries.map((entry) => entry.identifier);
+    expect(new Set(identifiers).size).toBe(identifiers.length);
+    // specification/ai-catalog.md, "Catalog Entry" > `identifier`: urn:air:{publisher}:{namespace}:{name}.
+    expect(identifiers).toEqual([
+      'urn:air:localhost:mcp:portfolio',
+      'urn:air:localhost:mcp:portfolio-docs',
+      'urn:air:localhost:skill:portfolio-api',
+      'urn:air:localhost:api:portfolio',
+    ]);
+    expect(catalog.entries.map((entry) => [entry.type, entry.url])).toEqual([
+      ['application/mcp-server-card+json', `${SITE}${cardBesideServer('product')}`],
+      ['application/mcp-server-card+json', `${SITE}${cardBesideServer('docs')}`],
+      ['text/markdown; profile="urn:air:agent-skills"', `${SITE}/.well-known/agent-skills/portfolio-api/SKILL.md`],
+      ['application/openapi+json', `${SITE}/openapi.json`],
+    ]);
     for (const entry of catalog.entries) {
-      const cardResponse = await fetch(local(entry.url));
-      expect(cardResponse.status, entry.url).toBe(200);
-      const card = serverCardSchema.parse(await cardResponse.json());
-      // The identifier ends with the card name's part after "/" (modelcontextprotocol/experimental-ext-server-card, docs/discovery.md: "Catalog Entry").
-      expect(entry.identifier.endsWith(`:${card.name.split('/')[1]}`)).toBe(true);
-      expect(entry.name).toBe(card.name);
-      expect(entry.displayName).toBe(card.title);
-      expect(entry.endpoint).toBe(card.remotes[0]!.url);
-      const client = await connectMcp(local(entry.endpoint));
-      try {
-        expect(client.getServerVersion()?.title).toBe(entry.displayName);
-      } finally {
-        await client.close();
-      }
+      const served = await fetch(local(entry.url));
+      expect(served.status, entry.url).toBe(200);
+      const type = essence(served.headers.get('content-type'));
+      // "Catalog Entry" > `url`: served with the declared type. /openapi.json stays application/json,
+      // which every other link to it names: a +json type is also JSON (RFC 6839 section 3.1).
+      if (entry.type === 'application/openapi+json') expect(type, entry.url).toBe('application/json');
+      else expect(type, entry.url).toBe(essence(entry.type));
+      if (entry.type === 'application/mcp-server-card+json')
+        expect(parseCard(await served.text(), entry.url).title).toBe(entry.displayName);
     }
   });
 
-  it('is linked from llms.txt and from the api-catalog', async () => {
-    const llms = await (await fetch(`${server.baseUrl}/llms.txt`)).text();
-    expect(llms).toContain(`(${SITE}/.well-known/mcp/catalog.json)`);
-    const apiCatalog = (await (await fetch(`${server.baseUrl}/.well-known/api-catalog`)).json()) as {
-      linkset: { anchor: string; 'service-meta'?: { href: string }[] }[];
-    };
-    for (const { endpoint } of SERVERS) {
-      const entry = apiCatalog.linkset.find((candidate) => candidate.anchor === `${SITE}${endpoint}`);
-      expect(entry?.['service-meta']?.map((link) => link.href)).toContain(`${SITE}/.well-known/mcp/catalog.json`);
+  it('is linked with rel="ai-catalog" from the home page and API answers, and from llms.txt and the api-catalog', async () => {
+    for (const [path, method] of [
+      ['/', 'GET'],
+      ['/api/v1/projects', 'GET'],
+      ['/.well-known/api-catalog', 'HEAD'],
+    ] as const) {
+      const link = (await fetch(`${server.baseUrl}${path}`, { method })).headers.get('link');
+      // specification/ai-catalog.md, "Link Relation Discovery".
+      expect(link, path).toContain(`<${AI_CATALOG_PATH}>; rel="ai-catalog"; type="application/ai-catalog+json"`);
     }
+    const llms = await (await fetch(`${server.baseUrl}/llms.txt`)).text();
+    expect(llms).toContain(`(${SITE}${AI_CATALOG_PATH})`);
+    for (const { id } of SERVERS) expect(llms).toContain(`(${SITE}${cardBesideServer(id)})`);
+    const apiCatalog = (await (await fetch(`${server.baseUrl}/.well-known/api-catalog`)).json()) as {
+      linkset: {
+        anchor: string;
+        'service-desc'?: { href: string; type: string }[];
+        'service-meta'?: { href: string }[];
+      }[];
+    };
+    for (const { id, endpoint } of SERVERS) {
+      const entry = apiCatalog.linkset.find((candidate) => candidate.anchor === `${SITE}${endpoint}`);
+      expect(entry?.['service-meta']?.map((link) => link.href)).toContain(`${SITE}${AI_CATALOG_PATH}`);
+      expect(entry?.['service-desc']).toEqual([
+        { href: `${SITE}${cardBesideServer(id)}`, type: 'application/mcp-server-card+json' },
+      ]);
+    }
+    // The MCP Catalog left the server-card draft (docs/mcp-eras.md, "Discovery documents").
+    expect((await fetch(`${server.baseUrl}/.well-known/mcp/catalog.json`)).status).toBe(404);
   });
 });
 
