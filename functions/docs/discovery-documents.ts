@@ -35,8 +35,9 @@ export function agentSkillPath(name: string): string {
 export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
 export const AI_CATALOG_MEDIA_TYPE = 'application/ai-catalog+json';
 
-/** The OpenAPI description in JSON, which the AI Catalog and the api-catalog point at. */
+/** The OpenAPI description in JSON and in YAML, which the AI Catalog and the api-catalog point at. */
 export const OPENAPI_JSON_PATH = '/openapi.json';
+export const OPENAPI_YAML_PATH = '/openapi.yaml';
 
 /**
  * Public documents that agents and browser-based tools read from any origin, so each is served
@@ -55,7 +56,7 @@ export const DISCOVERY_DOCUMENTS: readonly string[] = [
   '/llms.txt',
   '/llms-full.txt',
   OPENAPI_JSON_PATH,
-  '/openapi.yaml',
+  OPENAPI_YAML_PATH,
 ];
 
 /**

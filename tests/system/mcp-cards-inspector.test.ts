@@ -232,11 +232,25 @@ describe('server cards', () => {
 });
 
 /** What the tests read of the AI Catalog once ARD's schema has accepted it. */
+const catalogEntry = z.object({
+  identifier: z.string(),
+  displayName: z.string(),
+  type: z.string(),
+  url: z.string().optional(),
+  data: z.unknown().optional(),
+});
+const nestedCatalog = z.object({ specVersion: z.literal('1.0'), entries: z.array(catalogEntry) });
 const servedCatalog = z.object({
   specVersion: z.string(),
   host: z.object({ displayName: z.string(), identifier: z.string() }),
-  entries: z.array(z.object({ identifier: z.string(), displayName: z.string(), type: z.string(), url: z.string() })),
+  entries: z.array(catalogEntry),
 });
+
+/** The OpenAPI types the catalog names, and the structured-syntax base each is served as (RFC 6839 section 3.1, RFC 9512 section 3). */
+const SERVED_AS: Record<string, string> = {
+  'application/openapi+json': 'application/json',
+  'application/openapi+yaml': 'application/yaml',
+};
 
 async function fetchCatalog() {
   const response = await fetch(`${server.baseUrl}${AI_CATALOG_PATH}`);
@@ -258,14 +272,11 @@ describe('AI Catalog', () => {
 
     const parsed = JSON.parse(body) as unknown;
     expect(validateCatalog(parsed).errorMessage).toBeUndefined();
-    // Lighthouse 13.5's own ARD conformance check (the ard-schema audit): no error; its one warning
-    // is the OpenAPI entry's type, which its list of discovery types does not hold.
+    // Lighthouse 13.5's own ARD conformance check (the ard-schema audit): no error, no warning.
     const tester = new ConformanceTester();
     expect(tester.validate_manifest(body, 'ai-catalog.json')).toBe(true);
     expect(tester.errors).toEqual([]);
-    expect(tester.warnings).toEqual([
-      expect.objectContaining({ message: expect.stringContaining("Media type 'application/openapi+json'") as string }),
-    ]);
+    expect(tester.warnings).toEqual([]);
   });
 
   it('lists both MCP servers, the agent skill and the OpenAPI description, each at a URL that answers with its type', async () => {
@@ -281,22 +292,37 @@ describe('AI Catalog', () => {
       'urn:air:localhost:skill:portfolio-api',
       'urn:air:localhost:api:portfolio',
     ]);
-    expect(catalog.entries.map((entry) => [entry.type, entry.url])).toEqual([
-      ['application/mcp-server-card+json', `${SITE}${cardBesideServer('product')}`],
-      ['application/mcp-server-card+json', `${SITE}${cardBesideServer('docs')}`],
-      ['text/markdown; profile="urn:air:agent-skills"', `${SITE}/.well-known/agent-skills/portfolio-api/SKILL.md`],
-      ['application/openapi+json', `${SITE}/openapi.json`],
+    // The API: a nested catalog ("Nested Catalog Entries") of its OpenAPI description, JSON and YAML.
+    const [product, docs, skill, api] = catalog.entries;
+    expect(api!.type).toBe('application/ai-catalog+json');
+    expect(api!.url).toBeUndefined();
+    const descriptions = nestedCatalog.parse(api!.data).entries;
+    expect(validateCatalog(api!.data).errorMessage).toBeUndefined();
+    expect(
+      [product, docs, skill, ...descriptions].map((entry) => [entry!.identifier, entry!.type, entry!.url]),
+    ).toEqual([
+      ['urn:air:localhost:mcp:portfolio', 'application/mcp-server-card+json', `${SITE}${cardBesideServer('product')}`],
+      [
+        'urn:air:localhost:mcp:portfolio-docs',
+        'application/mcp-server-card+json',
+        `${SITE}${cardBesideServer('docs')}`,
+      ],
+      [
+        'urn:air:localhost:skill:portfolio-api',
+        'text/markdown; profile="urn:air:agent-skills"',
+        `${SITE}/.well-known/agent-skills/portfolio-api/SKILL.md`,
+      ],
+      ['urn:air:localhost:api:portfolio:json', 'application/openapi+json', `${SITE}/openapi.json`],
+      ['urn:air:localhost:api:portfolio:yaml', 'application/openapi+yaml', `${SITE}/openapi.yaml`],
     ]);
-    for (const entry of catalog.entries) {
-      const served = await fetch(local(entry.url));
+    for (const entry of [product!, docs!, skill!, ...descriptions]) {
+      const served = await fetch(local(entry.url!));
       expect(served.status, entry.url).toBe(200);
-      const type = essence(served.headers.get('content-type'));
-      // "Catalog Entry" > `url`: served with the declared type. /openapi.json stays application/json,
-      // which every other link to it names: a +json type is also JSON (RFC 6839 section 3.1).
-      if (entry.type === 'application/openapi+json') expect(type, entry.url).toBe('application/json');
-      else expect(type, entry.url).toBe(essence(entry.type));
+      // "Catalog Entry" > `url`: served with the declared type. The OpenAPI documents keep the
+      // generic types every other link to them names, which their structured suffix denotes.
+      expect(essence(served.headers.get('content-type')), entry.url).toBe(SERVED_AS[entry.type] ?? essence(entry.type));
       if (entry.type === 'application/mcp-server-card+json')
-        expect(parseCard(await served.text(), entry.url).title).toBe(entry.displayName);
+        expect(parseCard(await served.text(), entry.url!).title).toBe(entry.displayName);
     }
   });
 

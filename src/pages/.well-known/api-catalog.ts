@@ -4,6 +4,7 @@ import {
   AI_CATALOG_PATH,
   API_BASE_PATH,
   OPENAPI_JSON_PATH,
+  OPENAPI_YAML_PATH,
   protectedResourceMetadataPath,
 } from '../../../functions/docs/discovery-documents.ts';
 import {
@@ -36,7 +37,7 @@ export const GET: APIRoute = () => {
         anchor: absolute(API_BASE_PATH),
         'service-desc': [
           { href: absolute(OPENAPI_JSON_PATH), type: 'application/json' },
-          { href: absolute('/openapi.yaml'), type: 'application/yaml' },
+          { href: absolute(OPENAPI_YAML_PATH), type: 'application/yaml' },
         ],
         'service-doc': [{ href: absolute('/developers'), type: 'text/html' }],
         'service-meta': serviceMeta(API_BASE_PATH),
