@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { SERVER_CARD_PATHS } from '../../functions/mcp/server-identity.ts';
 
 /**
  * The Agent-Friendly Docs Spec's own checker (afdocs, pinned in devDependencies) against the
@@ -162,7 +163,13 @@ describe('afdocs (Agent-Friendly Docs Spec) on the built site', () => {
       (check.details?.pageResults ?? [])
         .filter((page) => page.status === 'fail' || page.found === false)
         .map((page) => new URL(page.url!).pathname)
-        .filter((pathname) => !/\.(json|yaml|txt)$/.test(pathname) && !pathname.startsWith('/.well-known/'))
+        // Documents, not pages: by extension, under /.well-known/, or a server card beside its endpoint.
+        .filter(
+          (pathname) =>
+            !/\.(json|yaml|txt)$/.test(pathname) &&
+            !pathname.startsWith('/.well-known/') &&
+            !SERVER_CARD_PATHS.includes(pathname),
+        )
         .map((pathname) => `${check.id} ${pathname}`),
     );
     expect(pagesFailing, brokenSamples()).toEqual([]);
