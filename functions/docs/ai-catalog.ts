@@ -1,6 +1,6 @@
 import { cardBesideServer, MCP_SERVERS, SERVER_CARD_MEDIA_TYPE, type McpServerId } from '../mcp/server-identity.ts';
 import {
-  AGENT_SKILLS,
+  type AGENT_SKILLS,
   AI_CATALOG_MEDIA_TYPE,
   agentSkillPath,
   OPENAPI_JSON_PATH,
