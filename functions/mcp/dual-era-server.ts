@@ -45,9 +45,9 @@ export function newDualEraServer(id: McpServerId, siteUrl: string, instructions:
 /**
  * The SDK declares `listChanged: true` for tools, resources and prompts with the first
  * registration. It promises list_changed notifications (on subscriptions/listen in 2026-07-28,
- * on a stream in 2025, which a server built per request never keeps), and SEP-2127 reads it as
+ * on a stream in 2025, which a server built per request never keeps), and a client reads it as
  * "this list changes at run time", which these do not: they change only with a build. So it is
- * withdrawn once everything is registered, for initialize, server/discover and the card alike.
+ * withdrawn once everything is registered, for initialize and server/discover alike.
  */
 export function withdrawListChanged(server: McpServer): void {
   const declared = server.server.getCapabilities();
