@@ -7,7 +7,13 @@
  * The page's spam guards go along as `form` (the fill-time token and the honeypot, named as in
  * functions/contact/contact-page.ts GUARD_FIELDS), so a post with JavaScript is judged as a plain
  * one is.
+ *
+ * The form is also the WebMCP tool send_message where the browser runs declared forms (its
+ * toolname attribute): an agent's submit is this same submit, and its outcome is handed back to
+ * the agent as a tool result (SubmitEvent.respondWith in the declarative WebMCP draft).
  */
+import { apiResult, unreachable, type ToolResult } from './webmcp.ts';
+
 const FIELDS = ['name', 'email', 'message'] as const;
 const GUARDS = { token: 'form_token', honeypot: 'website' } as const;
 
@@ -28,8 +34,14 @@ function enhance(form: HTMLFormElement): void {
   // The server's checks speak for themselves, inline and accessibly, instead of the browser's bubbles.
   form.noValidate = true;
 
-  form.addEventListener('submit', async (event) => {
+  form.addEventListener('submit', (event) => {
     event.preventDefault();
+    const sent = send();
+    const agent = event as SubmitEvent & { agentInvoked?: boolean; respondWith?: (result: Promise<ToolResult>) => void };
+    if (agent.agentInvoked === true) agent.respondWith?.(sent);
+  });
+
+  async function send(): Promise<ToolResult> {
     const data = new FormData(form);
     const payload = {
       ...Object.fromEntries(FIELDS.map((field) => [field, String(data.get(field) ?? '')])),
@@ -51,9 +63,10 @@ function enhance(form: HTMLFormElement): void {
         headers: { 'content-type': 'application/json', 'idempotency-key': key },
         body: text,
       });
+      const result = apiResult(response.clone(), () => 'Message sent. The owner replies by email.');
       if (response.ok) {
         window.location.assign('/contact/thanks');
-        return;
+        return await result;
       }
       const body = (await response.json().catch(() => ({}))) as ErrorBody;
       if (body.code === 'validation_failed' && body.errors) {
@@ -69,13 +82,15 @@ function enhance(form: HTMLFormElement): void {
         key = '';
         say(status, body.message ?? 'The message could not be sent.');
       }
+      return await result;
     } catch {
       say(status, 'Could not reach the server. Your message is kept; press Send to try again.');
+      return unreachable('Submit the form again: the same message keeps its key and is sent at most once.');
     } finally {
       button.disabled = false;
       form.removeAttribute('aria-busy');
     }
-  });
+  }
 }
 
 function say(status: HTMLElement, text: string): void {

@@ -19,37 +19,70 @@ export interface ToolResult {
 /** Runs one call of a tool: its arguments as the agent sent them, and the API path the build gave it. */
 export type ToolRunner = (input: Record<string, unknown>, api: string) => Promise<ToolResult>;
 
+type PageToolWithRun = Omit<PageTool, 'api'> & { execute: (input: unknown) => Promise<ToolResult> };
+
+/**
+ * The browser's side, as the WebMCP draft defines it and Chrome ships it (document.modelContext):
+ * registerTool resolves once the tool is registered, rejects a name already taken, and removes
+ * the tool when the signal aborts. There is no unregisterTool.
+ */
 interface ModelContext {
-  registerTool(tool: Omit<PageTool, 'api'> & { execute: (input: unknown) => Promise<ToolResult> }): unknown;
+  registerTool(tool: PageToolWithRun, options?: { signal?: AbortSignal }): Promise<undefined> | undefined;
 }
 
 /**
- * The WebMCP draft has moved the API from navigator.modelContext (Chrome's early preview) to
- * document.modelContext; take whichever the browser has, and register on one only.
+ * document.modelContext, where the draft and Chrome put it; navigator.modelContext is the early
+ * preview's place, kept because reading one more property costs nothing. Register on one only.
  */
 function modelContext(): ModelContext | undefined {
   const holder = (target: object) => (target as { modelContext?: ModelContext }).modelContext;
   return holder(document) ?? holder(navigator);
 }
 
+/**
+ * Whether the browser turns a form with a toolname into a tool itself (declarative WebMCP): it
+ * then gives an agent's submit event agentInvoked, and a second tool of that name would be refused.
+ */
+function declaredByForm(name: string): boolean {
+  return 'agentInvoked' in SubmitEvent.prototype && document.querySelector(`form[toolname="${CSS.escape(name)}"]`) !== null;
+}
+
+/**
+ * Registers the page's tools while the page is shown: a page put in the back/forward cache
+ * (pagehide) takes its tools back through the registration's AbortSignal, and offers them again
+ * when it is shown from that cache (pageshow, persisted).
+ */
 export function registerPageTools(runners: Record<string, ToolRunner>): void {
   const context = modelContext();
   const data = document.getElementById(PAGE_TOOLS_ELEMENT_ID)?.textContent;
   if (context === undefined || !data) return;
-  for (const { api, ...tool } of JSON.parse(data) as PageTool[]) {
-    const run = runners[tool.name];
-    if (run === undefined) continue;
+  const tools = (JSON.parse(data) as PageTool[]).filter(({ name }) => runners[name] !== undefined && !declaredByForm(name));
+  let shown = register(context, tools, runners);
+  addEventListener('pagehide', () => shown.abort());
+  addEventListener('pageshow', (event) => {
+    if (event.persisted && shown.signal.aborted) shown = register(context, tools, runners);
+  });
+}
+
+function register(context: ModelContext, tools: PageTool[], runners: Record<string, ToolRunner>): AbortController {
+  const controller = new AbortController();
+  for (const { api, ...tool } of tools) {
+    const run = runners[tool.name]!;
     const execute = (input: unknown) => run(input !== null && typeof input === 'object' ? { ...input } : {}, api);
     // The page works the same without its tools: a refusal (a name taken, a schema the browser
-    // rejects) is worth a warning, never an error that stops the page's own script.
-    const refused = (error: unknown) => console.warn(`WebMCP tool ${tool.name} not registered:`, error);
+    // rejects) is worth a warning, never an error that stops the page's own script. Removing the
+    // tool later rejects the promise with the signal's reason, which is no refusal.
+    const refused = (error: unknown) => {
+      if (!controller.signal.aborted) console.warn(`WebMCP tool ${tool.name} not registered:`, error);
+    };
     try {
-      // The draft's registerTool returns a promise, the early preview's nothing.
-      Promise.resolve(context.registerTool({ ...tool, execute })).catch(refused);
+      // The early preview's registerTool returned nothing; Promise.resolve takes both.
+      Promise.resolve(context.registerTool({ ...tool, execute }, { signal: controller.signal })).catch(refused);
     } catch (error) {
       refused(error);
     }
   }
+  return controller;
 }
 
 /** The API's answer as a tool result; `summary` words a success for agents that read only text. */
