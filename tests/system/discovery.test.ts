@@ -1,3 +1,4 @@
+import RobotsTxt from 'lighthouse/core/audits/seo/robots-txt.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type InProcessService } from '../support/service.ts';
 import { readSitemap } from '../support/sitemap.ts';
@@ -103,7 +104,29 @@ describe('sitemap.xml and robots.txt', () => {
     expect(body).toMatch(/^User-agent: ClaudeBot$/m);
     expect(body).toMatch(/^Content-Signal: .*ai-train=no/m);
   });
+
+  it("passes Lighthouse 13's robots.txt audit, which would refuse an AIPREF Content-Usage line", async () => {
+    const { body } = await text('/robots.txt');
+    expect(robotsAudit(body)).toEqual({ score: 1, errors: [] });
+    // Lighthouse's parser knows a fixed list of directives; Content-Usage is not on it, so the
+    // line stays out of robots.txt (docs/features.md).
+    expect(body).not.toMatch(/^Content-Usage:/im);
+    const withUsage = body.replace(/^(Content-Signal: .*)$/m, '$1\nContent-Usage: train-ai=n');
+    expect(robotsAudit(withUsage)).toEqual({
+      score: 0,
+      errors: [{ line: 'Content-Usage: train-ai=n', message: 'Unknown directive' }],
+    });
+  });
 });
+
+/** Lighthouse's robots-txt audit (its own parser) on a robots.txt served with status 200. */
+function robotsAudit(content: string): { score: number | null; errors: { line: string; message: string }[] } {
+  const result = RobotsTxt.audit({ RobotsTxt: { status: 200, content, errorMessage: undefined } } as never) as {
+    score: number | null;
+    details?: { items: { line: string; message: string }[] };
+  };
+  return { score: result.score, errors: (result.details?.items ?? []).map(({ line, message }) => ({ line, message })) };
+}
 
 describe('api-catalog (RFC 9727)', () => {
   it('is a linkset with the profile, every relation an array of hrefs that answer', async () => {
