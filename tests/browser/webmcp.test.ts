@@ -1,10 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactMessageSchema } from '../../functions/contact/schema.ts';
 import { inputJsonSchema } from '../../functions/mcp/tool-registry.ts';
 import { searchQuery } from '../../functions/search/schema.ts';
 import { SEARCH_QUERY_MAX_LENGTH } from '../../functions/search/search-types.ts';
-import { launchChromium, watchedPage } from '../support/browser.ts';
+import { SEND_MESSAGE } from '../../src/lib/webmcp-tools.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, launchChromium, watchedPage } from '../support/browser.ts';
 import { storedInbox } from '../support/contact.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
@@ -12,7 +13,11 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ READ_RATE_LIMIT: '10000/60' }), launchChromium()]);
+  // A form filled by an agent is sent at once; the fill-time guard is not what these tests look at.
+  [server, browser] = await Promise.all([
+    startServer({ READ_RATE_LIMIT: '10000/60', CONTACT_MIN_FILL_SECONDS: '0' }),
+    launchChromium(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -20,11 +25,13 @@ afterAll(async () => {
 });
 
 /**
- * Where the test's stand-in for the browser's API lives: on navigator (Chrome's early preview),
- * on document (the WebMCP draft now), nowhere (every other browser), or on navigator but refusing
- * every tool by throwing or by rejecting its promise.
+ * Where the test's stand-in for the browser's API lives, and how it behaves: on document as
+ * Chrome ships it and the WebMCP draft defines it (registerTool returns a promise, refuses a name
+ * already taken, and removes the tool when the registration's signal aborts), on navigator as
+ * Chrome's early preview had it (registerTool returns nothing, no options), nowhere (every other
+ * browser), or on document but refusing every tool by throwing or by rejecting its promise.
  */
-type Stub = 'navigator' | 'document' | 'none' | 'throws' | 'rejects';
+type Stub = 'document' | 'navigator' | 'none' | 'throws' | 'rejects';
 
 interface ToolResult {
   content: { type: string; text: string }[];
@@ -36,20 +43,35 @@ interface ToolResult {
 async function openWith(stub: Stub, path: string, base = server): Promise<{ page: Page; problems: string[] }> {
   const { page, problems } = await watchedPage(browser, true);
   await page.addInitScript((where: Stub) => {
-    const registered: unknown[] = [];
-    Object.assign(window, { registeredTools: registered });
+    const registered: { name: string }[] = [];
+    const signals: AbortSignal[] = [];
+    Object.assign(window, { registeredTools: registered, registrationSignals: signals });
     for (const prototype of [Navigator.prototype, Document.prototype])
       Reflect.deleteProperty(prototype, 'modelContext');
     if (where === 'none') return;
-    const modelContext = {
-      registerTool(tool: unknown) {
-        if (where === 'throws') throw new TypeError('This browser refuses the tool.');
-        if (where === 'rejects') return Promise.reject(new TypeError('This browser refuses the tool.'));
-        registered.push(tool);
-        return undefined;
-      },
-    };
-    const holder = where === 'document' ? Document.prototype : Navigator.prototype;
+    const modelContext =
+      where === 'navigator'
+        ? {
+            registerTool(tool: { name: string }) {
+              registered.push(tool);
+              return undefined;
+            },
+          }
+        : {
+            registerTool(tool: { name: string }, options: { signal?: AbortSignal } = {}) {
+              if (where === 'throws') throw new TypeError('This browser refuses the tool.');
+              if (where === 'rejects') return Promise.reject(new TypeError('This browser refuses the tool.'));
+              const { signal } = options;
+              if (signal) signals.push(signal);
+              if (signal?.aborted) return Promise.reject(signal.reason);
+              if (registered.some(({ name }) => name === tool.name))
+                return Promise.reject(new DOMException('Duplicate tool name', 'InvalidStateError'));
+              registered.push(tool);
+              signal?.addEventListener('abort', () => registered.splice(registered.indexOf(tool), 1));
+              return Promise.resolve(undefined);
+            },
+          };
+    const holder = where === 'navigator' ? Navigator.prototype : Document.prototype;
     Object.defineProperty(holder, 'modelContext', { configurable: true, get: () => modelContext });
   }, stub);
   await page.goto(`${base.baseUrl}${path}`);
@@ -78,7 +100,7 @@ function callTool(page: Page, name: string, input: Record<string, unknown>): Pro
 }
 
 async function openWithTool(path: string, name: string, base = server): Promise<{ page: Page; problems: string[] }> {
-  const opened = await openWith('navigator', path, base);
+  const opened = await openWith('document', path, base);
   await expect.poll(async () => (await registered(opened.page)).map((tool) => tool.name)).toEqual([name]);
   return opened;
 }
@@ -94,12 +116,15 @@ async function messagesSaying(base: RunningServer, text: string): Promise<number
   return (await storedInbox(base.dataDir)).filter((entry) => entry.message === text).length;
 }
 
-describe('WebMCP tools registered with navigator.modelContext', () => {
-  it('registers search_portfolio on /search and send_message on /contact, their input schemas made from the API schemas', async () => {
+describe('WebMCP tools registered with document.modelContext', () => {
+  it('registers search_portfolio on the home page and /search, and send_message on /contact, each with its title, annotations and the input schema made from the API schema', async () => {
+    const { page: home, problems: homeProblems } = await openWithTool('/', 'search_portfolio');
     const { page: search, problems: searchProblems } = await openWithTool('/search', 'search_portfolio');
     const [searchTool] = await registered(search);
+    expect(await registered(home)).toEqual([searchTool]);
     expect(searchTool).toEqual({
       name: 'search_portfolio',
+      title: 'Search the portfolio',
       description: expect.stringMatching(/^Search this portfolio's projects/),
       inputSchema: inputJsonSchema(searchQuery),
       annotations: { readOnlyHint: true },
@@ -115,15 +140,50 @@ describe('WebMCP tools registered with navigator.modelContext', () => {
     const [contactTool] = await registered(contact);
     expect(contactTool).toEqual({
       name: 'send_message',
+      title: 'Send the owner a message',
       description: expect.stringMatching(/^Send the portfolio's owner a message/),
       inputSchema: inputJsonSchema(contactMessageSchema),
+      annotations: { readOnlyHint: false },
       execute: 'function',
     });
     expect(contactTool!.inputSchema).toMatchObject({
       required: ['name', 'email', 'message'],
       additionalProperties: false,
     });
-    expect([...searchProblems, ...contactProblems]).toEqual([]);
+    expect([...homeProblems, ...searchProblems, ...contactProblems]).toEqual([]);
+  });
+
+  it('takes its tools back through the registration signal when the page is hidden, and offers them again when shown from the back/forward cache', async () => {
+    const { page, problems } = await openWithTool('/', 'search_portfolio');
+    const transition = (type: 'pagehide' | 'pageshow') =>
+      page.evaluate((type) => dispatchEvent(new PageTransitionEvent(type, { persisted: true })), type);
+    const signals = () =>
+      page.evaluate(() =>
+        (window as unknown as { registrationSignals: AbortSignal[] }).registrationSignals.map((signal) => signal.aborted),
+      );
+    expect(await signals()).toEqual([false]);
+
+    await transition('pagehide');
+    expect(await registered(page)).toEqual([]);
+    expect(await signals()).toEqual([true]);
+
+    await transition('pageshow');
+    expect((await registered(page)).map((tool) => tool.name)).toEqual(['search_portfolio']);
+    expect(await signals()).toEqual([true, false]);
+    expect((await callTool(page, 'search_portfolio', { q: 'leakhound' })).structuredContent?.total).toBe(1);
+    // Hidden and shown again twice: one registration, never a second one refused as a duplicate.
+    await transition('pageshow');
+    expect(await signals()).toEqual([true, false]);
+    expect(problems).toEqual([]);
+  });
+
+  it('has the contact form declare send_message with the same name and description (declarative WebMCP)', async () => {
+    const { page, problems } = await openWithTool('/contact', 'send_message');
+    const declared = await page
+      .locator('form.contact-form')
+      .evaluate((form) => ({ name: form.getAttribute('toolname'), description: form.getAttribute('tooldescription') }));
+    expect(declared).toEqual({ name: SEND_MESSAGE.name, description: SEND_MESSAGE.description });
+    expect(problems).toEqual([]);
   });
 
   it('search_portfolio answers what GET /api/search answers for the same query, errors included', async () => {
@@ -232,14 +292,14 @@ describe('WebMCP tools registered with navigator.modelContext', () => {
 });
 
 describe('WebMCP tools elsewhere', () => {
-  it('registers with document.modelContext, where the WebMCP draft now puts it', async () => {
-    const { page, problems } = await openWith('document', '/search');
+  it("registers with navigator.modelContext, Chrome's early preview, where document has none", async () => {
+    const { page, problems } = await openWith('navigator', '/search');
     await expect.poll(async () => (await registered(page)).map((tool) => tool.name)).toEqual(['search_portfolio']);
     expect((await callTool(page, 'search_portfolio', { q: 'leakhound' })).structuredContent?.total).toBe(1);
     expect(problems).toEqual([]);
   });
 
-  it.each(['/search', '/contact'])(
+  it.each(['/', '/search', '/contact'])(
     'leaves %s as it was where the browser has no modelContext or refuses the tools',
     async (path) => {
       for (const stub of ['none', 'throws', 'rejects'] as const) {
@@ -252,7 +312,7 @@ describe('WebMCP tools elsewhere', () => {
         // The page's own script still ran: it took over the form.
         if (path === '/contact')
           expect(await page.evaluate(() => document.querySelector('form')?.noValidate)).toBe(true);
-        else {
+        else if (path === '/search') {
           await page.getByLabel('Search for').fill('leakhou');
           await expect.poll(() => page.locator('#search-results li h2 a').allTextContents()).toEqual(['Leakhound']);
         }
@@ -260,4 +320,100 @@ describe('WebMCP tools elsewhere', () => {
       }
     },
   );
+});
+
+/**
+ * Chromium's own WebMCP (document.modelContext), switched on by its testing feature: the tools as
+ * the browser holds them (getTools) and called as the browser calls them for an agent (executeTool).
+ */
+describe('WebMCP in Chromium itself', () => {
+  let webmcpBrowser: Browser;
+  beforeAll(async () => {
+    webmcpBrowser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: [...CHROMIUM_FLAGS, '--enable-features=WebMCPTesting'],
+    });
+  });
+  afterAll(() => webmcpBrowser?.close());
+
+  interface BrowserTool {
+    name: string;
+    title: string;
+    description: string;
+    inputSchema: Record<string, unknown>;
+    annotations?: Record<string, boolean>;
+  }
+
+  /** A page of this browser, with every console warning and error and every script error. */
+  async function open(path: string): Promise<{ page: Page; said: string[] }> {
+    const page = await (await webmcpBrowser.newContext()).newPage();
+    const said: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') said.push(message.text());
+    });
+    page.on('pageerror', (error) => said.push(error.message));
+    await page.goto(`${server.baseUrl}${path}`);
+    return { page, said };
+  }
+
+  function browserTools(page: Page): Promise<BrowserTool[]> {
+    type Context = { getTools(): Promise<(BrowserTool & { window?: unknown })[]> };
+    return page.evaluate(async () =>
+      (await (document as unknown as { modelContext: Context }).modelContext.getTools()).map(
+        ({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations }),
+      ),
+    );
+  }
+
+  /** Starts a call of the named tool as the browser does for an agent; resolves to its parsed result. */
+  function execute(page: Page, name: string, input: Record<string, unknown>): Promise<ToolResult> {
+    type Context = {
+      getTools(): Promise<{ name: string }[]>;
+      executeTool(tool: unknown, input: unknown): Promise<unknown>;
+    };
+    return page.evaluate(
+      async ({ name, input }) => {
+        const context = (document as unknown as { modelContext: Context }).modelContext;
+        const tool = (await context.getTools()).find((candidate) => candidate.name === name);
+        const result = await context.executeTool(tool, input);
+        return (typeof result === 'string' ? JSON.parse(result) : result) as ToolResult;
+      },
+      { name, input },
+    );
+  }
+
+  it('holds the home page\'s search_portfolio with its title and read-only annotation, and runs it', async () => {
+    const { page, said } = await open('/');
+    await expect.poll(async () => (await browserTools(page)).map((tool) => tool.name)).toEqual(['search_portfolio']);
+    const [tool] = await browserTools(page);
+    expect(tool).toMatchObject({
+      title: 'Search the portfolio',
+      description: expect.stringMatching(/^Search this portfolio's projects/),
+      inputSchema: inputJsonSchema(searchQuery),
+      annotations: { readOnlyHint: true },
+    });
+    const result = await execute(page, 'search_portfolio', { q: 'leakhound' });
+    expect(result.content).toEqual([{ type: 'text', text: '1 result for “leakhound”.' }]);
+    expect(said).toEqual([]);
+  });
+
+  it('offers the contact form as send_message (declared, once), fills it for the agent, and answers the agent when the person sends it', async () => {
+    const { page, said } = await open('/contact');
+    await expect.poll(async () => (await browserTools(page)).map((tool) => tool.name)).toEqual(['send_message']);
+    const [tool] = await browserTools(page);
+    expect(tool).toMatchObject({ description: SEND_MESSAGE.description, inputSchema: { type: 'object' } });
+    expect(tool!.inputSchema.required).toEqual(['name', 'email', 'message']);
+
+    const message = `Sent through the declared form ${Date.now()}`;
+    const answer = execute(page, 'send_message', { name: 'Form Agent', email: 'form-agent@example.com', message });
+    // The browser fills the form and waits: sending stays the person's decision.
+    await expect.poll(() => page.locator('#message').inputValue()).toBe(message);
+    expect(await messagesSaying(server, message)).toBe(0);
+    await page.getByRole('button', { name: 'Send message' }).click();
+    expect((await answer).content).toEqual([{ type: 'text', text: 'Message sent. The owner replies by email.' }]);
+    await page.waitForURL('**/contact/thanks');
+    expect(await messagesSaying(server, message)).toBe(1);
+    expect(said).toEqual([]);
+  });
 });

@@ -184,10 +184,11 @@ describe('Lighthouse 13 on the key pages', () => {
     },
   );
 
-  it('sees the WebMCP tools of the search and contact pages, and checks their schemas', () => {
+  it('sees the WebMCP tools of the home, search and contact pages, and checks their schemas', () => {
+    expect(toolNames('/')).toEqual(['search_portfolio']);
     expect(toolNames('/search')).toEqual(['search_portfolio']);
     expect(toolNames('/contact')).toEqual(['send_message']);
-    for (const page of ['/search', '/contact']) {
+    for (const page of ['/', '/search', '/contact']) {
       const validity = reports.get(page)!.audits['webmcp-schema-validity']!;
       expect({ page, mode: validity.scoreDisplayMode, score: validity.score }).toEqual({
         page,
