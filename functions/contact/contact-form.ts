@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type FieldProblem } from '../http/api-error.ts';
 import { isFormContentType } from '../http/json-body.ts';
+import { OPEN_TO_ALL } from '../http/cors.ts';
 import { asApiError } from '../http/known-errors.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { prefersMarkdown } from '../http/prefers-markdown.ts';
@@ -58,7 +59,7 @@ export function contactFormHandler(
       const vary: Record<string, string> = twinUrl ? {} : { vary: 'Accept' };
       return {
         status: 200,
-        headers: { 'content-type': MARKDOWN, 'cache-control': 'no-store', ...vary },
+        headers: { 'content-type': MARKDOWN, 'cache-control': 'no-store', ...OPEN_TO_ALL, ...vary },
         body: markdown,
       };
     }

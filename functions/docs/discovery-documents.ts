@@ -60,6 +60,34 @@ export const DISCOVERY_DOCUMENTS: readonly string[] = [
 ];
 
 /**
+ * Public documents of the site that are not discovery documents but are read by the same agents
+ * and tools: the data documents, robots.txt (RFC 9309) and the sitemaps (/sitemap.xml, the
+ * sitemap index and the files it names).
+ */
+const PUBLIC_DOCUMENTS: ReadonlySet<string> = new Set(['/portfolio.json', '/docs.json', '/robots.txt']);
+const SITEMAP = /^\/sitemap[^/]*\.xml$/;
+
+/**
+ * Whether the document at `urlPath` is served to every origin (Access-Control-Allow-Origin: *):
+ * a discovery document, a public document, a sitemap, or any Markdown document (the pages'
+ * twins, agents.md, auth.md, the skills).
+ */
+export function isOpenToAll(urlPath: string): boolean {
+  return (
+    DISCOVERY_DOCUMENTS.includes(urlPath) ||
+    PUBLIC_DOCUMENTS.has(urlPath) ||
+    SITEMAP.test(urlPath) ||
+    urlPath.endsWith('.md')
+  );
+}
+
+/**
+ * Another URL that answers exactly as a document does (same bytes, same headers): /AGENTS.md,
+ * the file name coding agents look for (agents.md), is the guide for agents at /agents.md.
+ */
+export const DOCUMENT_ALIASES: Readonly<Record<string, string>> = { '/AGENTS.md': `${AGENT_GUIDE_PATH}.md` };
+
+/**
  * Documents the build cannot write at their URL because that URL is also a folder of another
  * document: `/.well-known/oauth-protected-resource` (the origin's metadata) holds `api/v1` (the
  * API's). The build writes such a document as the file on the left; it is served only at its

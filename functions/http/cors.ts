@@ -12,6 +12,13 @@ export const CORS_HEADERS: Record<string, string> = {
     'ETag, Link, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, Idempotent-Replayed, Deprecation, Sunset',
 };
 
+/**
+ * What a public document (discovery documents, Markdown twins, data documents, robots.txt, the
+ * sitemap) carries so that a script in any origin may read it: no credentials, nothing exposed
+ * beyond the CORS-safelisted response headers.
+ */
+export const OPEN_TO_ALL: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
+
 const ALLOWED_REQUEST_HEADERS =
   'Content-Type, Idempotency-Key, If-None-Match, X-API-Version, X-Request-Id, Authorization, X-API-Key';
 

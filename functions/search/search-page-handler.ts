@@ -1,4 +1,5 @@
 import { ApiError } from '../http/api-error.ts';
+import { OPEN_TO_ALL } from '../http/cors.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { prefersMarkdown } from '../http/prefers-markdown.ts';
 import type { RequestContext } from '../http/request-context.ts';
@@ -62,7 +63,7 @@ export function searchPageHandler(index: SearchIndex, page: SearchPage, siteUrl:
     if (twinUrl || prefersMarkdown(headerValue(request, 'accept'))) {
       return {
         status,
-        headers: { 'content-type': MARKDOWN, ...common },
+        headers: { 'content-type': MARKDOWN, ...OPEN_TO_ALL, ...common },
         body: withLlmsTxtPointer(searchAsMarkdown(state, siteUrl), siteUrl),
       };
     }

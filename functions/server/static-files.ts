@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BUILT_ELSEWHERE } from '../docs/discovery-documents.ts';
+import { BUILT_ELSEWHERE, DOCUMENT_ALIASES } from '../docs/discovery-documents.ts';
 import { strongEtag } from '../http/etag.ts';
 import { appendLink, markdownAlternateLink } from '../pages/markdown-twin.ts';
 import { mediaTypeFor } from './media-types.ts';
@@ -44,7 +44,8 @@ const NOT_FOUND: ReadonlySet<string> = new Set(['/404.html', '/404.md']);
  * as it is), which keeps start under a second.
  * `pages/x.html` is served at the clean URL `/pages/x`; a document the build could not write at
  * its URL (BUILT_ELSEWHERE) at that URL only; other files at their own path.
- * A page with a Markdown twin (`x.md` beside `x.html`) advertises it in a Link header.
+ * A page with a Markdown twin (`x.md` beside `x.html`) advertises it in a Link header. An alias
+ * (DOCUMENT_ALIASES) is served as the document it names.
  * `404.html` and `404.md` live at no address: they answer for every missing path.
  */
 export class StaticFiles {
@@ -57,13 +58,13 @@ export class StaticFiles {
   private readonly twins = new Map<string, string>();
 
   /**
-   * `extraHeaders` adds headers to particular paths (Link headers on the home page, say);
+   * `extraHeaders` gives the headers to add to a path (Link headers on the home page, say);
    * `siteUrl` makes the twins' Link targets absolute, like the `<link>` in each page's head.
    */
   constructor(
     root: string,
     commonHeaders: Record<string, string>,
-    extraHeaders: Record<string, Record<string, string>> = {},
+    extraHeaders: (urlPath: string) => Record<string, string> | undefined = () => undefined,
     siteUrl = '',
   ) {
     const relatives = listFiles(root);
@@ -78,7 +79,7 @@ export class StaticFiles {
     let notFoundMarkdown: StaticFile | undefined;
     for (const urlPath of urlPaths) {
       const clean = BUILT_ELSEWHERE[urlPath] ?? (NOT_FOUND.has(urlPath) ? urlPath : cleanUrl(urlPath));
-      const headers = { ...commonHeaders, ...extraHeaders[clean] };
+      const headers = { ...commonHeaders, ...extraHeaders(clean) };
       const twin = this.twins.get(clean);
       if (twin !== undefined) headers.link = appendLink(headers.link, markdownAlternateLink(`${siteUrl}${twin}`));
       const file = loadFile(path.join(root, urlPath), urlPath, headers, negotiated.has(clean));
@@ -88,6 +89,10 @@ export class StaticFiles {
     }
     this.notFoundPage = notFound;
     this.notFoundMarkdown = notFoundMarkdown;
+    for (const [alias, target] of Object.entries(DOCUMENT_ALIASES)) {
+      const file = this.files.get(target);
+      if (file !== undefined) this.files.set(alias, file);
+    }
   }
 
   get(urlPath: string): StaticFile | undefined {

@@ -37,7 +37,10 @@ function enhance(form: HTMLFormElement): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const sent = send();
-    const agent = event as SubmitEvent & { agentInvoked?: boolean; respondWith?: (result: Promise<ToolResult>) => void };
+    const agent = event as SubmitEvent & {
+      agentInvoked?: boolean;
+      respondWith?: (result: Promise<ToolResult>) => void;
+    };
     if (agent.agentInvoked === true) agent.respondWith?.(sent);
   });
 

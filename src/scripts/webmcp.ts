@@ -44,7 +44,9 @@ function modelContext(): ModelContext | undefined {
  * then gives an agent's submit event agentInvoked, and a second tool of that name would be refused.
  */
 function declaredByForm(name: string): boolean {
-  return 'agentInvoked' in SubmitEvent.prototype && document.querySelector(`form[toolname="${CSS.escape(name)}"]`) !== null;
+  return (
+    'agentInvoked' in SubmitEvent.prototype && document.querySelector(`form[toolname="${CSS.escape(name)}"]`) !== null
+  );
 }
 
 /**
@@ -56,7 +58,9 @@ export function registerPageTools(runners: Record<string, ToolRunner>): void {
   const context = modelContext();
   const data = document.getElementById(PAGE_TOOLS_ELEMENT_ID)?.textContent;
   if (context === undefined || !data) return;
-  const tools = (JSON.parse(data) as PageTool[]).filter(({ name }) => runners[name] !== undefined && !declaredByForm(name));
+  const tools = (JSON.parse(data) as PageTool[]).filter(
+    ({ name }) => runners[name] !== undefined && !declaredByForm(name),
+  );
   let shown = register(context, tools, runners);
   addEventListener('pagehide', () => shown.abort());
   addEventListener('pageshow', (event) => {

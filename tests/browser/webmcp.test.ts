@@ -159,7 +159,9 @@ describe('WebMCP tools registered with document.modelContext', () => {
       page.evaluate((type) => dispatchEvent(new PageTransitionEvent(type, { persisted: true })), type);
     const signals = () =>
       page.evaluate(() =>
-        (window as unknown as { registrationSignals: AbortSignal[] }).registrationSignals.map((signal) => signal.aborted),
+        (window as unknown as { registrationSignals: AbortSignal[] }).registrationSignals.map(
+          (signal) => signal.aborted,
+        ),
       );
     expect(await signals()).toEqual([false]);
 
@@ -361,7 +363,13 @@ describe('WebMCP in Chromium itself', () => {
     type Context = { getTools(): Promise<(BrowserTool & { window?: unknown })[]> };
     return page.evaluate(async () =>
       (await (document as unknown as { modelContext: Context }).modelContext.getTools()).map(
-        ({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations }),
+        ({ name, title, description, inputSchema, annotations }) => ({
+          name,
+          title,
+          description,
+          inputSchema,
+          annotations,
+        }),
       ),
     );
   }
@@ -383,7 +391,7 @@ describe('WebMCP in Chromium itself', () => {
     );
   }
 
-  it('holds the home page\'s search_portfolio with its title and read-only annotation, and runs it', async () => {
+  it("holds the home page's search_portfolio with its title and read-only annotation, and runs it", async () => {
     const { page, said } = await open('/');
     await expect.poll(async () => (await browserTools(page)).map((tool) => tool.name)).toEqual(['search_portfolio']);
     const [tool] = await browserTools(page);

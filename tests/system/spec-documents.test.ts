@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { DISCOVERY_DOCUMENTS } from '../../functions/docs/discovery-documents.ts';
+import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
 import { VALID } from '../support/contact.ts';
 import { groupFor, isAllowed, parseRobots } from '../support/robots.ts';
 import { startService, type InProcessService } from '../support/service.ts';
+import { sitemapPaths } from '../support/sitemap.ts';
 
 /**
  * Each discovery document checked against its spec, on a server with the default configuration
@@ -295,6 +297,64 @@ describe('CORS on public discovery documents', () => {
         expect(response.headers.get('access-control-allow-origin'), `${method} ${document}`).toBe('*');
       }
     }
+  });
+});
+
+describe('CORS on the Markdown twins, data documents, robots.txt and the sitemaps', () => {
+  /** Access-Control-Allow-Origin of GET and HEAD of `path`, asked from another origin; both must agree and be a 200. */
+  async function allowOrigin(path: string, headers: Record<string, string> = {}): Promise<string | null> {
+    const answers = await Promise.all(
+      ['GET', 'HEAD'].map((method) => get(path, { method, headers: { origin: 'https://agent.example', ...headers } })),
+    );
+    for (const answer of answers) expect(answer.status, path).toBe(200);
+    expect(answers[1]!.headers.get('access-control-allow-origin'), path).toBe(
+      answers[0]!.headers.get('access-control-allow-origin'),
+    );
+    return answers[0]!.headers.get('access-control-allow-origin');
+  }
+
+  it('sends Access-Control-Allow-Origin: * with every Markdown twin of a page the sitemap lists, and with /search.md and /contact.md', async () => {
+    const pages = await sitemapPaths(server.baseUrl);
+    const twins = pages.map((page) => markdownTwinPath(page.replace(/\?.*$/, '')));
+    expect(twins).toContain('/index.md');
+    expect(twins).toContain('/agents.md');
+    expect(twins).toContain('/auth.md');
+    for (const twin of [...new Set(twins), '/search.md?q=leakhound', '/contact.md'])
+      expect(await allowOrigin(twin), twin).toBe('*');
+  });
+
+  it('sends it with the Markdown a page URL answers to Accept: text/markdown, and not with the HTML page', async () => {
+    for (const page of ['/', '/developers', '/agents', '/contact', '/search?q=leakhound']) {
+      expect(await allowOrigin(page, { accept: 'text/markdown' }), page).toBe('*');
+      expect(await allowOrigin(page, { accept: 'text/html' }), page).toBeNull();
+    }
+  });
+
+  it('sends it with /portfolio.json, /docs.json, /robots.txt and every sitemap file', async () => {
+    const index = await (await get('/sitemap-index.xml')).text();
+    const sitemapFiles = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
+    expect(sitemapFiles.length).toBeGreaterThan(0);
+    for (const document of [
+      '/portfolio.json',
+      '/docs.json',
+      '/robots.txt',
+      '/sitemap.xml',
+      '/sitemap-index.xml',
+      ...sitemapFiles,
+    ])
+      expect(await allowOrigin(document), document).toBe('*');
+  });
+
+  it('answers /AGENTS.md exactly as /agents.md', async () => {
+    const [lower, upper] = await Promise.all([get('/agents.md'), get('/AGENTS.md')]);
+    expect(upper.status).toBe(200);
+    const headers = (response: Response) => {
+      const { 'x-request-id': _id, date: _date, ...rest } = Object.fromEntries(response.headers);
+      return rest;
+    };
+    expect(headers(upper)).toEqual(headers(lower));
+    expect(upper.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await upper.text()).toBe(await lower.text());
   });
 });
 
