@@ -10,7 +10,7 @@ import { JOB_ERROR_CODES } from '../jobs/job-store.ts';
 import { TASKS, DEFAULT_TASK } from '../jobs/tasks.ts';
 import { API_BASE_PATH } from './discovery-documents.ts';
 import { TEST_KEY_PREFIX } from '../keys/key-format.ts';
-import { OAUTH_ERRORS } from '../keys/schema.ts';
+import { OAUTH_ERRORS, OAUTH_SCOPES } from '../keys/schema.ts';
 import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
 import { QUOTA_NAMES, quotaTable, TIERS } from '../limits/quotas.ts';
 import { OPERATIONS, type OperationId } from '../operations/operations.ts';
@@ -147,6 +147,7 @@ export function docFacts(config: Config): Record<string, string> {
     'key.ttl': `${config.testKeyTtlSeconds / 86400} days`,
     'token.ttl': `${config.tokenTtlSeconds / 60} minutes`,
     'oauth.errors': OAUTH_ERRORS.map((code) => `\`${code}\``).join(', '),
+    'oauth.scopes': OAUTH_SCOPES.map((scope) => `\`${scope}\``).join(', '),
     'idempotency.ttl': `${config.idempotencyTtlSeconds / 3600} hours`,
     'deprecation.table': table(
       ['Deprecated path', 'Successor', 'Deprecated since', 'Sunset'],

@@ -18,6 +18,19 @@ export const issuedKeySchema = z.object({
   expiresAt: z.string().datetime(),
 }) satisfies z.ZodType<IssuedKey>;
 
+/**
+ * The scopes a token can carry (RFC 6749 section 3.3), published as scopes_supported in the OAuth
+ * metadata (RFC 9728 and RFC 8414 section 2). There is one, `test`: a token grants what the test
+ * key it was traded for grants (sandbox mode and the test quota tier), nothing more. A request
+ * that names no scope gets it (section 3.3's pre-defined default); any other scope is invalid_scope.
+ */
+export const OAUTH_SCOPES = ['test'] as const;
+
+/** What each scope grants, for the OpenAPI description's oauth2 flow. */
+export const OAUTH_SCOPE_MEANINGS: Readonly<Record<(typeof OAUTH_SCOPES)[number], string>> = {
+  test: 'What a test key grants: sandbox mode and the test quota tier.',
+};
+
 /** Error codes of RFC 6749 section 5.2 that the token endpoint can answer with. */
 export const OAUTH_ERRORS = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope'] as const;
 
@@ -26,7 +39,12 @@ export const tokenRequestSchema = z.object({
   grant_type: z.enum(['client_credentials']),
   client_id: z.string().optional().describe('The keyId, unless sent with HTTP Basic.'),
   client_secret: z.string().optional().describe('The test key, unless sent with HTTP Basic.'),
-  scope: z.string().optional().describe('This server defines no scopes: leave it out or empty.'),
+  scope: z
+    .string()
+    .optional()
+    .describe(
+      `Space-separated scopes; the only one is ${OAUTH_SCOPES.join(', ')}, also the default when this is left out.`,
+    ),
 });
 
 /** RFC 6749 section 5.1. */
@@ -34,6 +52,7 @@ export const tokenResponseSchema = z.object({
   access_token: z.string(),
   token_type: z.enum(['Bearer']),
   expires_in: z.number().int().min(0).describe('Seconds until the token expires; never past the key itself.'),
+  scope: z.enum(OAUTH_SCOPES).describe('The scope granted (RFC 6749 section 5.1), the same whether asked for or not.'),
 });
 
 /** RFC 6749 section 5.2. */

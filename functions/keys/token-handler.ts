@@ -3,7 +3,7 @@ import { isFormContentType } from '../http/json-body.ts';
 import type { RouteHandler } from '../http/router.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import type { KeyService } from './key-service.ts';
-import { tokenRequestSchema, type OAUTH_ERRORS } from './schema.ts';
+import { OAUTH_SCOPES, tokenRequestSchema, type OAUTH_ERRORS } from './schema.ts';
 
 type OAuthError = (typeof OAUTH_ERRORS)[number];
 
@@ -78,8 +78,13 @@ export function tokenHandler(keys: KeyService): RouteHandler {
         ? oauthError('unsupported_grant_type', 'Only client_credentials is supported.')
         : oauthError('invalid_request', 'grant_type is required.');
     }
-    if ((parsed.data.scope ?? '').trim() !== '')
-      return oauthError('invalid_scope', 'This server defines no scopes; leave scope out.');
+    // RFC 6749 section 3.3: scope is a space-delimited list.
+    const asked = (parsed.data.scope ?? '').split(' ').filter((scope) => scope !== '');
+    if (asked.some((scope) => !(OAUTH_SCOPES as readonly string[]).includes(scope)))
+      return oauthError(
+        'invalid_scope',
+        `The only scope is ${OAUTH_SCOPES.join(', ')}; ask for it or leave scope out.`,
+      );
     const credentials = clientCredentials(request, form);
     if (credentials === null)
       return oauthError('invalid_client', 'Authenticate with client_id (your keyId) and client_secret (your key).');
@@ -95,7 +100,7 @@ export function tokenHandler(keys: KeyService): RouteHandler {
     if (issued === null) return oauthError('invalid_client', 'Unknown client, wrong secret, or the key has expired.');
     return jsonResponse(
       200,
-      { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn },
+      { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn, scope: OAUTH_SCOPES.join(' ') },
       NO_CACHE,
     );
   };

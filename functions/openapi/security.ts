@@ -1,4 +1,5 @@
 import type { SecurityRequirementObject, SecuritySchemeObject } from 'openapi3-ts/oas30';
+import { OAUTH_SCOPE_MEANINGS } from '../keys/schema.ts';
 
 /**
  * The optional test credentials. The API is public and nothing is required, so each operation
@@ -17,7 +18,7 @@ export function securitySchemes(siteUrl: string): Record<string, SecuritySchemeO
     oauth2: {
       type: 'oauth2',
       description: `${optional} The client credentials grant trades a keyId and its key for a short-lived access token that acts like the key.`,
-      flows: { clientCredentials: { tokenUrl: `${siteUrl}/oauth/token`, scopes: {} } },
+      flows: { clientCredentials: { tokenUrl: `${siteUrl}/oauth/token`, scopes: { ...OAUTH_SCOPE_MEANINGS } } },
     },
     clientBasic: {
       type: 'http',

@@ -1,5 +1,6 @@
 import { loadSite } from '../../functions/config/site.ts';
 import { API_BASE_PATH } from '../../functions/docs/discovery-documents.ts';
+import { OAUTH_SCOPES } from '../../functions/keys/schema.ts';
 import { absolute, textResponse } from './site-documents.ts';
 
 /**
@@ -12,6 +13,7 @@ export function protectedResourceMetadata(resourcePath: '' | typeof API_BASE_PAT
   const metadata = {
     resource: absolute(resourcePath),
     authorization_servers: [absolute('')],
+    scopes_supported: [...OAUTH_SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: resourcePath === API_BASE_PATH ? 'Portfolio API' : `${loadSite().name}'s portfolio`,
     resource_documentation: absolute('/auth'),

@@ -294,8 +294,14 @@ describe('POST /oauth/token (client credentials)', () => {
       const response = await postToken(form, headers);
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');
-      const token = (await response.json()) as { access_token: string; token_type: string; expires_in: number };
+      const token = (await response.json()) as {
+        access_token: string;
+        token_type: string;
+        expires_in: number;
+        scope: string;
+      };
       expect(token.token_type).toBe('Bearer');
+      expect(token.scope).toBe('test');
       expect(token.expires_in).toBeGreaterThan(0);
       expect(token.expires_in).toBeLessThanOrEqual(3600);
       const keyed = await ping({ authorization: `Bearer ${token.access_token}` });
@@ -315,6 +321,7 @@ describe('POST /oauth/token (client credentials)', () => {
     ['another grant type', { grant_type: 'password', username: 'a', password: 'b' }, 400, 'unsupported_grant_type'],
     ['no grant type', { client_id: 'a' }, 400, 'invalid_request'],
     ['a scope', { grant_type: 'client_credentials', scope: 'admin' }, 400, 'invalid_scope'],
+    ['a scope beside test', { grant_type: 'client_credentials', scope: 'test admin' }, 400, 'invalid_scope'],
   ])('answers %s with the RFC 6749 error', async (_label, form, status, error) => {
     const response = await postToken(form as Record<string, string>);
     expect(response.status).toBe(status);
@@ -322,6 +329,18 @@ describe('POST /oauth/token (client credentials)', () => {
     expect(body.error).toBe(error);
     expect(body.error_description.length).toBeGreaterThan(0);
     if (status === 401) expect(response.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+  });
+
+  it.each(['test', ' test ', ''])('grants the one scope, test, when scope is %j', async (scope) => {
+    const { body: key } = await createKey();
+    const response = await postToken({
+      grant_type: 'client_credentials',
+      client_id: key.keyId!,
+      client_secret: key.key!,
+      scope,
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { scope: string }).scope).toBe('test');
   });
 
   it('refuses a tampered token as an ignored key', async () => {

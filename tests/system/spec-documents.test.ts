@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { DISCOVERY_DOCUMENTS } from '../../functions/docs/discovery-documents.ts';
+import { OAUTH_SCOPES } from '../../functions/keys/schema.ts';
 import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
 import { VALID } from '../support/contact.ts';
 import { groupFor, isAllowed, parseRobots } from '../support/robots.ts';
@@ -106,6 +107,54 @@ describe('OAuth 2.0 Protected Resource Metadata (RFC 9728)', () => {
       if (!link.href.startsWith(`${SITE}${PRM_PREFIX}`)) continue;
       const { resource } = await json<{ resource: string }>(link.href);
       expect(anchor === resource || anchor.startsWith(`${resource}/`), `${anchor} -> ${resource}`).toBe(true);
+    }
+  });
+});
+
+describe('auth.md and the OAuth metadata it explains', () => {
+  it('names auth.md in its heading and says plainly that nothing needs authorization and the metadata is client credentials only', async () => {
+    const response = await get('/auth.md');
+    expect(response.status).toBe(200);
+    expect(mediaType(response)).toBe('text/markdown');
+    const markdown = await response.text();
+    expect(markdown.split('\n')[0]).toMatch(/^# .*\bauth\.md\b/);
+    const prose = markdown.replace(/\s+/g, ' ');
+    expect(prose).toContain('Nothing here needs authorization.');
+    expect(prose).toContain('Test keys are optional');
+    expect(prose).toContain('The OAuth metadata below describes that client credentials grant and nothing else');
+    for (const document of [PRM_PREFIX, `${PRM_PREFIX}/api/v1`, '/.well-known/oauth-authorization-server'])
+      expect(prose).toContain(document);
+  });
+
+  it('publishes the scopes the token endpoint grants, and no authorization endpoint', async () => {
+    const authorizationServer = await json('/.well-known/oauth-authorization-server');
+    expect(authorizationServer).not.toHaveProperty('authorization_endpoint');
+    expect(authorizationServer.grant_types_supported).toEqual(['client_credentials']);
+    expect(authorizationServer.scopes_supported).toEqual([...OAUTH_SCOPES]);
+    for (const document of [PRM_PREFIX, `${PRM_PREFIX}/api/v1`])
+      expect((await json(document)).scopes_supported, document).toEqual([...OAUTH_SCOPES]);
+
+    // Every published scope is one the token endpoint grants.
+    const created = await get('/api/v1/keys', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(created.status).toBe(201);
+    const issued = (await created.json()) as { keyId: string; key: string };
+    for (const scope of OAUTH_SCOPES) {
+      const token = await get('/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: issued.keyId,
+          client_secret: issued.key,
+          scope,
+        }),
+      });
+      expect(token.status, scope).toBe(200);
+      expect(((await token.json()) as { scope: string }).scope).toBe(scope);
     }
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../functions/config/env.ts';
 import { ERROR_CODES } from '../../functions/http/error-codes.ts';
 import { TASK_NAMES } from '../../functions/jobs/tasks.ts';
+import { OAUTH_SCOPES } from '../../functions/keys/schema.ts';
 import {
   COMMON_ERRORS,
   OPERATIONS,
@@ -151,11 +152,13 @@ describe('the OpenAPI document', () => {
   it('describes the optional credentials, with the token URL on this server', () => {
     const schemes = doc.components.securitySchemes as Record<
       string,
-      { type: string; flows?: { clientCredentials: { tokenUrl: string } } }
+      { type: string; flows?: { clientCredentials: { tokenUrl: string; scopes: Record<string, string> } } }
     >;
     expect(schemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(schemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(schemes.oauth2!.flows!.clientCredentials.tokenUrl).toBe('https://ada.example/oauth/token');
+    // The scopes the token endpoint grants and the OAuth metadata publishes.
+    expect(Object.keys(schemes.oauth2!.flows!.clientCredentials.scopes)).toEqual([...OAUTH_SCOPES]);
     for (const id of operationIds) expect(findOperation(doc, id).operation.security, id).toContainEqual({});
   });
 

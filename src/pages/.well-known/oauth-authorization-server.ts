@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
 import { API_BASE_PATH } from '../../../functions/docs/discovery-documents.ts';
+import { OAUTH_SCOPES } from '../../../functions/keys/schema.ts';
 import { absolute, textResponse } from '../../lib/site-documents.ts';
 
 /**
@@ -15,6 +16,7 @@ export const GET: APIRoute = () =>
         issuer: absolute(''),
         token_endpoint: absolute('/oauth/token'),
         grant_types_supported: ['client_credentials'],
+        scopes_supported: [...OAUTH_SCOPES],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
         response_types_supported: ['none'],
         service_documentation: absolute('/auth'),
