@@ -36,15 +36,20 @@ function enhance(form: HTMLFormElement): void {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const sent = send();
     const agent = event as SubmitEvent & {
       agentInvoked?: boolean;
       respondWith?: (result: Promise<ToolResult>) => void;
     };
+    const sent = send(agent.agentInvoked === true);
     if (agent.agentInvoked === true) agent.respondWith?.(sent);
   });
 
-  async function send(): Promise<ToolResult> {
+  /**
+   * Sends the form. A person's message that went through leads to the thanks page; an agent's
+   * stays on this page with the outcome in the status line, so that leaving the page cannot cut
+   * the agent off from its result.
+   */
+  async function send(forAgent: boolean): Promise<ToolResult> {
     const data = new FormData(form);
     const payload = {
       ...Object.fromEntries(FIELDS.map((field) => [field, String(data.get(field) ?? '')])),
@@ -66,9 +71,11 @@ function enhance(form: HTMLFormElement): void {
         headers: { 'content-type': 'application/json', 'idempotency-key': key },
         body: text,
       });
-      const result = apiResult(response.clone(), () => 'Message sent. The owner replies by email.');
+      const sentText = 'Message sent. The owner replies by email.';
+      const result = apiResult(response.clone(), () => sentText);
       if (response.ok) {
-        window.location.assign('/contact/thanks');
+        if (forAgent) say(status, sentText);
+        else window.location.assign('/contact/thanks');
         return await result;
       }
       const body = (await response.json().catch(() => ({}))) as ErrorBody;

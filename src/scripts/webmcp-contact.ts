@@ -1,8 +1,10 @@
 /**
- * The /contact page's WebMCP tool, send_message: posts to createContact as the form's script
- * does. Each distinct message gets its own Idempotency-Key, kept for the page's life, so a call
- * repeated after a lost answer or a timeout is the same request to the API: stored once, and
- * answered again with the first answer. The API counts the message against the caller's quota.
+ * The /contact page's WebMCP tool, send_message, where the browser does not run the form's own
+ * declaration of it (registerPageTools leaves a tool a form declares to a browser that does):
+ * posts to createContact as the form's script does. Each distinct message gets its own
+ * Idempotency-Key, kept for the page's life, so a call repeated after a lost answer or a timeout
+ * is the same request to the API: stored once, and answered again with the first answer. The API
+ * counts the message against the caller's quota.
  */
 import { apiResult, registerPageTools, unreachable } from './webmcp.ts';
 

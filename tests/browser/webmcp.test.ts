@@ -179,12 +179,18 @@ describe('WebMCP tools registered with document.modelContext', () => {
     expect(problems).toEqual([]);
   });
 
-  it('has the contact form declare send_message with the same name and description (declarative WebMCP)', async () => {
+  it('has the contact form declare send_message with the same name, title and description (declarative WebMCP)', async () => {
     const { page, problems } = await openWithTool('/contact', 'send_message');
-    const declared = await page
-      .locator('form.contact-form')
-      .evaluate((form) => ({ name: form.getAttribute('toolname'), description: form.getAttribute('tooldescription') }));
-    expect(declared).toEqual({ name: SEND_MESSAGE.name, description: SEND_MESSAGE.description });
+    const declared = await page.locator('form.contact-form').evaluate((form) => ({
+      name: form.getAttribute('toolname'),
+      title: form.getAttribute('tooltitle'),
+      description: form.getAttribute('tooldescription'),
+    }));
+    expect(declared).toEqual({
+      name: SEND_MESSAGE.name,
+      title: SEND_MESSAGE.title,
+      description: SEND_MESSAGE.description,
+    });
     expect(problems).toEqual([]);
   });
 
@@ -410,7 +416,11 @@ describe('WebMCP in Chromium itself', () => {
     const { page, said } = await open('/contact');
     await expect.poll(async () => (await browserTools(page)).map((tool) => tool.name)).toEqual(['send_message']);
     const [tool] = await browserTools(page);
-    expect(tool).toMatchObject({ description: SEND_MESSAGE.description, inputSchema: { type: 'object' } });
+    expect(tool).toMatchObject({
+      title: SEND_MESSAGE.title,
+      description: SEND_MESSAGE.description,
+      inputSchema: { type: 'object' },
+    });
     expect(tool!.inputSchema.required).toEqual(['name', 'email', 'message']);
 
     const message = `Sent through the declared form ${Date.now()}`;
@@ -420,8 +430,28 @@ describe('WebMCP in Chromium itself', () => {
     expect(await messagesSaying(server, message)).toBe(0);
     await page.getByRole('button', { name: 'Send message' }).click();
     expect((await answer).content).toEqual([{ type: 'text', text: 'Message sent. The owner replies by email.' }]);
-    await page.waitForURL('**/contact/thanks');
+    // The page stays, so the agent keeps its result; the person reads the outcome in the status line.
+    expect(new URL(page.url()).pathname).toBe('/contact');
+    await expect
+      .poll(() => page.locator('#form-status').textContent())
+      .toBe('Message sent. The owner replies by email.');
     expect(await messagesSaying(server, message)).toBe(1);
     expect(said).toEqual([]);
+  });
+
+  it('answers the agent with the API error when the person sends an invalid declared form, and shows it on the form too', async () => {
+    const { page, said } = await open('/contact');
+    await expect.poll(async () => (await browserTools(page)).map((tool) => tool.name)).toEqual(['send_message']);
+    const before = (await storedInbox(server.dataDir)).length;
+    const answer = execute(page, 'send_message', { name: 'Form Agent', email: 'not-an-email', message: 'Too short' });
+    await expect.poll(() => page.locator('#email').inputValue()).toBe('not-an-email');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    const result = await answer;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent?.code).toBe('validation_failed');
+    expect(result.content[0]!.text).toContain('email must be a valid email address.');
+    await expect.poll(() => page.locator('#email').getAttribute('aria-invalid')).toBe('true');
+    expect((await storedInbox(server.dataDir)).length).toBe(before);
+    expect(said.filter((line) => !line.includes('status of 400'))).toEqual([]);
   });
 });
