@@ -1,32 +1,28 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { ROOT } from './server.ts';
+import { computeScore, runChecks } from 'afdocs';
 import { SITE } from './sitemap.ts';
 
 /**
- * afdocs, the Agent-Friendly Docs Spec's own checker (pinned in devDependencies), run through its
- * command line against a local server as the afdocs test and `npm run audit:agents`
- * (scripts/audit-agents.ts) run it. It only fetches from the server it is given: the build's
- * canonical origin (SITE) in every link is mapped onto that server.
+ * afdocs, the Agent-Friendly Docs Spec's own checker (pinned in devDependencies), through its
+ * programmatic API (the engine its command line runs), against a local server, as the afdocs
+ * test and `npm run audit:agents` (scripts/audit-agents.ts) run it. It only fetches from the
+ * server it is given: the build's canonical origin (SITE) in every link is mapped onto that
+ * server.
  */
 
-export interface AfdocsSample {
+interface AfdocsSample {
   url: string;
   resolvedUrl?: string;
   outcome: string;
   status?: number;
   error?: string;
 }
-export interface AfdocsPageResult {
+interface AfdocsPageResult {
   url?: string;
   status?: string;
   found?: boolean;
   samples?: AfdocsSample[];
 }
-export interface AfdocsCheck {
+interface AfdocsCheck {
   id: string;
   category: string;
   status: 'pass' | 'warn' | 'fail' | 'skip' | 'error';
@@ -47,54 +43,27 @@ export interface RecheckedPage {
 }
 
 /**
+ * Every check on the site at `baseUrl`, sampled deterministically and with a link limit above
+ * llms.txt's links, so that every link and the same pages are checked on every run; scored as
+ * its command line's `--score` does. The server must let one client open many connections
+ * (afdocs is one scanner on one address).
+ *
  * afdocs gives up on a response after 15 s by default and then reports the link as broken, which a
  * busy machine can cause on its own; the server here is local, so a wait that long means load, not
- * a fault of the site. It also waits 200 ms between requests by default, to be gentle with a site
- * on the internet: against a local server that is only idle time (most of the scan's), so there is
+ * a fault of the site. (Its command line reads no request timeout, from flags or its config file:
+ * hence the API.) It also waits 200 ms between requests by default, to be gentle with a site on
+ * the internet: against a local server that is only idle time (most of the scan's), so there is
  * no pause; its three requests at a time stay.
  */
-function writePatientConfig(dir: string): string {
-  const file = path.join(dir, 'agent-docs.config.yml');
-  writeFileSync(file, `url: ${SITE}\noptions:\n  requestTimeout: 120000\n  requestDelay: 0\n`);
-  return file;
-}
-
-/**
- * Every check on the site at `baseUrl`, sampled deterministically and with a link limit above
- * llms.txt's links, so that every link and the same pages are checked on every run. The server
- * must let one client open many connections (afdocs is one scanner on one address).
- */
 export async function runAfdocs(baseUrl: string): Promise<AfdocsReport> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'afdocs-'));
-  try {
-    const { stdout } = await promisify(execFile)(
-      path.join(ROOT, 'node_modules/.bin/afdocs'),
-      [
-        'check',
-        baseUrl,
-        '--config',
-        writePatientConfig(dir),
-        '--canonical-origin',
-        SITE,
-        '--sampling',
-        'deterministic',
-        '--max-links',
-        '500',
-        '--format',
-        'json',
-        '--score',
-        '--quiet',
-      ],
-      { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
-    ).catch((error: { stdout?: string }) => {
-      // afdocs exits 1 when any check fails; its report is on stdout either way.
-      if (error.stdout === undefined || error.stdout === '') throw error;
-      return { stdout: error.stdout };
-    });
-    return JSON.parse(stdout) as AfdocsReport;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const report = await runChecks(baseUrl, {
+    canonicalOrigin: SITE,
+    samplingStrategy: 'deterministic',
+    maxLinksToTest: 500,
+    requestTimeout: 120_000,
+    requestDelay: 0,
+  });
+  return { ...report, scoring: computeScore(report) } as AfdocsReport;
 }
 
 /**
