@@ -75,20 +75,13 @@ export function lighthouseToolFailures(report: LighthouseReport): string[] {
     .map((audit) => `Lighthouse: ${audit.id} could not run: ${audit.errorMessage ?? 'no message'}`);
 }
 
-/**
- * The score (afdocs' own, from its raw results), the counts, then one line per check with its
- * message; a check that passes only once its transport failures were fetched again says so.
- */
-export function afdocsLines(report: AfdocsReport, version: string, target: string, rechecked: Set<string>): string[] {
+/** The score, the counts, then one line per check with its message. */
+export function afdocsLines(report: AfdocsReport, version: string, target: string): string[] {
   const count = (status: string) => report.results.filter((check) => check.status === status).length;
   return [
     `afdocs ${version} on ${target}: score ${report.scoring.overall}/100 (${report.scoring.grade}); ` +
       `${count('pass')} pass, ${count('warn')} warn, ${count('fail')} fail, ${count('skip')} skip, ${count('error')} error`,
-    ...report.results.map(
-      (check) =>
-        `    ${check.status.padEnd(5)} ${check.id}: ${clip(check.message)}` +
-        (rechecked.has(check.id) ? ' [links that failed to connect answered when fetched again]' : ''),
-    ),
+    ...report.results.map((check) => `    ${check.status.padEnd(5)} ${check.id}: ${clip(check.message)}`),
   ];
 }
 

@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeRecheck, recheckTransportFailures, runAfdocs } from '../tests/support/afdocs.ts';
+import { runAfdocs } from '../tests/support/afdocs.ts';
 import { lighthouseUrl, runLighthouse, startDebuggingChromium } from '../tests/support/lighthouse.ts';
 import { ROOT, startServer } from '../tests/support/server.ts';
 import { afdocsLines, afdocsToolFailures, lighthouseLines, lighthouseToolFailures } from './audit-agents-report.ts';
@@ -28,8 +28,10 @@ const SCANNER_ENV = { READ_RATE_LIMIT: '100000/60', MAX_CONNECTIONS_PER_CLIENT: 
 const { values, positionals } = parseArgs({ options: { save: { type: 'string' } }, allowPositionals: true });
 const paths = positionals.length > 0 ? positionals : ['/'];
 const saveDir = values.save === undefined ? undefined : path.resolve(values.save);
-if (!existsSync(path.join(ROOT, 'dist/build-manifest.json')))
-  throw new Error('No build in dist/: run `npm run build` first.');
+if (!existsSync(path.join(ROOT, 'dist/build-manifest.json'))) {
+  console.error('No build in dist/: run `npm run build` first.');
+  process.exit(1);
+}
 
 function save(name: string, report: unknown): void {
   if (saveDir === undefined) return;
@@ -60,15 +62,15 @@ async function auditWithLighthouse(baseUrl: string): Promise<string[]> {
 
 async function auditWithAfdocs(baseUrl: string): Promise<string[]> {
   const started = performance.now();
-  const report = await runAfdocs(baseUrl);
-  const rechecked = await recheckTransportFailures(report);
-  for (const page of rechecked) console.log(describeRecheck(page));
+  const { report, resent } = await runAfdocs(baseUrl);
   save('afdocs.json', report);
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/afdocs/package.json'), 'utf8')) as {
     version: string;
   };
-  console.log(afdocsLines(report, version, baseUrl, new Set(rechecked.map((page) => page.check))).join('\n'));
-  console.log(`afdocs: ${report.results.length} checks in ${seconds(started)}`);
+  console.log(afdocsLines(report, version, baseUrl).join('\n'));
+  console.log(
+    `afdocs: ${report.results.length} checks in ${seconds(started)}; ${resent} request(s) sent again after their connection closed before an answer`,
+  );
   return afdocsToolFailures(report);
 }
 

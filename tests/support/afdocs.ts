@@ -35,13 +35,6 @@ export interface AfdocsReport {
   scoring: { overall: number; grade: string };
 }
 
-/** A page whose only broken links were connections that failed, and that answered when fetched again. */
-export interface RecheckedPage {
-  check: string;
-  page: string;
-  links: number;
-}
-
 /**
  * Every check on the site at `baseUrl`, sampled deterministically and with a link limit above
  * llms.txt's links, so that every link and the same pages are checked on every run; scored as
@@ -55,48 +48,54 @@ export interface RecheckedPage {
  * the internet: against a local server that is only idle time (most of the scan's), so there is
  * no pause; its three requests at a time stay.
  */
-export async function runAfdocs(baseUrl: string): Promise<AfdocsReport> {
-  const report = await runChecks(baseUrl, {
-    canonicalOrigin: SITE,
-    samplingStrategy: 'deterministic',
-    maxLinksToTest: 500,
-    requestTimeout: 120_000,
-    requestDelay: 0,
-  });
-  return { ...report, scoring: computeScore(report) } as AfdocsReport;
+export async function runAfdocs(baseUrl: string): Promise<AfdocsScan> {
+  const direct = globalThis.fetch;
+  let resent = 0;
+  globalThis.fetch = retryingClosedConnections(direct, () => resent++);
+  try {
+    const report = await runChecks(baseUrl, {
+      canonicalOrigin: SITE,
+      samplingStrategy: 'deterministic',
+      maxLinksToTest: 500,
+      requestTimeout: 120_000,
+      requestDelay: 0,
+    });
+    return { report: { ...report, scoring: computeScore(report) } as AfdocsReport, resent };
+  } finally {
+    globalThis.fetch = direct;
+  }
 }
+
+/** What afdocs found, and how many of its requests were sent again (see retryingClosedConnections). */
+export interface AfdocsScan {
+  report: AfdocsReport;
+  resent: number;
+}
+
+/** The errors undici gives a request whose connection closed before any answer came. */
+const CLOSED_BEFORE_ANSWER = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
 
 /**
- * afdocs counts a link whose fetch failed before any answer (`fetch-error`, "fetch failed") as
- * broken. On a busy machine its own connections to the local server fail now and then, always
- * on the same few sampled links, while every HTTP answer is right. Such links are fetched again
- * here: a page all of whose broken samples now answer 2xx passes, and a check left with no
- * flagged page passes. Any link that answers with an error, or fails again, stays broken.
- * Returns the pages passed this way.
+ * afdocs fetches with the global fetch and counts a link whose request failed before any answer
+ * (`fetch-error`, "fetch failed") as broken. Against the local server, in some runs, the first
+ * request on each of its three kept-alive connections fails so ("other side closed") after a
+ * stretch in which the connections sat idle, while every answer the server gives is right. A
+ * client may send an idempotent request again when its connection closes before the answer (RFC
+ * 9112 section 9.3.1), as agents' HTTP clients do: such a GET or HEAD is sent once more here, so
+ * that afdocs judges the site's answers. A second failure, or any answer with an error status,
+ * stays what afdocs reports.
  */
-export async function recheckTransportFailures(scan: AfdocsReport): Promise<RecheckedPage[]> {
-  const rechecked: RecheckedPage[] = [];
-  const flagged = (check: AfdocsCheck) =>
-    (check.details?.pageResults ?? []).filter((page) => page.status === 'fail' || page.status === 'warn');
-  for (const check of scan.results) {
-    const before = flagged(check);
-    for (const page of before) {
-      const broken = (page.samples ?? []).filter((sample) => sample.outcome !== 'ok');
-      if (broken.length === 0 || broken.some((sample) => sample.outcome !== 'fetch-error')) continue;
-      const answers = await Promise.all(
-        broken.map((sample) => fetch(sample.resolvedUrl ?? sample.url).catch(() => null)),
-      );
-      if (answers.every((answer) => answer?.ok === true)) {
-        for (const sample of broken) sample.outcome = 'ok';
-        page.status = 'pass';
-        rechecked.push({ check: check.id, page: page.url!, links: broken.length });
-      }
+function retryingClosedConnections(direct: typeof fetch, onResend: () => void): typeof fetch {
+  return async (input, init) => {
+    try {
+      return await direct(input, init);
+    } catch (error) {
+      const method = (init?.method ?? 'GET').toUpperCase();
+      const code = ((error as { cause?: { code?: unknown } }).cause?.code ?? '') as string;
+      if ((method !== 'GET' && method !== 'HEAD') || init?.signal?.aborted === true || !CLOSED_BEFORE_ANSWER.has(code))
+        throw error;
+      onResend();
+      return direct(input, init);
     }
-    if (before.length > 0 && flagged(check).length === 0) check.status = 'pass';
-  }
-  return rechecked;
-}
-
-export function describeRecheck({ check, page, links }: RecheckedPage): string {
-  return `afdocs: ${check} ${page}: fetched again, ${links} link(s) answer`;
+  };
 }
