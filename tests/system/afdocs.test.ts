@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAfdocs, type AfdocsReport as Report } from '../support/afdocs.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 import { SERVER_CARD_PATHS } from '../../functions/mcp/server-identity.ts';
+import { SITE } from '../support/sitemap.ts';
 
 /**
  * The Agent-Friendly Docs Spec's own checker (afdocs, pinned in devDependencies) against the
@@ -17,104 +16,20 @@ import { SERVER_CARD_PATHS } from '../../functions/mcp/server-identity.ts';
  * link and the same pages are checked on every run and the findings do not change between runs.
  */
 
-const run = promisify(execFile);
-/** The canonical origin the build wrote into every link; afdocs maps it onto the test server. */
-const SITE = 'http://localhost:4321';
-
-interface PageResult {
-  url?: string;
-  status?: string;
-  found?: boolean;
-  samples?: { url: string; resolvedUrl?: string; outcome: string; status?: number; error?: string }[];
-}
-interface CheckResult {
-  id: string;
-  status: 'pass' | 'warn' | 'fail' | 'skip' | 'error';
-  message: string;
-  details?: { pageResults?: PageResult[] };
-}
-interface Report {
-  results: CheckResult[];
-  scoring: { overall: number; grade: string };
-}
-
 let server: RunningServer;
 let report: Report;
-
-/**
- * afdocs gives up on a response after 15 s by default and then reports the link as broken, which a
- * busy machine can cause on its own; the server here is local, so a wait that long means load, not
- * a fault of the site. It also waits 200 ms between requests by default, to be gentle with a site
- * on the internet: against this local server that is only idle time (most of the scan's), so
- * there is no pause; its three requests at a time stay.
- */
-function patientConfig(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'afdocs-')), 'agent-docs.config.yml');
-  writeFileSync(file, `url: ${SITE}\noptions:\n  requestTimeout: 120000\n  requestDelay: 0\n`);
-  return file;
-}
 
 beforeAll(async () => {
   // afdocs is one scanner on one address; the per-client connection cap, which refuses a fetch
   // outright, is tested in connections.test.ts and kept out of the way here.
   server = await startServer({ MAX_CONNECTIONS_PER_CLIENT: '100000' });
-  const { stdout } = await run(
-    path.join(ROOT, 'node_modules/.bin/afdocs'),
-    [
-      'check',
-      server.baseUrl,
-      '--config',
-      patientConfig(),
-      '--canonical-origin',
-      SITE,
-      '--sampling',
-      'deterministic',
-      '--max-links',
-      '500',
-      '--format',
-      'json',
-      '--score',
-      '--quiet',
-    ],
-    { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
-  ).catch((error: { stdout?: string }) => {
-    // afdocs exits 1 when any check fails; its report is on stdout either way.
-    if (error.stdout === undefined || error.stdout === '') throw error;
-    return { stdout: error.stdout };
-  });
-  report = JSON.parse(stdout) as Report;
-  await recheckTransportFailures(report);
-  process.stdout.write(`afdocs: ${report.scoring.overall}/100 (${report.scoring.grade})\n`);
+  let resent: number;
+  ({ report, resent } = await runAfdocs(server.baseUrl));
+  process.stdout.write(
+    `afdocs: ${report.scoring.overall}/100 (${report.scoring.grade}), ${resent} request(s) sent again\n`,
+  );
 }, 120_000);
 afterAll(() => server.stop());
-
-/**
- * afdocs counts a link whose fetch failed before any answer (`fetch-error`, "fetch failed") as
- * broken. On a busy machine its own connections to the local server fail now and then, always
- * on the same few sampled links, while every HTTP answer is right. Such links are fetched again
- * here: a page all of whose broken samples now answer 2xx passes, and a check left with no
- * flagged page passes. Any link that answers with an error, or fails again, stays broken.
- */
-async function recheckTransportFailures(scan: Report): Promise<void> {
-  const flagged = (check: CheckResult) =>
-    (check.details?.pageResults ?? []).filter((page) => page.status === 'fail' || page.status === 'warn');
-  for (const check of scan.results) {
-    const before = flagged(check);
-    for (const page of before) {
-      const broken = (page.samples ?? []).filter((sample) => sample.outcome !== 'ok');
-      if (broken.length === 0 || broken.some((sample) => sample.outcome !== 'fetch-error')) continue;
-      const answers = await Promise.all(
-        broken.map((sample) => fetch(sample.resolvedUrl ?? sample.url).catch(() => null)),
-      );
-      if (answers.every((answer) => answer?.ok === true)) {
-        for (const sample of broken) sample.outcome = 'ok';
-        page.status = 'pass';
-        process.stdout.write(`afdocs: ${check.id} ${page.url}: fetched again, ${broken.length} link(s) answer\n`);
-      }
-    }
-    if (before.length > 0 && flagged(check).length === 0) check.status = 'pass';
-  }
-}
 
 /** `check path` for every page a check flags (failed, warned, or missing what it looks for). */
 function findings(): Set<string> {
