@@ -39,6 +39,8 @@ export interface Config {
   connections: ConnectionLimits;
   /** Origins allowed to call the MCP servers; null is the default (the site's origin and loopback). */
   mcpAllowedOrigins: string[] | null;
+  /** Host names the MCP servers answer for besides the SITE_URL host (and loopback when bound to it). */
+  mcpAllowedHosts: string[];
   accessLog: boolean;
   /** Serve a build whose baked values differ from this configuration (tests of enforcement only). */
   allowBuildMismatch: boolean;
@@ -210,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: databaseUrl(env),
     connections: connectionLimits(env),
     mcpAllowedOrigins: originList(env, 'MCP_ALLOWED_ORIGINS'),
+    mcpAllowedHosts: hostList(env, 'MCP_ALLOWED_HOSTS'),
     accessLog: boolean(env, 'ACCESS_LOG'),
     allowBuildMismatch: boolean(env, 'ALLOW_BUILD_MISMATCH'),
   };
@@ -235,6 +238,26 @@ function originList(env: Env, variable: EnvVariable): string[] | null {
       variable,
       trimmed,
       'comma-separated origins such as https://app.example or http://localhost:3000',
+    );
+  });
+}
+
+/** A comma-separated list of host names, without ports, each as a URL spells it (lower case, IPv6 in brackets). */
+function hostList(env: Env, variable: EnvVariable): string[] {
+  const text = effectiveValue(env, variable);
+  if (text.trim() === '') return [];
+  return text.split(',').map((item) => {
+    const trimmed = item.trim();
+    try {
+      const url = new URL(`http://${trimmed}`);
+      if (url.hostname === trimmed.toLowerCase() && url.port === '' && url.pathname === '/') return url.hostname;
+    } catch {
+      // Reported below with the variable's name.
+    }
+    throw new ConfigError(
+      variable,
+      trimmed,
+      'comma-separated host names such as www.example.com or portfolio.internal',
     );
   });
 }

@@ -92,6 +92,12 @@ export const ERROR_CODES = {
     meaning:
       "A browser page on another origin than the site's sent a write without a valid API key; only the site's own pages, and callers with a test key (X-API-Key or Authorization: Bearer), may write across origins.",
   },
+  host_not_allowed: {
+    status: 403,
+    title: 'Host not allowed',
+    meaning:
+      "An MCP request names a Host the MCP servers do not answer for (DNS rebinding protection): the site's own host name, and the names in MCP_ALLOWED_HOSTS, are served.",
+  },
   not_found: { status: 404, title: 'Not found', meaning: 'No resource or route exists at this path.' },
   project_not_found: { status: 404, title: 'Project not found', meaning: 'No project has this slug.', problem: true },
   job_not_found: {

@@ -11,6 +11,7 @@ import {
 import type { RequestContexts } from '../http/request-context.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { McpCaller } from './api-caller.ts';
+import type { HostVerdict } from './hosts.ts';
 import { admit, apiResponse, jsonRpcError, webRequest } from './mcp-admission.ts';
 
 const ALLOW = 'POST';
@@ -21,12 +22,13 @@ export interface EraEndpointOptions {
   /** The server for one request of either era, made for that request alone. */
   buildServer(caller: McpCaller): McpServer;
   contexts: Pick<RequestContexts, 'of'>;
+  hostVerdict(host: string | undefined): HostVerdict;
   isAllowedOrigin(origin: string): boolean;
   siteUrl: string;
 }
 
 /**
- * The Origin check, the preflight and the per-message quota are this endpoint's (mcp-admission.ts),
+ * The Host and Origin checks, the preflight and the per-message quota are this endpoint's (mcp-admission.ts),
  * as on the 1.x endpoint. Then the SDK's own classification (isLegacyRequest, the code
  * createMcpHandler routes with) picks the era:
  * - 2026-07-28: the SDK handler checks the protocol version and the headers against the body
@@ -37,7 +39,7 @@ export interface EraEndpointOptions {
  * GET and DELETE are 405 with Allow: POST: the 2025-11-25 transport allows it without sessions,
  * and the 2026-07-28 revision has neither (streamable-http, "Backward Compatibility").
  */
-export function mcpEraEndpoint({ buildServer, contexts, isAllowedOrigin, siteUrl }: EraEndpointOptions) {
+export function mcpEraEndpoint({ buildServer, contexts, hostVerdict, isAllowedOrigin, siteUrl }: EraEndpointOptions) {
   const callers = new WeakMap<Request, McpCaller>();
   const modern = createMcpHandler(
     ({ requestInfo }) => {
@@ -51,6 +53,7 @@ export function mcpEraEndpoint({ buildServer, contexts, isAllowedOrigin, siteUrl
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const admission = await admit(request, {
       contexts,
+      hostVerdict,
       isAllowedOrigin,
       allow: ALLOW,
       corsRequestHeaders: CORS_REQUEST_HEADERS,

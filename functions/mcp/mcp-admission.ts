@@ -5,6 +5,7 @@ import type { RequestContexts } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { bodyRequests } from '../limits/charge.ts';
 import { FORWARDED_HEADERS, MESSAGE_QUOTA, type McpCaller } from './api-caller.ts';
+import type { HostVerdict } from './hosts.ts';
 import { MAX_TOOL_ARGUMENTS } from './tool-registry.ts';
 
 /** Most bytes one MCP message may have; tool arguments are small (a contact message is 16 KiB at most). */
@@ -22,6 +23,8 @@ export interface AdmissionOptions {
    * HTTP requests share one quota.
    */
   contexts: Pick<RequestContexts, 'of'>;
+  /** Whether the Host header names a host these servers answer for (hosts.ts). */
+  hostVerdict(host: string | undefined): HostVerdict;
   isAllowedOrigin(origin: string): boolean;
   /** The methods the endpoint answers besides OPTIONS. */
   allow: string;
@@ -44,15 +47,41 @@ export type Admission =
   { answer: ApiResponse } | { post: AdmittedPost } | { other: { headers: HeaderMap; caller: McpCaller } };
 
 /**
- * Checks the Origin (a browser page of another site may not drive a local server, MCP transport
- * "Security Warning"), answers the CORS preflight, and for a POST reads the body and charges one
- * request per JSON-RPC message, batched or not, before any work.
+ * Checks the Host and the Origin (a browser page of another site may not drive the server, MCP
+ * transport "Security Warning": DNS rebinding names the page's site in Host, a cross-site page
+ * in Origin), answers the CORS preflight, and for a POST reads the body and charges one request
+ * per JSON-RPC message, batched or not, before any work. A refused Host or Origin costs nothing.
  */
 export async function admit(request: ApiRequest, options: AdmissionOptions): Promise<Admission> {
+  const host = options.hostVerdict(headerValue(request, 'host'));
+  if (!host.ok) {
+    const refusal = new ApiError(
+      'host_not_allowed',
+      `Forbidden: ${host.message}. This server answers only for its own host names.`,
+      {
+        hint: 'Call the server at the address its server card names (see MCP_ALLOWED_HOSTS to serve another name).',
+      },
+    );
+    return {
+      answer: jsonRpcError(
+        refusal.status,
+        refusal.message,
+        {},
+        errorBody(refusal, request.requestId),
+        await idOfBody(request),
+      ),
+    };
+  }
   const origin = headerValue(request, 'origin');
   if (origin !== undefined && !options.isAllowedOrigin(origin)) {
     return {
-      answer: jsonRpcError(403, 'Forbidden: this Origin may not call the MCP server (see MCP_ALLOWED_ORIGINS).', {}),
+      answer: jsonRpcError(
+        403,
+        'Forbidden: this Origin may not call the MCP server (see MCP_ALLOWED_ORIGINS).',
+        {},
+        undefined,
+        await idOfBody(request),
+      ),
     };
   }
   const cors: HeaderMap = origin === undefined ? {} : { 'access-control-allow-origin': origin, vary: 'Origin' };
@@ -203,6 +232,19 @@ export async function apiResponse(response: Response, headers: HeaderMap): Promi
   });
   const text = await response.text();
   return { status: response.status, headers: merged, body: text === '' ? null : text };
+}
+
+/**
+ * The id of a refused request, so that its refusal names it: the body is read (bounded as
+ * always) only for that; a body that cannot be read, or a request without one, gives null.
+ */
+async function idOfBody(request: ApiRequest): Promise<JsonRpcId> {
+  if (request.method !== 'POST') return null;
+  try {
+    return idOf(parsedOrUndefined(await request.readBody(MCP_BODY_MAX_BYTES)));
+  } catch {
+    return null;
+  }
 }
 
 /** A JSON-RPC request's id; null where it cannot be known (JSON-RPC 2.0 section 5). */

@@ -7,6 +7,7 @@ import type { Catalog } from '../projects/catalog.ts';
 import { apiCaller } from './api-caller.ts';
 import { mcpEraEndpoint } from './era-endpoint.ts';
 import { mcpServers } from './mcp-servers.ts';
+import { hostPolicy } from './hosts.ts';
 import { originPolicy } from './origins.ts';
 import { MCP_SERVERS, type McpServerId } from './server-identity.ts';
 
@@ -14,7 +15,7 @@ import { MCP_SERVERS, type McpServerId } from './server-identity.ts';
 interface McpSources {
   router: Router;
   contexts: Pick<RequestContexts, 'of'>;
-  config: Pick<Config, 'siteUrl' | 'mcpAllowedOrigins'>;
+  config: Pick<Config, 'siteUrl' | 'host' | 'mcpAllowedOrigins' | 'mcpAllowedHosts'>;
   catalog: Catalog;
   docs: readonly DocPage[];
 }
@@ -29,6 +30,7 @@ export function mcpRoutes({
 }: McpSources): Map<string, (request: ApiRequest) => Promise<ApiResponse>> {
   const siteUrl = config.siteUrl;
   const isAllowedOrigin = originPolicy(siteUrl, config.mcpAllowedOrigins);
+  const hostVerdict = hostPolicy(siteUrl, config.host, config.mcpAllowedHosts);
   const servers = mcpServers({ catalog, docs, siteUrl });
   const contextOf = (caller: Parameters<typeof apiCaller>[1]) => ({
     api: apiCaller(router, caller),
@@ -39,6 +41,7 @@ export function mcpRoutes({
       MCP_SERVERS[id].path,
       mcpEraEndpoint({
         siteUrl,
+        hostVerdict,
         isAllowedOrigin,
         contexts,
         buildServer: (caller) => servers.build(id, contextOf(caller)),

@@ -93,11 +93,14 @@ let counter = 0;
  */
 export async function startApi(env: Record<string, string> = {}, dataDir = freshDataDir()): Promise<InProcessApi> {
   const { projects, docs, searchIndex, contactTemplate, searchTemplate } = loadBuild();
+  const baseUrl = `http://api-${process.pid}-${++counter}.in-process.test`;
   const config = loadConfig({
     ...process.env,
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
+    // The MCP servers answer only for names they are given: this API is reached by its own.
+    MCP_ALLOWED_HOSTS: new URL(baseUrl).hostname,
     ...(await engineEnv(dataDir)),
     ...env,
   });
@@ -172,7 +175,6 @@ export async function startApi(env: Record<string, string> = {}, dataDir = fresh
     });
   }
 
-  const baseUrl = `http://api-${process.pid}-${++counter}.in-process.test`;
   registry().set(new URL(baseUrl).origin, inProcessFetch);
   installFetch();
   return quotasReady.then(() => ({

@@ -41,6 +41,15 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads MCP_ALLOWED_HOSTS as host names in lower case, none by default', () => {
+    expect(loadConfig({}).mcpAllowedHosts).toEqual([]);
+    expect(loadConfig({ MCP_ALLOWED_HOSTS: ' www.Ada.example , [::2],10.0.0.5' }).mcpAllowedHosts).toEqual([
+      'www.ada.example',
+      '[::2]',
+      '10.0.0.5',
+    ]);
+  });
+
   it('drops a trailing slash from SITE_URL', () => {
     expect(loadConfig({ SITE_URL: 'https://ada.example/' }).siteUrl).toBe('https://ada.example');
   });
@@ -59,6 +68,9 @@ describe('loadConfig', () => {
     ['HEADERS_TIMEOUT_MS', '0'],
     ['MAX_CONNECTIONS', 'many'],
     ['MAX_CONNECTIONS_PER_CLIENT', '0'],
+    ['MCP_ALLOWED_HOSTS', 'www.ada.example:443'],
+    ['MCP_ALLOWED_HOSTS', 'https://www.ada.example'],
+    ['MCP_ALLOWED_HOSTS', 'ada.example,bad host'],
   ])('a bad %s (%j) throws an error naming it', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid ${variable}=`));

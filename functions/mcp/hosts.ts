@@ -1,0 +1,40 @@
+import { localhostAllowedHostnames, validateHostHeader } from '@modelcontextprotocol/server';
+
+/** The prefix of the host name that selects sandbox mode (functions/http/request-context.ts). */
+const SANDBOX_LABEL = 'sandbox.';
+
+/** Whether the service listens on a loopback interface only, so that only this machine reaches it by address. */
+function bindsLoopback(bindHost: string): boolean {
+  const host = bindHost.toLowerCase().replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** The answer to one Host header: served, or refused with the reason a client is shown. */
+export type HostVerdict = { ok: true } | { ok: false; message: string };
+
+/**
+ * Which Host headers the MCP servers answer (MCP transports, "Security Warning": against DNS
+ * rebinding, a page of another site whose name resolves to this server names that site in Host).
+ * Host names only, whatever the port, as the SDK's validateHostHeader compares them: a reverse
+ * proxy passes the public name on without its port (nginx's `$host`, deploy/nginx/portfolio.conf).
+ * Allowed: the SITE_URL host, its `sandbox.` name, the configured extra names, and loopback
+ * names when the service listens on loopback only (a browser that names localhost reached
+ * localhost, which a rebinding page cannot make it do).
+ */
+export function hostPolicy(
+  siteUrl: string,
+  bindHost: string,
+  extra: readonly string[],
+): (host: string | undefined) => HostVerdict {
+  const site = new URL(siteUrl).hostname;
+  const allowed = [
+    site,
+    `${SANDBOX_LABEL}${site}`,
+    ...extra,
+    ...(bindsLoopback(bindHost) ? localhostAllowedHostnames() : []),
+  ];
+  return (host) => {
+    const verdict = validateHostHeader(host ?? null, allowed);
+    return verdict.ok ? { ok: true } : { ok: false, message: verdict.message };
+  };
+}
