@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { SCENARIO_HEADER } from './scenarios.ts';
 
 /**
- * The baseline: a bare node:http server answering each benchmarked URL with the exact bytes
+ * The baseline: a bare node:http server answering each benchmarked scenario with the exact bytes
  * and headers the real server sent for it, doing nothing else. It is the ceiling the real
  * server is measured against.
  */
@@ -12,13 +13,17 @@ interface Fixture {
   body: string;
 }
 
+/** Fixtures by scenario name; each request names its scenario in SCENARIO_HEADER (URI-encoded). */
 const fixtures = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Record<string, Fixture>;
 const prepared = new Map(
-  Object.entries(fixtures).map(([url, fixture]) => [url, { ...fixture, body: Buffer.from(fixture.body, 'base64') }]),
+  Object.entries(fixtures).map(([name, fixture]) => [
+    encodeURIComponent(name),
+    { ...fixture, body: Buffer.from(fixture.body, 'base64') },
+  ]),
 );
 
 const server = createServer((req, res) => {
-  const fixture = prepared.get(req.url ?? '');
+  const fixture = prepared.get(String(req.headers[SCENARIO_HEADER]));
   if (fixture === undefined) {
     res.writeHead(404).end();
     return;

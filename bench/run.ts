@@ -72,7 +72,8 @@ const server = await startNode('server', [SERVER_ENTRY], {
   DATA_DIR: path.join(WORK_DIR, 'data'),
 });
 const fixtures: Record<string, unknown> = {};
-for (const scenario of scenarios) fixtures[scenario.path] = await fixtureFor(server, scenario);
+// Keyed by scenario name: two scenarios may share a path (both MCP eras on /mcp).
+for (const scenario of scenarios) fixtures[scenario.name] = await fixtureFor(server, scenario);
 const fixtureFile = path.join(WORK_DIR, 'fixtures.json');
 writeFileSync(fixtureFile, JSON.stringify(fixtures));
 const baseline = await startNode('baseline', ['bench/baseline.ts', fixtureFile]);

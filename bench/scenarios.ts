@@ -34,6 +34,37 @@ export const MCP_HEADERS = {
   'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
 };
 
+/** The 2026-07-28 revision: the version and client capabilities in `_meta`, the method and tool name in headers too. */
+const MODERN_VERSION = '2026-07-28';
+const MCP_MODERN_GET_PROJECT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'get_project',
+    arguments: { slug: 'leakhound' },
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  },
+});
+const MCP_MODERN_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': MODERN_VERSION,
+  'mcp-method': 'tools/call',
+  'mcp-name': 'get_project',
+};
+
+/**
+ * The header that names the scenario of a request, so that the bare baseline answers each
+ * scenario with its own bytes even where two share a method and path (both MCP eras on /mcp).
+ * Every request carries it, to the server and to the baseline alike.
+ */
+export const SCENARIO_HEADER = 'x-bench-scenario';
+
 const allScenarios: Scenario[] = [
   { name: 'GET /api/v1/projects', method: 'GET', path: '/api/v1/projects', shared: true },
   { name: 'GET /api/v1/projects/{slug}', method: 'GET', path: '/api/v1/projects/leakhound' },
@@ -60,15 +91,38 @@ const allScenarios: Scenario[] = [
     ],
   },
   {
-    // A fresh MCP server and transport per request, the tool calling getProject through the router.
-    name: 'MCP tools/call get_project',
+    // A 2025-era call without initialize (the server is stateless), the tool calling getProject through the router.
+    name: 'MCP tools/call get_project, 2025-11-25',
     method: 'POST',
     path: '/mcp',
     headers: MCP_HEADERS,
     sampleBody: MCP_GET_PROJECT,
     requests: () => [{ method: 'POST', path: '/mcp', body: MCP_GET_PROJECT, headers: MCP_HEADERS }],
   },
+  {
+    name: 'MCP tools/call get_project, 2026-07-28',
+    method: 'POST',
+    path: '/mcp',
+    headers: MCP_MODERN_HEADERS,
+    sampleBody: MCP_MODERN_GET_PROJECT,
+    requests: () => [{ method: 'POST', path: '/mcp', body: MCP_MODERN_GET_PROJECT, headers: MCP_MODERN_HEADERS }],
+  },
 ];
 
-/** BENCH_ONLY=<text> keeps the scenarios whose name contains it (to iterate on one target). */
-export const scenarios = allScenarios.filter((scenario) => scenario.name.includes(process.env.BENCH_ONLY ?? ''));
+/** A scenario whose every request, the sample one included, names it in SCENARIO_HEADER. */
+function tagged(scenario: Scenario): Scenario {
+  const tag = { [SCENARIO_HEADER]: encodeURIComponent(scenario.name) };
+  const requests = scenario.requests;
+  return {
+    ...scenario,
+    headers: { ...scenario.headers, ...tag },
+    ...(requests === undefined
+      ? {}
+      : { requests: () => requests().map((request) => ({ ...request, headers: { ...request.headers, ...tag } })) }),
+  };
+}
+
+/** BENCH_ONLY=<text> keeps the scenarios whose name contains it (to iterate on one target, or `MCP` for both eras). */
+export const scenarios = allScenarios
+  .filter((scenario) => scenario.name.includes(process.env.BENCH_ONLY ?? ''))
+  .map(tagged);
