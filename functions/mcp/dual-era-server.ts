@@ -1,7 +1,7 @@
 // How both MCP servers are made anew for each request of either protocol era (the 2025 era and
 // 2026-07-28, functions/mcp/era-endpoint.ts): their identity, cache hints that follow a build,
 // one schema validator for all, and the capabilities they withdraw.
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, type Implementation } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { MCP_SERVER_VERSION, MCP_SERVERS, type McpServerId } from './server-identity.ts';
 
@@ -21,25 +21,27 @@ const BUILD_CONTENT = { ttlMs: UNTIL_A_DEPLOY_MS, cacheScope: 'public' } as cons
  */
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
+/** Who a server of the given kind says it is (`serverInfo`, in 2026-07-28 on every result). */
+export function serverIdentity(id: McpServerId, siteUrl: string): Implementation {
+  const { name, title } = MCP_SERVERS[id];
+  return { name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl };
+}
+
 /** A new, empty server of the given kind, with its identity, instructions and cache hints. */
 export function newDualEraServer(id: McpServerId, siteUrl: string, instructions: string): McpServer {
-  const { name, title } = MCP_SERVERS[id];
   sharedValidator ??= new AjvJsonSchemaValidator();
-  return new McpServer(
-    { name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl },
-    {
-      instructions,
-      jsonSchemaValidator: sharedValidator,
-      cacheHints: {
-        'tools/list': BUILD_CONTENT,
-        'resources/list': BUILD_CONTENT,
-        'resources/templates/list': BUILD_CONTENT,
-        'prompts/list': BUILD_CONTENT,
-        'resources/read': BUILD_CONTENT,
-        'server/discover': BUILD_CONTENT,
-      },
+  return new McpServer(serverIdentity(id, siteUrl), {
+    instructions,
+    jsonSchemaValidator: sharedValidator,
+    cacheHints: {
+      'tools/list': BUILD_CONTENT,
+      'resources/list': BUILD_CONTENT,
+      'resources/templates/list': BUILD_CONTENT,
+      'prompts/list': BUILD_CONTENT,
+      'resources/read': BUILD_CONTENT,
+      'server/discover': BUILD_CONTENT,
     },
-  );
+  });
 }
 
 /**

@@ -6,13 +6,17 @@ import {
   createMcpHandler,
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
+  type CallToolResult,
+  type Implementation,
   type McpServer,
 } from '@modelcontextprotocol/server';
 import type { RequestContexts } from '../http/request-context.ts';
-import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
 import type { McpCaller } from './api-caller.ts';
 import type { HostVerdict } from './hosts.ts';
-import { admit, apiResponse, jsonRpcError, webRequest } from './mcp-admission.ts';
+import { plainToolAnswer, plainToolCall } from './plain-tool-call.ts';
+import { withLegacyVersionRefusal } from './unsupported-version.ts';
+import { admit, apiResponse, idOf, jsonRpcError, webRequest } from './mcp-admission.ts';
 
 const ALLOW = 'POST';
 const CORS_REQUEST_HEADERS =
@@ -21,6 +25,14 @@ const CORS_REQUEST_HEADERS =
 export interface EraEndpointOptions {
   /** The server for one request of either era, made for that request alone. */
   buildServer(caller: McpCaller): McpServer;
+  /** A tools/call as that server's handler answers it (undefined, and nothing run, for a tool it does not have). */
+  callTool(
+    caller: McpCaller,
+    name: string,
+    args: Record<string, unknown> | undefined,
+  ): Promise<CallToolResult | undefined>;
+  /** The server's identity, as its 2026-07-28 results carry it. */
+  serverInfo: Implementation;
   contexts: Pick<RequestContexts, 'of'>;
   hostVerdict(host: string | undefined): HostVerdict;
   isAllowedOrigin(origin: string): boolean;
@@ -29,7 +41,9 @@ export interface EraEndpointOptions {
 
 /**
  * The Host and Origin checks, the preflight and the per-message quota are this endpoint's (mcp-admission.ts),
- * as on the 1.x endpoint. Then the SDK's own classification (isLegacyRequest, the code
+ * as on the 1.x endpoint. A plain tools/call of either era is answered at once (plain-tool-call.ts):
+ * built per request, the SDK's server and transport cost several times what the tool does. Then
+ * the SDK's own classification (isLegacyRequest, the code
  * createMcpHandler routes with) picks the era:
  * - 2026-07-28: the SDK handler checks the protocol version and the headers against the body
  *   and builds the server through the factory. The factory learns who called from the web
@@ -39,7 +53,15 @@ export interface EraEndpointOptions {
  * GET and DELETE are 405 with Allow: POST: the 2025-11-25 transport allows it without sessions,
  * and the 2026-07-28 revision has neither (streamable-http, "Backward Compatibility").
  */
-export function mcpEraEndpoint({ buildServer, contexts, hostVerdict, isAllowedOrigin, siteUrl }: EraEndpointOptions) {
+export function mcpEraEndpoint({
+  buildServer,
+  callTool,
+  serverInfo,
+  contexts,
+  hostVerdict,
+  isAllowedOrigin,
+  siteUrl,
+}: EraEndpointOptions) {
   const callers = new WeakMap<Request, McpCaller>();
   const modern = createMcpHandler(
     ({ requestInfo }) => {
@@ -66,6 +88,16 @@ export function mcpEraEndpoint({ buildServer, contexts, hostVerdict, isAllowedOr
       });
     }
     const { body, parsedBody, headers, caller } = admission.post;
+    const plain = plainToolCall(request, parsedBody);
+    if (plain !== undefined) {
+      const result = await callTool(caller, plain.name, plain.args);
+      if (result !== undefined)
+        return {
+          status: 200,
+          headers: { ...headers, 'cache-control': 'no-store', 'content-type': 'application/json' },
+          body: plainToolAnswer(plain, result, serverInfo),
+        };
+    }
     const web = webRequest(request, siteUrl, parsedBody === undefined ? body : null);
     if (parsedBody !== undefined && !(await isLegacyRequest(web, parsedBody))) {
       callers.set(web, caller);
@@ -78,9 +110,10 @@ export function mcpEraEndpoint({ buildServer, contexts, hostVerdict, isAllowedOr
     });
     try {
       await server.connect(transport);
-      return await apiResponse(
-        await transport.handleRequest(web, parsedBody === undefined ? {} : { parsedBody }),
-        headers,
+      return withLegacyVersionRefusal(
+        await apiResponse(await transport.handleRequest(web, parsedBody === undefined ? {} : { parsedBody }), headers),
+        headerValue(request, 'mcp-protocol-version'),
+        idOf(parsedBody),
       );
     } finally {
       await transport.close();

@@ -255,7 +255,7 @@ type JsonRpcId = string | number | null;
  * section 5); null for a notification, a batch (answered with one error for all of it), a body
  * that is not JSON, or one not read yet.
  */
-function idOf(parsed: unknown): JsonRpcId {
+export function idOf(parsed: unknown): JsonRpcId {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
   const { id } = parsed as { id?: unknown };
   return typeof id === 'string' || typeof id === 'number' ? id : null;

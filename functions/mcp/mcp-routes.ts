@@ -5,6 +5,7 @@ import type { Router } from '../http/router.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { apiCaller } from './api-caller.ts';
+import { serverIdentity } from './dual-era-server.ts';
 import { mcpEraEndpoint } from './era-endpoint.ts';
 import { mcpServers } from './mcp-servers.ts';
 import { hostPolicy } from './hosts.ts';
@@ -45,6 +46,8 @@ export function mcpRoutes({
         isAllowedOrigin,
         contexts,
         buildServer: (caller) => servers.build(id, contextOf(caller)),
+        callTool: (caller, name, args) => servers.callTool(id, contextOf(caller), name, args),
+        serverInfo: serverIdentity(id, siteUrl),
       }),
     ]),
   );

@@ -1,11 +1,13 @@
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { DocPage } from '../docs/doc-page.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { buildDocsServer } from './docs-server.ts';
+import { DOCS_TOOLS } from './docs-tools.ts';
+import { PRODUCT_TOOLS } from './product-tools.ts';
 import { buildProductServer } from './product-server.ts';
 import { serverCardJson } from './server-card.ts';
 import type { McpServerId } from './server-identity.ts';
-import type { ToolContext } from './tool-registry.ts';
+import { answerToolCall, type ToolContext } from './tool-registry.ts';
 
 /** What both servers are made from: the same at build (from content/) and at run time (from the build). */
 export interface McpServerSources {
@@ -46,5 +48,17 @@ export function mcpServers({ catalog, docs, siteUrl }: McpServerSources) {
       : buildDocsServer({ ...context, docs, siteUrl }, readCard);
   }
 
-  return { build, card };
+  /** One tools/call of either server, as its tools/call handler answers it; undefined for a tool it does not have. */
+  function callTool(
+    id: McpServerId,
+    context: ToolContext,
+    name: string,
+    args: Record<string, unknown> | undefined,
+  ): Promise<CallToolResult | undefined> {
+    return id === 'product'
+      ? answerToolCall(PRODUCT_TOOLS, context, name, args)
+      : answerToolCall(DOCS_TOOLS, { ...context, docs, siteUrl }, name, args);
+  }
+
+  return { build, card, callTool };
 }

@@ -105,8 +105,8 @@ function unknownToolMessage(name: string): string {
   return `Unknown tool "${name}". Call tools/list for the tools this server has.`;
 }
 
-/** Answers one tools/call: the tool's result, or undefined when the set has no tool of that name. */
-async function answerToolCall<Context extends ToolContext>(
+/** Answers one tools/call: the tool's result, or undefined when the set has no tool of that name (nothing ran). */
+export async function answerToolCall<Context extends ToolContext>(
   tools: readonly ToolDefinition<Context>[],
   context: Context,
   name: string,

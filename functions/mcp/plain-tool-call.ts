@@ -1,0 +1,101 @@
+// The one MCP message agents send most, a tools/call, answered without building an SDK server and
+// transport for it when it is plain: one well-formed request, in either era, whose every part the
+// SDK would accept as it is. Anything else (another method, a batch, a notification, an unknown
+// tool, an extra parameter, a header the SDK would refuse) goes to the SDK, which answers it as
+// before. The tool runs through the same registry either way (tool-registry.ts answerToolCall).
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  isJsonContentType,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+  type Implementation,
+} from '@modelcontextprotocol/server';
+import { headerValue, type ApiRequest } from '../http/types.ts';
+
+/**
+ * The per-request (2026-07-28 and later) revisions the SDK serves: its
+ * SUPPORTED_MODERN_PROTOCOL_VERSIONS, which it does not export; tests/api/mcp-eras.test.ts
+ * holds this list to the one its -32022 answer names.
+ */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+
+/** A plain tools/call: who asked (its id), in which era, for which tool, with what. */
+export interface PlainToolCall {
+  id: string | number;
+  modern: boolean;
+  name: string;
+  args: Record<string, unknown> | undefined;
+}
+
+/** A tool name that needs no encoding in Mcp-Name (streamable-http, "Standard Request Headers"). */
+const PLAIN_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const MODERN_META_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
+function hasOnly(object: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key of Object.keys(object)) if (!allowed.has(key)) return false;
+  return true;
+}
+
+const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
+
+/**
+ * The call, when the request is a plain tools/call the SDK would serve unchanged; undefined
+ * otherwise. Checked as the SDK checks (JSON content type, Accept naming both JSON and event
+ * streams, a supported version in MCP-Protocol-Version; in 2026-07-28 also the `_meta` envelope
+ * matching that header, Mcp-Method and Mcp-Name matching the body), and narrower: whatever it
+ * does not recognise is left to the SDK.
+ */
+export function plainToolCall(request: ApiRequest, body: unknown): PlainToolCall | undefined {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || !hasOnly(body, MESSAGE_KEYS))
+    return undefined;
+  const { id, params } = body;
+  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || !isPlainObject(params) || !hasOnly(params, PARAMS_KEYS))
+    return undefined;
+  const { name, arguments: args, _meta: meta } = params;
+  if (typeof name !== 'string' || !PLAIN_NAME.test(name)) return undefined;
+  if (args !== undefined && !isPlainObject(args)) return undefined;
+
+  if (!isJsonContentType(headerValue(request, 'content-type') ?? null)) return undefined;
+  const accept = headerValue(request, 'accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  const version = headerValue(request, 'mcp-protocol-version');
+  const method = headerValue(request, 'mcp-method');
+  const named = headerValue(request, 'mcp-name');
+
+  if (meta === undefined) {
+    // 2025 era: no envelope, no 2026-07-28 headers, a version of that era.
+    if (method !== undefined || named !== undefined) return undefined;
+    if (version === undefined || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+    return { id: id as string | number, modern: false, name, args };
+  }
+  if (!isPlainObject(meta) || !hasOnly(meta, MODERN_META_KEYS)) return undefined;
+  const claimed = meta[PROTOCOL_VERSION_META_KEY];
+  if (typeof claimed !== 'string' || claimed !== version || !MODERN_PROTOCOL_VERSIONS.includes(claimed))
+    return undefined;
+  if (!isPlainObject(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
+  const clientInfo = meta[CLIENT_INFO_META_KEY];
+  if (clientInfo !== undefined && !isPlainObject(clientInfo)) return undefined;
+  if (method !== 'tools/call' || named !== name) return undefined;
+  return { id: id as string | number, modern: true, name, args };
+}
+
+/**
+ * The JSON-RPC answer the SDK gives to that call: the tool's result, and in 2026-07-28 its
+ * `resultType` and the server's identity in `_meta` (spec: server/discover, "serverInfo").
+ */
+export function plainToolAnswer(call: PlainToolCall, result: CallToolResult, serverInfo: Implementation): string {
+  const sent = call.modern
+    ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: serverInfo } }
+    : result;
+  return JSON.stringify({ result: sent, jsonrpc: '2.0', id: call.id });
+}
