@@ -10,7 +10,8 @@ let server: InProcessApi;
 let handle: Handle;
 
 beforeAll(async () => {
-  server = await startApi();
+  // The host below hands every request over as service.test, a name the MCP servers must be told.
+  server = await startApi({ MCP_ALLOWED_HOSTS: 'service.test' });
   const built = (page: string) => readFileSync(path.join(ROOT, 'dist/client', `${page}.html`), 'utf8');
   handle = serviceHandle(server.api, [], built);
 });
