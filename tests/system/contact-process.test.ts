@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, readInbox, VALID } from '../support/contact.ts';
+import { TEST_ENGINE } from '../support/engines.ts';
+import { queryState } from '../support/raw-state.ts';
 import { startServer } from '../support/server.ts';
 import { startService, type InProcessService } from '../support/service.ts';
 
@@ -63,6 +65,20 @@ describe('POST /api/v1/contact over a connection', () => {
   });
 });
 
+/**
+ * Waits until the service holds the claim on `key`. "100 Continue" only says the request was handed
+ * on: on the shared engines the claim is a row written after the quota is charged on Redis, so a
+ * busy machine could let the concurrent request claim first. Embedded claims live in the service's
+ * process (state/sqlite/in-flight-keys.ts), taken in the turn that handed the request on, with no
+ * I/O in between, so nothing can be seen or waited for there.
+ */
+async function claimTaken(key: string): Promise<void> {
+  if (TEST_ENGINE !== 'shared') return;
+  while ((await queryState(server.dataDir, 'SELECT state FROM idempotency WHERE key = ?', key)).length === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('Idempotency-Key over connections', () => {
   it('answers 409 while the first request with the key is still in progress', async () => {
     const key = randomUUID();
@@ -90,6 +106,7 @@ describe('Idempotency-Key over connections', () => {
       `POST /api/v1/contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: ${key}\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
     );
     await continued;
+    await claimTaken(key);
     socket.write(body.slice(0, 10));
     const concurrent = await postContact(server.baseUrl, JSON.parse(body), { key });
     expect([concurrent.status, concurrent.body.code]).toEqual([409, 'idempotency_request_in_progress']);
