@@ -28,7 +28,7 @@ const rules = headerRules(new Map([...table.paths].map(([urlPath, served]) => [u
 const forCloudflare = process.env.CF_PAGES === '1';
 const headerFileRules = forCloudflare ? cloudflareHeaderRules(table, siteUrl) : rules;
 writeFileSync(path.join(ROOT, '_headers'), headersFile(headerFileRules));
-writeFileSync(path.join(ROOT, '_redirects'), redirectsFile(apiOrigin));
+writeFileSync(path.join(ROOT, '_redirects'), redirectsFile(table, apiOrigin));
 writeFileSync(path.join(ROOT, 'vercel.json'), `${JSON.stringify(vercelConfig(rules, apiOrigin), null, 2)}\n`);
 const flavour = forCloudflare
   ? `for Cloudflare Pages, ${headerFileRules.length} of its ${CLOUDFLARE_MAX_HEADER_RULES} rules`

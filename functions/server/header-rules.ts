@@ -90,11 +90,17 @@ function widestPattern(
 }
 
 /**
- * Netlify's `/dir/*` also matches `/dir` (its headers parser makes the standalone `*` segment
- * optional), Cloudflare's does not: such a pattern is used only where `/dir` is not served.
+ * Whether some served path is matched by the pattern as Netlify reads it but not as written.
+ * @netlify/headers-parser (for_regexp.ts) makes the slash before a lone `*` optional
+ * (`^/dir/?(.*)/?$`, which matches `/dir` and `/dir.md` too), leaves the rest of a segment with a
+ * `*` unescaped (`/*.js` matches `/stack/node-js`), ignores case and allows a trailing slash.
+ * Cloudflare Pages reads a pattern as written. Such a pattern is not used.
  */
 function hostsDisagree(pattern: PathPattern, all: readonly string[]): boolean {
-  return 'dir' in pattern && pattern.suffix === '' && pattern.dir !== '/' && all.includes(pattern.dir.slice(0, -1));
+  if ('exact' in pattern || (pattern.dir === '/' && pattern.suffix === '')) return false;
+  const dir = pattern.dir.slice(0, -1).replace(/[|\\{}()[\]^$+*?.]/g, '\\$&');
+  const netlify = new RegExp(`^${dir}${pattern.suffix === '' ? '/?(.*)' : `/(.*)${pattern.suffix}`}/?$`, 'iu');
+  return all.some((served) => netlify.test(served) !== patternMatches(pattern, served));
 }
 
 function candidatePatterns(urlPath: string): PathPattern[] {
