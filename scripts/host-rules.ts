@@ -1,13 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../functions/config/env.ts';
-import { builtFileHeaders } from '../functions/server/built-file-headers.ts';
+import { builtFileHeaders, VERCEL_IGNORE } from '../functions/server/built-file-headers.ts';
 import { headerRules } from '../functions/server/header-rules.ts';
 import { cloudflareHeaderRules } from '../functions/server/cloudflare-headers.ts';
 import { CLOUDFLARE_MAX_HEADER_RULES, headersFile } from '../functions/server/headers-file.ts';
 import { redirectsFile } from '../functions/server/redirects-file.ts';
-import { listBuiltFiles } from '../functions/server/static-files.ts';
-import { vercelConfig } from '../functions/server/vercel-config.ts';
+import { COMPRESSED_VARIANTS, listBuiltFiles } from '../functions/server/static-files.ts';
+import { vercelConfig, vercelIgnore } from '../functions/server/vercel-config.ts';
 
 /**
  * Part of `npm run build`: the static hosts' rules, made from the header table the Node server
@@ -30,9 +30,10 @@ const headerFileRules = forCloudflare ? cloudflareHeaderRules(table, siteUrl) : 
 writeFileSync(path.join(ROOT, '_headers'), headersFile(headerFileRules));
 writeFileSync(path.join(ROOT, '_redirects'), redirectsFile(table, apiOrigin));
 writeFileSync(path.join(ROOT, 'vercel.json'), `${JSON.stringify(vercelConfig(rules, apiOrigin), null, 2)}\n`);
+writeFileSync(path.join(ROOT, VERCEL_IGNORE), vercelIgnore(table, apiOrigin, Object.values(COMPRESSED_VARIANTS)));
 const flavour = forCloudflare
   ? `for Cloudflare Pages, ${headerFileRules.length} of its ${CLOUDFLARE_MAX_HEADER_RULES} rules`
   : `${headerFileRules.length} rules; CF_PAGES=1 writes Cloudflare's`;
 process.stdout.write(
-  `host rules: _headers (${flavour}), _redirects, vercel.json under ${path.relative(process.cwd(), ROOT)}\n`,
+  `host rules: _headers (${flavour}), _redirects, vercel.json, .vercelignore under ${path.relative(process.cwd(), ROOT)}\n`,
 );

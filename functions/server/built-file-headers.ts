@@ -39,7 +39,13 @@ export interface HeaderTable {
  * The rules the build writes for static hosts into the client dir (scripts/host-rules.ts): each
  * host reads its own and serves none of them, so neither does any other host of the same files.
  */
-export const HOST_RULE_FILES: ReadonlySet<string> = new Set(['/_headers', '/_redirects', '/vercel.json']);
+export const VERCEL_IGNORE = '/.vercelignore';
+export const HOST_RULE_FILES: ReadonlySet<string> = new Set([
+  '/_headers',
+  '/_redirects',
+  '/vercel.json',
+  VERCEL_IGNORE,
+]);
 
 /** The not-found page and its Markdown twin, kept aside rather than served at their own paths. */
 const NOT_FOUND = { html: '/404.html', markdown: '/404.md' } as const;

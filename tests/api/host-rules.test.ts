@@ -8,7 +8,7 @@ import { headerRules } from '../../functions/server/header-rules.ts';
 import { headersFile } from '../../functions/server/headers-file.ts';
 import { redirectsFile } from '../../functions/server/redirects-file.ts';
 import { COMPRESSED_VARIANTS, listBuiltFiles } from '../../functions/server/static-files.ts';
-import { vercelConfig } from '../../functions/server/vercel-config.ts';
+import { vercelConfig, vercelIgnore } from '../../functions/server/vercel-config.ts';
 import {
   cloudflareFileFor,
   cloudflareHeadersFor,
@@ -17,13 +17,12 @@ import {
   parseCloudflareRedirects,
 } from '../support/host-readers/cloudflare.ts';
 import {
-  netlifyFileFor,
   netlifyHeadersFor,
   netlifyRoute,
   parseNetlifyHeaders,
   parseNetlifyRedirects,
 } from '../support/host-readers/netlify.ts';
-import { vercelHeadersFor, vercelRoute, type VercelJson } from '../support/host-readers/vercel.ts';
+import { vercelHeadersFor, vercelRoute, vercelUploaded, type VercelJson } from '../support/host-readers/vercel.ts';
 import { ROOT } from '../support/server.ts';
 import { startService, type InProcessService } from '../support/service.ts';
 
@@ -60,6 +59,7 @@ function generated(siteUrl: string, apiOrigin: string) {
     cloudflareHeaders: headersFile(cloudflareHeaderRules(table, siteUrl)),
     redirects: redirectsFile(table, apiOrigin),
     vercel: vercelConfig(rules, apiOrigin) as VercelJson,
+    vercelIgnore: vercelIgnore(table, apiOrigin, VARIANT_SUFFIXES),
   };
 }
 
@@ -69,6 +69,7 @@ const settings = {
     headers: read('_headers'),
     redirects: read('_redirects'),
     vercel: JSON.parse(read('vercel.json')) as VercelJson,
+    vercelIgnore: read('.vercelignore'),
   },
   'on https with an API origin': generated('https://ada.example', API_ORIGIN),
 };
@@ -127,8 +128,9 @@ describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
   });
 
   it('Vercel: every path serves its file with exactly the table headers, no header set by two rules', () => {
+    const uploaded = vercelUploaded(listAllSet(), setting.vercelIgnore);
     for (const [urlPath, entry] of paths) {
-      const route = vercelRoute(setting.vercel, everyFile, urlPath);
+      const route = vercelRoute(setting.vercel, uploaded, urlPath);
       const { headers, conflicts } = vercelHeadersFor(setting.vercel, urlPath);
       expect(conflicts, urlPath).toEqual([]);
       if ('file' in route && route.file === undefined) {
@@ -152,14 +154,13 @@ describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
       expect(isServicePath(urlPath), urlPath).toBe(true);
       const expected = apiOrigin === '' ? undefined : { proxy: `${apiOrigin}${urlPath}` };
       const fromNetlify = netlifyRoute(netlifyRedirects, everyFile, urlPath);
-      const fromVercel = vercelRoute(setting.vercel, everyFile, urlPath);
+      const fromVercel = vercelRoute(setting.vercel, vercelUploaded(listAllSet(), setting.vercelIgnore), urlPath);
       if (expected === undefined) {
         expect('proxy' in fromNetlify, urlPath).toBe(false);
         expect('proxy' in fromVercel, urlPath).toBe(false);
       } else {
         expect(fromNetlify, urlPath).toEqual(expected);
-        // Vercel looks at its files before its rewrites: a page endpoint's template is served from there.
-        if (netlifyFileFor(everyFile, urlPath) === undefined) expect(fromVercel, urlPath).toEqual(expected);
+        expect(fromVercel, urlPath).toEqual(expected);
       }
     }
     // A static path is not proxied.
@@ -170,6 +171,10 @@ describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
 
 function siteOf(setting: { table: HeaderTable }): string {
   return setting === settings['on https with an API origin'] ? 'https://ada.example' : BUILT_SITE;
+}
+
+function listAllSet(): Set<string> {
+  return new Set(listAll());
 }
 
 /** Every file under the client dir, variants and host rules included. */

@@ -95,3 +95,21 @@ function fileFor(config: VercelJson, files: ReadonlySet<string>, urlPath: string
     (file) => files.has(file),
   );
 }
+
+/**
+ * The files Vercel uploads from a folder with this `.vercelignore` ("Project configuration" >
+ * ".vercelignore", gitignore syntax). Of that syntax only what the build writes is read: `*.ext`
+ * (any file with that ending) and `/path` (that file); any other line is refused.
+ */
+export function vercelUploaded(files: ReadonlySet<string>, ignore: string): Set<string> {
+  const lines = ignore
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  for (const line of lines)
+    if (!/^\*\.[\w.]+$/.test(line) && !/^\/[^*?[\]!]+$/.test(line))
+      throw new Error(`.vercelignore: unread line ${line}`);
+  const ignored = (file: string) =>
+    lines.some((line) => (line.startsWith('*') ? file.endsWith(line.slice(1)) : file === line));
+  return new Set([...files].filter((file) => !ignored(file)));
+}
