@@ -4,23 +4,12 @@ import { headerRules, type HeaderRule } from './header-rules.ts';
 import { CLOUDFLARE_MAX_HEADER_RULES } from './headers-file.ts';
 
 /**
- * What Cloudflare Pages sends on every asset without being asked (Cloudflare Pages docs,
- * "Serving Pages" > "Headers": "Headers always added", and the Cache-Control "if the asset is
- * cacheable"). The `_headers` rules override them by name ("Headers" > "Attach a header").
- */
-export const CLOUDFLARE_DEFAULT_HEADERS: Readonly<Record<string, string>> = {
-  'access-control-allow-origin': '*',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'public, max-age=0, must-revalidate',
-};
-
-/**
  * The header rules for Cloudflare Pages. When the table's rules fit in its 100, they are the
  * rules every host gets. A site with more pages than that has a rule per page (each page's Link
  * names its own twin, and its type and caching differ from its twin's in the same folder), so
- * then the pages leave to Cloudflare what it sends anyway: the type of an `.html` file, and
- * `Cache-Control: public, max-age=0, must-revalidate` (the table's value for pages); and their
+ * then the pages leave to Cloudflare what it sends anyway (Cloudflare Pages docs, "Serving
+ * Pages" > "Headers"): the type of an `.html` file, and `Cache-Control: public, max-age=0,
+ * must-revalidate` on a cacheable asset, the table's value for pages; and their
  * Link header no longer names the twin (each page still does, in its head's `<link rel="alternate">`).
  */
 export function cloudflareHeaderRules(table: HeaderTable, siteUrl: string): HeaderRule[] {

@@ -12,7 +12,7 @@ export interface HeaderRule {
   headers: Readonly<Record<string, string>>;
 }
 
-export function patternMatches(pattern: PathPattern, urlPath: string): boolean {
+function patternMatches(pattern: PathPattern, urlPath: string): boolean {
   if ('exact' in pattern) return urlPath === pattern.exact;
   return (
     urlPath.startsWith(pattern.dir) &&

@@ -24,6 +24,6 @@ export function headersFile(rules: readonly HeaderRule[]): string {
   return `# Made by npm run build from the header table (functions/server/built-file-headers.ts); do not edit.\n# ${rules.length} rules.\n\n${blocks.join('\n\n')}\n`;
 }
 
-export function patternText(pattern: PathPattern): string {
+function patternText(pattern: PathPattern): string {
   return 'exact' in pattern ? pattern.exact : `${pattern.dir}*${pattern.suffix}`;
 }

@@ -7,7 +7,7 @@ import type { MatchedHeaders } from './netlify.ts';
  * matching", "Headers"). It refuses what Cloudflare refuses: more than 100 header rules, a line
  * over 2,000 characters, two splats in a path, more than 2,000 static and 100 dynamic redirects.
  */
-export const LIMITS = { headerRules: 100, lineChars: 2000, staticRedirects: 2000, dynamicRedirects: 100 } as const;
+const LIMITS = { headerRules: 100, lineChars: 2000, staticRedirects: 2000, dynamicRedirects: 100 } as const;
 
 /** "Serving Pages" > "Headers": always added, and Cache-Control on a cacheable asset; a rule's header of the same name replaces them. */
 export const DEFAULT_HEADERS: Readonly<Record<string, string>> = {

@@ -75,7 +75,7 @@ export function netlifyHeadersFor(rules: readonly NetlifyHeaderRule[], urlPath: 
 }
 
 /** The file Netlify serves for a path: the file itself, else `x.html` or `x/index.html` ("pretty URLs"). */
-export function netlifyFileFor(files: ReadonlySet<string>, urlPath: string): string | undefined {
+function netlifyFileFor(files: ReadonlySet<string>, urlPath: string): string | undefined {
   const trimmed = urlPath.length > 1 ? urlPath.replace(/\/$/, '') : urlPath;
   return [urlPath, `${trimmed}.html`, `${trimmed === '/' ? '' : trimmed}/index.html`].find((file) => files.has(file));
 }

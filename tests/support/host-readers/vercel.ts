@@ -15,7 +15,7 @@ export interface VercelJson {
   rewrites?: { source: string; destination: string }[];
 }
 
-export function sourceRegExp(source: string): { regExp: RegExp; names: string[] } {
+function sourceRegExp(source: string): { regExp: RegExp; names: string[] } {
   const names: string[] = [];
   let pattern = '';
   for (let index = 0; index < source.length;) {
