@@ -29,7 +29,7 @@ const forCloudflare = process.env.CF_PAGES === '1';
 const headerFileRules = forCloudflare ? cloudflareHeaderRules(table, siteUrl) : rules;
 writeFileSync(path.join(ROOT, '_headers'), headersFile(headerFileRules));
 writeFileSync(path.join(ROOT, '_redirects'), redirectsFile(table, apiOrigin));
-writeFileSync(path.join(ROOT, 'vercel.json'), `${JSON.stringify(vercelConfig(rules, apiOrigin), null, 2)}\n`);
+writeFileSync(path.join(ROOT, 'vercel.json'), `${JSON.stringify(vercelConfig(table, rules, apiOrigin), null, 2)}\n`);
 writeFileSync(path.join(ROOT, VERCEL_IGNORE), vercelIgnore(table, apiOrigin, Object.values(COMPRESSED_VARIANTS)));
 const flavour = forCloudflare
   ? `for Cloudflare Pages, ${headerFileRules.length} of its ${CLOUDFLARE_MAX_HEADER_RULES} rules`

@@ -29,7 +29,7 @@ export function redirectsFile(table: HeaderTable, apiOrigin: string): string {
 }
 
 /** Served paths whose file is neither at the path nor at the path plus `.html` (nor `/index.html` for `/`). */
-function builtElsewhere(table: HeaderTable): [string, string][] {
+export function builtElsewhere(table: HeaderTable): [string, string][] {
   return [...table.paths]
     .filter(
       ([urlPath, { file }]) =>

@@ -1,5 +1,6 @@
 import { isServicePath, SERVICE_PATHS } from '../app/handle.ts';
 import { HOST_RULE_FILES, VERCEL_IGNORE, type HeaderTable } from './built-file-headers.ts';
+import { builtElsewhere } from './redirects-file.ts';
 import { displayName } from './header-names.ts';
 import type { HeaderRule, PathPattern } from './header-rules.ts';
 
@@ -15,7 +16,8 @@ export interface VercelConfig {
 /**
  * The Vercel configuration of the built files: `cleanUrls` serves `x.html` at `/x` (and redirects
  * `/x.html` there with 308), `trailingSlash: false` redirects `/x/` to `/x` (308), the headers of
- * every rule (its `source` in path-to-regexp syntax), and the service's paths rewritten to
+ * every rule (its `source` in path-to-regexp syntax), a document built elsewhere than its URL
+ * rewritten to its file (an alias such as /AGENTS.md), and the service's paths rewritten to
  * `apiOrigin` ("Rewrites" > "Rewrites to external origins"), none without one. Vercel turns
  * `rewrites` into routes after its filesystem check (vercel/vercel, packages/routing-utils,
  * getTransformedRoutes: `{ handle: 'filesystem' }` before the rewrites), so a rewrite never
@@ -23,7 +25,11 @@ export interface VercelConfig {
  * (vercelIgnore). For the same reason Markdown negotiation cannot be said here: a rewrite on
  * `Accept` (`has`) would come after the page's own file.
  */
-export function vercelConfig(rules: readonly HeaderRule[], apiOrigin: string): VercelConfig {
+export function vercelConfig(table: HeaderTable, rules: readonly HeaderRule[], apiOrigin: string): VercelConfig {
+  // "/.well-known is reserved and cannot be redirected or rewritten" (Vercel, "Rewrites"): a document built elsewhere there is lost.
+  const elsewhere = builtElsewhere(table)
+    .filter(([urlPath]) => !urlPath.startsWith('/.well-known/'))
+    .map(([urlPath, file]) => ({ source: escapeSource(urlPath), destination: file }));
   return {
     $schema: 'https://openapi.vercel.sh/vercel.json',
     cleanUrls: true,
@@ -32,8 +38,9 @@ export function vercelConfig(rules: readonly HeaderRule[], apiOrigin: string): V
       source: vercelSource(rule.pattern),
       headers: Object.entries(rule.headers).map(([name, value]) => ({ key: displayName(name), value })),
     })),
-    rewrites:
-      apiOrigin === ''
+    rewrites: [
+      ...elsewhere,
+      ...(apiOrigin === ''
         ? []
         : [
             ...SERVICE_PATHS.exact.map((path) => ({ source: escapeSource(path), destination: `${apiOrigin}${path}` })),
@@ -41,7 +48,8 @@ export function vercelConfig(rules: readonly HeaderRule[], apiOrigin: string): V
               source: `${escapeSource(prefix)}:path*`,
               destination: `${apiOrigin}${prefix}:path*`,
             })),
-          ],
+          ]),
+    ],
   };
 }
 

@@ -59,7 +59,7 @@ function generated(siteUrl: string, apiOrigin: string) {
     cloudflareHeaders: headersFile(cloudflareHeaderRules(table, siteUrl)),
     reducedForCloudflare: rules.length > CLOUDFLARE_MAX_HEADER_RULES,
     redirects: redirectsFile(table, apiOrigin),
-    vercel: vercelConfig(rules, apiOrigin) as VercelJson,
+    vercel: vercelConfig(table, rules, apiOrigin) as VercelJson,
     vercelIgnore: vercelIgnore(table, apiOrigin, VARIANT_SUFFIXES),
   };
 }

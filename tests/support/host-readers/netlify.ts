@@ -4,8 +4,8 @@
  * _redirects file", "Rewrites and proxies", "Shadowing"). The `_headers` parsing and matching
  * follow @netlify/headers-parser (line_parser.ts, for_regexp.ts, normalize.ts) and the combination
  * of matching rules `netlify dev` (netlify/cli, src/utils/headers.ts: one object, a later rule's
- * header replacing an earlier one's); a header that two matching rules set is reported, since
- * other hosts join such values instead.
+ * header replacing an earlier one's); a header that two matching rules set to different values
+ * is reported.
  */
 export interface NetlifyHeaderRule {
   for: string;
@@ -56,7 +56,7 @@ function forRegExp(forPath: string): RegExp {
 export interface MatchedHeaders {
   /** Lower-case names. */
   headers: Record<string, string>;
-  /** Names that more than one matching rule set. */
+  /** Names whose value depends on how the host combines matching rules. */
   conflicts: string[];
 }
 
@@ -67,7 +67,8 @@ export function netlifyHeadersFor(rules: readonly NetlifyHeaderRule[], urlPath: 
     if (!rule.forRegExp.test(urlPath)) continue;
     for (const [name, value] of Object.entries(rule.values)) {
       const key = name.toLowerCase();
-      if (key in headers) conflicts.push(key);
+      // A later rule replaces the value: harmless only when it is the same.
+      if (key in headers && headers[key] !== value) conflicts.push(key);
       headers[key] = value;
     }
   }

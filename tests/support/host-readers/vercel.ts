@@ -52,7 +52,7 @@ export function vercelHeadersFor(config: VercelJson, urlPath: string): MatchedHe
     if (!sourceRegExp(rule.source).regExp.test(urlPath)) continue;
     for (const { key, value } of rule.headers) {
       const name = key.toLowerCase();
-      if (name in headers) conflicts.push(name);
+      if (name in headers && headers[name] !== value) conflicts.push(name);
       headers[name] = value;
     }
   }
