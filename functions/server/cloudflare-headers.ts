@@ -2,6 +2,7 @@ import { markdownAlternateLink } from '../pages/markdown-twin.ts';
 import type { HeaderTable } from './built-file-headers.ts';
 import { headerRules, type HeaderRule } from './header-rules.ts';
 import { CLOUDFLARE_MAX_HEADER_RULES } from './headers-file.ts';
+import { servicePathSamples, staticHostPaths } from './static-host-paths.ts';
 
 /**
  * The header rules for Cloudflare Pages. When the table's rules fit in its 100, they are the
@@ -13,16 +14,13 @@ import { CLOUDFLARE_MAX_HEADER_RULES } from './headers-file.ts';
  * Link header no longer names the twin (each page still does, in its head's `<link rel="alternate">`).
  */
 export function cloudflareHeaderRules(table: HeaderTable, siteUrl: string): HeaderRule[] {
-  const all = headerRules(new Map([...table.paths].map(([urlPath, served]) => [urlPath, served.headers])));
+  const paths = staticHostPaths(table);
+  const all = headerRules(paths, servicePathSamples());
   if (all.length <= CLOUDFLARE_MAX_HEADER_RULES) return all;
-  return headerRules(
-    new Map(
-      [...table.paths].map(([urlPath, served]) => [
-        urlPath,
-        cloudflarePageHeaders(table, urlPath, served.headers, siteUrl),
-      ]),
-    ),
+  const reduced = [...paths].map(
+    ([urlPath, headers]) => [urlPath, cloudflarePageHeaders(table, urlPath, headers, siteUrl)] as const,
   );
+  return headerRules(new Map(reduced), servicePathSamples());
 }
 
 /** A page's headers less what the note above says; any other path's as they are. */

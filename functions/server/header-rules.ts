@@ -28,9 +28,13 @@ function patternMatches(pattern: PathPattern, urlPath: string): boolean {
  * same on every host. For each header value, a greedy search takes the widest patterns (a folder,
  * with or without an extension) that match only paths with that value, largest first, and an
  * exact rule for each path left; rules with the same pattern are then one rule. A header every
- * path shares (the security headers) lands in one `/*` rule.
+ * path shares (the security headers) lands in one `/*` rule, the only rule that may also match a
+ * path of `elsewhere`.
  */
-export function headerRules(paths: ReadonlyMap<string, Readonly<Record<string, string>>>): HeaderRule[] {
+export function headerRules(
+  paths: ReadonlyMap<string, Readonly<Record<string, string>>>,
+  elsewhere: readonly string[] = [],
+): HeaderRule[] {
   const all = [...paths.keys()];
   const byValue = new Map<string, { name: string; value: string; members: Set<string> }>();
   for (const [urlPath, headers] of paths) {
@@ -51,7 +55,7 @@ export function headerRules(paths: ReadonlyMap<string, Readonly<Record<string, s
   for (const { name, value, members } of [...byValue.values()].sort((a, b) => b.members.size - a.members.size)) {
     const left = new Set(members);
     for (;;) {
-      const best = widestPattern(left, all);
+      const best = widestPattern(left, all, elsewhere);
       if (best === undefined) break;
       attach(best.pattern, name, value);
       for (const urlPath of best.matched) left.delete(urlPath);
@@ -73,6 +77,7 @@ function patternOrder(pattern: PathPattern): number {
 function widestPattern(
   left: ReadonlySet<string>,
   all: readonly string[],
+  elsewhere: readonly string[],
 ): { pattern: PathPattern; matched: string[] } | undefined {
   let best: { pattern: PathPattern; matched: string[] } | undefined;
   const tried = new Set<string>();
@@ -82,7 +87,12 @@ function widestPattern(
       if (tried.has(key)) continue;
       tried.add(key);
       const matched = all.filter((served) => patternMatches(pattern, served));
-      if (matched.length < 2 || !matched.every((served) => left.has(served)) || hostsDisagree(pattern, all)) continue;
+      const valid =
+        matched.length >= 2 &&
+        matched.every((served) => left.has(served)) &&
+        !hostsDisagree(pattern, all) &&
+        !matchesAny(pattern, elsewhere);
+      if (!valid) continue;
       if (best === undefined || matched.length > best.matched.length) best = { pattern, matched };
     }
   }
@@ -101,6 +111,16 @@ function hostsDisagree(pattern: PathPattern, all: readonly string[]): boolean {
   const dir = pattern.dir.slice(0, -1).replace(/[|\\{}()[\]^$+*?.]/g, '\\$&');
   const netlify = new RegExp(`^${dir}${pattern.suffix === '' ? '/?(.*)' : `/(.*)${pattern.suffix}`}/?$`, 'iu');
   return all.some((served) => netlify.test(served) !== patternMatches(pattern, served));
+}
+
+/**
+ * Whether a pattern other than the one for every path reaches a path that something else answers
+ * (the service's, proxied): Vercel adds its headers to a rewritten answer too, and the MCP
+ * endpoint `/mcp/docs` must not get the type of the server cards beside it under `/mcp/*`.
+ */
+function matchesAny(pattern: PathPattern, elsewhere: readonly string[]): boolean {
+  if ('dir' in pattern && pattern.dir === '/' && pattern.suffix === '') return false;
+  return elsewhere.some((urlPath) => patternMatches(pattern, urlPath) || hostsDisagree(pattern, [urlPath]));
 }
 
 function candidatePatterns(urlPath: string): PathPattern[] {

@@ -2,9 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServicePath, SERVICE_PATHS } from '../../functions/app/handle.ts';
+import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { builtFileHeaders, HOST_RULE_FILES, type HeaderTable } from '../../functions/server/built-file-headers.ts';
 import { cloudflareHeaderRules, cloudflarePageHeaders } from '../../functions/server/cloudflare-headers.ts';
 import { headerRules } from '../../functions/server/header-rules.ts';
+import { servicePathSamples, staticHostPaths } from '../../functions/server/static-host-paths.ts';
 import { CLOUDFLARE_MAX_HEADER_RULES, headersFile } from '../../functions/server/headers-file.ts';
 import { redirectsFile } from '../../functions/server/redirects-file.ts';
 import { COMPRESSED_VARIANTS, listBuiltFiles } from '../../functions/server/static-files.ts';
@@ -52,7 +54,7 @@ function staticPaths(table: HeaderTable): [string, { file: string; headers: Read
 /** One setting of the build: its table and the rules written from it. */
 function generated(siteUrl: string, apiOrigin: string) {
   const table = builtFileHeaders(served, { siteUrl });
-  const rules = headerRules(new Map([...table.paths].map(([urlPath, entry]) => [urlPath, entry.headers])));
+  const rules = headerRules(staticHostPaths(table), servicePathSamples());
   return {
     table,
     headers: headersFile(rules),
@@ -165,6 +167,13 @@ describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
         expect(fromNetlify, urlPath).toEqual(expected);
         expect(fromVercel, urlPath).toEqual(expected);
       }
+    }
+    // No rule but the one for every path (the security headers, which the service sends too) reaches a service path.
+    const common = Object.keys(securityHeaders(siteOf(setting)));
+    const netlify = parseNetlifyHeaders(setting.headers);
+    for (const urlPath of servicePathSamples()) {
+      expect(Object.keys(netlifyHeadersFor(netlify, urlPath).headers), urlPath).toEqual(common);
+      expect(Object.keys(vercelHeadersFor(setting.vercel, urlPath).headers), urlPath).toEqual(common);
     }
     // A static path is not proxied.
     for (const [urlPath] of paths)
