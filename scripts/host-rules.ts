@@ -7,7 +7,7 @@ import { cloudflareHeaderRules } from '../functions/server/cloudflare-headers.ts
 import { CLOUDFLARE_MAX_HEADER_RULES, headersFile } from '../functions/server/headers-file.ts';
 import { redirectsFile } from '../functions/server/redirects-file.ts';
 import { COMPRESSED_VARIANTS, listBuiltFiles } from '../functions/server/static-files.ts';
-import { servicePathSamples, staticHostPaths } from '../functions/server/static-host-paths.ts';
+import { answeredByService, staticHostPaths } from '../functions/server/static-host-paths.ts';
 import { vercelConfig, vercelIgnore } from '../functions/server/vercel-config.ts';
 
 /**
@@ -25,7 +25,7 @@ const { siteUrl } = loadConfig();
 const apiOrigin = (process.env.API_ORIGIN ?? '').replace(/\/+$/, '');
 
 const table = builtFileHeaders(listBuiltFiles(ROOT), { siteUrl });
-const rules = headerRules(staticHostPaths(table), servicePathSamples());
+const rules = headerRules(staticHostPaths(table), answeredByService(siteUrl));
 const forCloudflare = process.env.CF_PAGES === '1';
 const headerFileRules = forCloudflare ? cloudflareHeaderRules(table, siteUrl) : rules;
 writeFileSync(path.join(ROOT, '_headers'), headersFile(headerFileRules));

@@ -2,7 +2,7 @@ import { markdownAlternateLink } from '../pages/markdown-twin.ts';
 import type { HeaderTable } from './built-file-headers.ts';
 import { headerRules, type HeaderRule } from './header-rules.ts';
 import { CLOUDFLARE_MAX_HEADER_RULES } from './headers-file.ts';
-import { servicePathSamples, staticHostPaths } from './static-host-paths.ts';
+import { answeredByService, staticHostPaths } from './static-host-paths.ts';
 
 /**
  * The header rules for Cloudflare Pages. When the table's rules fit in its 100, they are the
@@ -15,12 +15,12 @@ import { servicePathSamples, staticHostPaths } from './static-host-paths.ts';
  */
 export function cloudflareHeaderRules(table: HeaderTable, siteUrl: string): HeaderRule[] {
   const paths = staticHostPaths(table);
-  const all = headerRules(paths, servicePathSamples());
+  const all = headerRules(paths, answeredByService(siteUrl));
   if (all.length <= CLOUDFLARE_MAX_HEADER_RULES) return all;
   const reduced = [...paths].map(
     ([urlPath, headers]) => [urlPath, cloudflarePageHeaders(table, urlPath, headers, siteUrl)] as const,
   );
-  return headerRules(new Map(reduced), servicePathSamples());
+  return headerRules(new Map(reduced), answeredByService(siteUrl));
 }
 
 /** A page's headers less what the note above says; any other path's as they are. */

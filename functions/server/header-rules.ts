@@ -6,6 +6,15 @@
  */
 export type PathPattern = { exact: string } | { dir: string; suffix: string };
 
+/**
+ * Paths that something else answers on the same host (the service's, proxied), and the headers
+ * it sends on every answer itself: a rule may reach those paths only with these.
+ */
+export interface AnsweredElsewhere {
+  paths: readonly string[];
+  headers: Readonly<Record<string, string>>;
+}
+
 /** Headers (lower-case names) a host attaches to the paths a pattern matches. */
 export interface HeaderRule {
   pattern: PathPattern;
@@ -28,12 +37,12 @@ function patternMatches(pattern: PathPattern, urlPath: string): boolean {
  * same on every host. For each header value, a greedy search takes the widest patterns (a folder,
  * with or without an extension) that match only paths with that value, largest first, and an
  * exact rule for each path left; rules with the same pattern are then one rule. A header every
- * path shares (the security headers) lands in one `/*` rule, the only rule that may also match a
- * path of `elsewhere`.
+ * path shares (the security headers) lands in one `/*` rule; it reaches the paths answered
+ * elsewhere too, which is why only what those answers carry anyway may go there.
  */
 export function headerRules(
   paths: ReadonlyMap<string, Readonly<Record<string, string>>>,
-  elsewhere: readonly string[] = [],
+  elsewhere: AnsweredElsewhere = { paths: [], headers: {} },
 ): HeaderRule[] {
   const all = [...paths.keys()];
   const byValue = new Map<string, { name: string; value: string; members: Set<string> }>();
@@ -54,8 +63,9 @@ export function headerRules(
   };
   for (const { name, value, members } of [...byValue.values()].sort((a, b) => b.members.size - a.members.size)) {
     const left = new Set(members);
+    const avoid = elsewhere.headers[name] === value ? [] : elsewhere.paths;
     for (;;) {
-      const best = widestPattern(left, all, elsewhere);
+      const best = widestPattern(left, all, avoid);
       if (best === undefined) break;
       attach(best.pattern, name, value);
       for (const urlPath of best.matched) left.delete(urlPath);
@@ -114,12 +124,11 @@ function hostsDisagree(pattern: PathPattern, all: readonly string[]): boolean {
 }
 
 /**
- * Whether a pattern other than the one for every path reaches a path that something else answers
- * (the service's, proxied): Vercel adds its headers to a rewritten answer too, and the MCP
- * endpoint `/mcp/docs` must not get the type of the server cards beside it under `/mcp/*`.
+ * Whether a pattern reaches a path that something else answers (the service's, proxied): Vercel
+ * adds its headers to a rewritten answer too, and the MCP endpoint `/mcp/docs` must not get the
+ * type of the server cards beside it under `/mcp/*`.
  */
 function matchesAny(pattern: PathPattern, elsewhere: readonly string[]): boolean {
-  if ('dir' in pattern && pattern.dir === '/' && pattern.suffix === '') return false;
   return elsewhere.some((urlPath) => patternMatches(pattern, urlPath) || hostsDisagree(pattern, [urlPath]));
 }
 

@@ -21,7 +21,14 @@ export function headersFile(rules: readonly HeaderRule[]): string {
         .map(([name, value]) => `  ${displayName(name)}: ${value}`)
         .join('\n')}`,
   );
-  return `# Made by npm run build from the header table (functions/server/built-file-headers.ts); do not edit.\n# ${rules.length} rules.\n\n${blocks.join('\n\n')}\n`;
+  const head = [
+    '# Made by npm run build from the header table (functions/server/built-file-headers.ts); do not edit.',
+    '# Syntax: Netlify docs, "Custom headers" > "Syntax for the _headers file";',
+    '# Cloudflare Pages docs, "Headers" > "Attach a header" and "Match a path" (at most 100 rules).',
+    '# No two rules that match one served path set the same header: Cloudflare would join the values.',
+    `# ${rules.length} rules.`,
+  ];
+  return `${head.join('\n')}\n\n${blocks.join('\n\n')}\n`;
 }
 
 function patternText(pattern: PathPattern): string {

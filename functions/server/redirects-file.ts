@@ -15,8 +15,12 @@ import type { HeaderTable } from './built-file-headers.ts';
  * already redirects `/x.html` and `/x/` ("Serving Pages" > "Route matching").
  */
 export function redirectsFile(table: HeaderTable, apiOrigin: string): string {
-  const head =
-    '# Made by npm run build from the header table and the service paths (functions/app/handle.ts); do not edit.\n';
+  const head = [
+    '# Made by npm run build from the header table and the service paths (functions/app/handle.ts); do not edit.',
+    '# Syntax: Netlify docs, "Redirects and rewrites" > "Syntax for the _redirects file", "Rewrites and proxies";',
+    '# Cloudflare Pages docs, "Redirects" (it proxies to its own paths only, so it skips the 200! lines).',
+    '',
+  ].join('\n');
   const elsewhere = builtElsewhere(table).map(([urlPath, file]) => `${urlPath}  ${file}  200`);
   const proxies =
     apiOrigin === ''

@@ -1,5 +1,7 @@
 import { isServicePath, SERVICE_PATHS } from '../app/handle.ts';
+import { securityHeaders } from '../http/security-headers.ts';
 import type { HeaderTable } from './built-file-headers.ts';
+import type { AnsweredElsewhere } from './header-rules.ts';
 
 /**
  * The table's paths a static host answers from the built files, with their headers: all but the
@@ -12,10 +14,16 @@ export function staticHostPaths(table: HeaderTable): Map<string, Readonly<Record
   );
 }
 
-/** Paths the service answers (SERVICE_PATHS, each prefix with a path under it), for rules to stay clear of. */
-export function servicePathSamples(): string[] {
-  return [
-    ...SERVICE_PATHS.exact,
-    ...SERVICE_PATHS.prefixes.flatMap((prefix) => [prefix, `${prefix}x`, `${prefix}x/y`]),
-  ];
+/**
+ * The service's paths (SERVICE_PATHS, each prefix with paths under it), which rules stay clear of,
+ * and the headers it sends on every answer (functions/server/request-listener.ts), which may reach them.
+ */
+export function answeredByService(siteUrl: string): AnsweredElsewhere {
+  return {
+    paths: [
+      ...SERVICE_PATHS.exact,
+      ...SERVICE_PATHS.prefixes.flatMap((prefix) => [prefix, `${prefix}x`, `${prefix}x/y`]),
+    ],
+    headers: securityHeaders(siteUrl),
+  };
 }

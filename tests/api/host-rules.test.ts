@@ -6,7 +6,7 @@ import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { builtFileHeaders, HOST_RULE_FILES, type HeaderTable } from '../../functions/server/built-file-headers.ts';
 import { cloudflareHeaderRules, cloudflarePageHeaders } from '../../functions/server/cloudflare-headers.ts';
 import { headerRules } from '../../functions/server/header-rules.ts';
-import { servicePathSamples, staticHostPaths } from '../../functions/server/static-host-paths.ts';
+import { answeredByService, staticHostPaths } from '../../functions/server/static-host-paths.ts';
 import { CLOUDFLARE_MAX_HEADER_RULES, headersFile } from '../../functions/server/headers-file.ts';
 import { redirectsFile } from '../../functions/server/redirects-file.ts';
 import { COMPRESSED_VARIANTS, listBuiltFiles } from '../../functions/server/static-files.ts';
@@ -54,7 +54,7 @@ function staticPaths(table: HeaderTable): [string, { file: string; headers: Read
 /** One setting of the build: its table and the rules written from it. */
 function generated(siteUrl: string, apiOrigin: string) {
   const table = builtFileHeaders(served, { siteUrl });
-  const rules = headerRules(staticHostPaths(table), servicePathSamples());
+  const rules = headerRules(staticHostPaths(table), answeredByService(siteUrl));
   return {
     table,
     headers: headersFile(rules),
@@ -171,7 +171,7 @@ describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
     // No rule but the one for every path (the security headers, which the service sends too) reaches a service path.
     const common = Object.keys(securityHeaders(siteOf(setting)));
     const netlify = parseNetlifyHeaders(setting.headers);
-    for (const urlPath of servicePathSamples()) {
+    for (const urlPath of answeredByService(siteOf(setting)).paths) {
       expect(Object.keys(netlifyHeadersFor(netlify, urlPath).headers), urlPath).toEqual(common);
       expect(Object.keys(vercelHeadersFor(setting.vercel, urlPath).headers), urlPath).toEqual(common);
     }
