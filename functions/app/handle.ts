@@ -19,6 +19,15 @@ function isRouterPath(path: string): boolean {
 }
 
 /**
+ * The same paths as a host's proxy rules say them (deploy rules made at build,
+ * functions/server/redirects-file.ts and vercel-config.ts): exact paths, and prefixes that end in `/`.
+ */
+export const SERVICE_PATHS: { readonly exact: readonly string[]; readonly prefixes: readonly string[] } = {
+  exact: ['/api', ...ENDPOINT_PATHS],
+  prefixes: ROUTER_PREFIXES,
+};
+
+/**
  * Whether the service answers this path per request (known without building it). Every other
  * path is its host's: the built files in production, Astro under `astro dev`.
  */

@@ -1,17 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import { createApi, type Api } from '../app/app.ts';
 import type { Config } from '../config/env.ts';
-import { isOpenToAll } from '../docs/discovery-documents.ts';
 import { serviceHandle } from '../app/handle.ts';
-import { DISCOVERY_LINKS } from '../http/router.ts';
-import { OPEN_TO_ALL } from '../http/cors.ts';
-import { securityHeaders } from '../http/security-headers.ts';
-import { SERVER_CARD_CORS_HEADERS, SERVER_CARD_PATHS } from '../mcp/server-identity.ts';
 import type { Build } from './build-output.ts';
 import { logError } from '../log/log.ts';
 import { limitConnections, serverTimeouts } from './connection-limits.ts';
 import { createRequestListener } from './request-listener.ts';
-import { StaticFiles } from './static-files.ts';
+import { listBuiltFiles, StaticFiles } from './static-files.ts';
+import { builtFileHeaders } from './built-file-headers.ts';
 
 /** How long `close()` waits for in-flight requests before it closes what is left. */
 export const DRAIN_TIMEOUT_MS = 10_000;
@@ -46,18 +42,10 @@ export interface RunningService {
 export async function startServer(config: Config, build: Build): Promise<RunningService> {
   const api = await createApi(config, build.projects, build.searchIndex);
   await api.services.quotas.ready();
-  // The home page and the catalog point agents at the catalog and the description (RFC 8288 links);
-  // HEAD on the catalog answers with its own Link (RFC 9727 section 2).
-  const discoveryLinks = { link: DISCOVERY_LINKS };
-  // Discovery and other public documents are read by agents and tools in any origin; server cards
-  // by MCP clients, with the CORS headers their draft asks for (functions/mcp/server-identity.ts).
-  const serverCards = new Set<string>(SERVER_CARD_PATHS);
-  const extraHeaders = (path: string): Record<string, string> | undefined => {
-    if (serverCards.has(path)) return SERVER_CARD_CORS_HEADERS;
-    const links = path === '/' || path === '/.well-known/api-catalog' ? discoveryLinks : {};
-    return { ...links, ...(isOpenToAll(path) ? OPEN_TO_ALL : {}) };
-  };
-  const statics = new StaticFiles(build.clientDir, securityHeaders(config.siteUrl), extraHeaders, config.siteUrl);
+  const statics = new StaticFiles(
+    build.clientDir,
+    builtFileHeaders(listBuiltFiles(build.clientDir), { siteUrl: config.siteUrl }),
+  );
   const handle = serviceHandle(api, build.docs, (path) => {
     const template = statics.get(path)?.identity.body.toString('utf8');
     if (template === undefined) throw new Error(`The build has no ${path} page`);

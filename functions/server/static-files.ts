@@ -1,9 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BUILT_ELSEWHERE, DOCUMENT_ALIASES } from '../docs/discovery-documents.ts';
 import { strongEtag } from '../http/etag.ts';
-import { appendLink, markdownAlternateLink } from '../pages/markdown-twin.ts';
-import { mediaTypeFor } from './media-types.ts';
+import type { HeaderTable, ServedFile } from './built-file-headers.ts';
 
 /** One encoding of a file with the headers it is always sent with. */
 export interface StaticVariant {
@@ -34,19 +32,15 @@ export interface StaticFile {
  */
 export const COMPRESSED_VARIANTS = { br: '.br', gzip: '.gz' } as const;
 const VARIANT_SUFFIXES: readonly string[] = Object.values(COMPRESSED_VARIANTS);
-/** The not-found page and its Markdown twin, kept aside rather than served at their own paths. */
-const NOT_FOUND: ReadonlySet<string> = new Set(['/404.html', '/404.md']);
 
 /**
  * The prerendered output, loaded into memory once at start with every header precomputed:
- * a request for a page or document costs a map lookup and a write. Compression happened at
- * build; start only reads the `.br`/`.gz` files beside each file (a file without them is sent
- * as it is), which keeps start under a second.
- * `pages/x.html` is served at the clean URL `/pages/x`; a document the build could not write at
- * its URL (BUILT_ELSEWHERE) at that URL only; other files at their own path.
- * A page with a Markdown twin (`x.md` beside `x.html`) advertises it in a Link header. An alias
- * (DOCUMENT_ALIASES) is served as the document it names.
- * `404.html` and `404.md` live at no address: they answer for every missing path.
+ * a request for a page or document costs a map lookup and a write. Which file answers which
+ * path, and with which headers, is the build's header table (./built-file-headers.ts), the one
+ * every host's rules are made from; this adds what a host computes from the bytes: the ETag,
+ * the length, and the precompressed variants. Compression happened at build; start only reads
+ * the `.br`/`.gz` files beside each file (a file without them is sent as it is), which keeps
+ * start under a second. `404.html` and `404.md` answer for every missing path.
  */
 export class StaticFiles {
   readonly files = new Map<string, StaticFile>();
@@ -55,44 +49,14 @@ export class StaticFiles {
   readonly notFoundMarkdown: StaticFile | undefined;
 
   /** Pages (by clean URL) that have a Markdown twin, and the twin's path. */
-  private readonly twins = new Map<string, string>();
+  private readonly twins: ReadonlyMap<string, string>;
 
-  /**
-   * `extraHeaders` gives the headers to add to a path (Link headers on the home page, say);
-   * `siteUrl` makes the twins' Link targets absolute, like the `<link>` in each page's head.
-   */
-  constructor(
-    root: string,
-    commonHeaders: Record<string, string>,
-    extraHeaders: (urlPath: string) => Record<string, string> | undefined = () => undefined,
-    siteUrl = '',
-  ) {
-    const relatives = listFiles(root);
-    const urlPaths = new Set(relatives.map((relative) => `/${relative.split(path.sep).join('/')}`));
-    for (const urlPath of urlPaths) {
-      if (!urlPath.endsWith('.html')) continue;
-      const twin = urlPath === '/index.html' ? '/index.md' : urlPath.replace(/\.html$/, '.md');
-      if (urlPaths.has(twin)) this.twins.set(NOT_FOUND.has(urlPath) ? urlPath : cleanUrl(urlPath), twin);
-    }
-    const negotiated = new Set([...this.twins.keys(), ...this.twins.values()]);
-    let notFound: StaticFile | undefined;
-    let notFoundMarkdown: StaticFile | undefined;
-    for (const urlPath of urlPaths) {
-      const clean = BUILT_ELSEWHERE[urlPath] ?? (NOT_FOUND.has(urlPath) ? urlPath : cleanUrl(urlPath));
-      const headers = { ...commonHeaders, ...extraHeaders(clean) };
-      const twin = this.twins.get(clean);
-      if (twin !== undefined) headers.link = appendLink(headers.link, markdownAlternateLink(`${siteUrl}${twin}`));
-      const file = loadFile(path.join(root, urlPath), urlPath, headers, negotiated.has(clean));
-      if (urlPath === '/404.html') notFound = file;
-      else if (urlPath === '/404.md') notFoundMarkdown = file;
-      else this.files.set(clean, file);
-    }
-    this.notFoundPage = notFound;
-    this.notFoundMarkdown = notFoundMarkdown;
-    for (const [alias, target] of Object.entries(DOCUMENT_ALIASES)) {
-      const file = this.files.get(target);
-      if (file !== undefined) this.files.set(alias, file);
-    }
+  constructor(root: string, table: HeaderTable) {
+    const load = (served: ServedFile) => loadFile(path.join(root, served.file), served.headers);
+    for (const [urlPath, served] of table.paths) this.files.set(urlPath, load(served));
+    this.notFoundPage = table.notFound === undefined ? undefined : load(table.notFound);
+    this.notFoundMarkdown = table.notFoundMarkdown === undefined ? undefined : load(table.notFoundMarkdown);
+    this.twins = table.twins;
   }
 
   get(urlPath: string): StaticFile | undefined {
@@ -126,34 +90,16 @@ function acceptedEncodings(header: string): Set<string> {
   return accepted;
 }
 
-function cleanUrl(urlPath: string): string {
-  if (urlPath === '/index.html') return '/';
-  return urlPath.endsWith('.html') ? urlPath.slice(0, -'.html'.length) : urlPath;
-}
-
-function cacheControlFor(urlPath: string): string {
-  // Astro fingerprints everything under /_astro, so those bytes never change at that URL.
-  if (urlPath.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
-  if (urlPath.endsWith('.html')) return 'public, max-age=0, must-revalidate';
-  return 'public, max-age=300, stale-while-revalidate=3600';
-}
-
-function loadFile(
-  file: string,
-  urlPath: string,
-  commonHeaders: Record<string, string>,
-  negotiated: boolean,
-): StaticFile {
+function loadFile(file: string, decided: Readonly<Record<string, string>>): StaticFile {
   const body = readFileSync(file);
   const etag = strongEtag(body);
   const br = readVariant(file, COMPRESSED_VARIANTS.br, body.length);
   const gzip = readVariant(file, COMPRESSED_VARIANTS.gzip, body.length);
+  const { vary, ...rest } = decided;
   const base: Record<string, string> = {
-    ...commonHeaders,
-    'content-type': mediaTypeFor(urlPath),
-    'cache-control': cacheControlFor(urlPath),
+    ...rest,
     etag,
-    ...varyHeader(br !== undefined || gzip !== undefined, negotiated),
+    ...varyHeader(br !== undefined || gzip !== undefined, vary),
   };
   const variant = (bytes: Buffer, encoding?: string): StaticVariant => {
     const headers = {
@@ -189,17 +135,18 @@ function readVariant(file: string, suffix: string, identityLength: number): Buff
   return bytes.length < identityLength ? bytes : undefined;
 }
 
-/** Vary names what chose this representation: the encoding, and for pages with a Markdown twin, Accept. */
-function varyHeader(compressed: boolean, negotiated: boolean): Record<string, string> {
-  const vary = [...(compressed ? ['Accept-Encoding'] : []), ...(negotiated ? ['Accept'] : [])];
+/** Vary names what chose this representation: the encoding, then what the table named (Accept, for negotiated pages). */
+function varyHeader(compressed: boolean, decided: string | undefined): Record<string, string> {
+  const vary = [...(compressed ? ['Accept-Encoding'] : []), ...(decided === undefined ? [] : [decided])];
   return vary.length > 0 ? { vary: vary.join(', ') } : {};
 }
 
-function listFiles(root: string): string[] {
+/** The files of the client dir as URL paths (`/pages/x.html`), without the precompressed variants. */
+export function listBuiltFiles(root: string): string[] {
   return (
     readdirSync(root, { recursive: true, withFileTypes: true })
       // A precompressed variant is served in place of its file, never at its own path.
       .filter((entry) => entry.isFile() && !VARIANT_SUFFIXES.includes(path.extname(entry.name)))
-      .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+      .map((entry) => `/${path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`)
   );
 }

@@ -1,0 +1,40 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../functions/config/env.ts';
+import { builtFileHeaders, VERCEL_IGNORE } from '../functions/server/built-file-headers.ts';
+import { headerRules } from '../functions/server/header-rules.ts';
+import { cloudflareHeaderRules } from '../functions/server/cloudflare-headers.ts';
+import { CLOUDFLARE_MAX_HEADER_RULES, headersFile } from '../functions/server/headers-file.ts';
+import { redirectsFile } from '../functions/server/redirects-file.ts';
+import { COMPRESSED_VARIANTS, listBuiltFiles } from '../functions/server/static-files.ts';
+import { answeredByService, staticHostPaths } from '../functions/server/static-host-paths.ts';
+import { vercelConfig, vercelIgnore } from '../functions/server/vercel-config.ts';
+
+/**
+ * Part of `npm run build`: the static hosts' rules, made from the header table the Node server
+ * serves with, into the client dir beside the files they describe: `_headers` and `_redirects`
+ * (Netlify, Cloudflare Pages) and `vercel.json` (Vercel, deploying that folder). The API origin
+ * that the dynamic paths are proxied to is API_ORIGIN (none: no proxy rules). Netlify and
+ * Cloudflare Pages read the same `_headers`, but Cloudflare takes at most 100 rules: a build on
+ * Cloudflare Pages (which sets CF_PAGES=1, Cloudflare Pages docs, "Build configuration" >
+ * "Environment variables"), or with CF_PAGES=1 for `wrangler pages deploy`, writes its rules
+ * (functions/server/cloudflare-headers.ts).
+ */
+const ROOT = path.resolve(process.argv[2] ?? 'dist/client');
+const { siteUrl } = loadConfig();
+const apiOrigin = (process.env.API_ORIGIN ?? '').replace(/\/+$/, '');
+
+const table = builtFileHeaders(listBuiltFiles(ROOT), { siteUrl });
+const rules = headerRules(staticHostPaths(table), answeredByService(siteUrl));
+const forCloudflare = process.env.CF_PAGES === '1';
+const headerFileRules = forCloudflare ? cloudflareHeaderRules(table, siteUrl) : rules;
+writeFileSync(path.join(ROOT, '_headers'), headersFile(headerFileRules));
+writeFileSync(path.join(ROOT, '_redirects'), redirectsFile(table, apiOrigin));
+writeFileSync(path.join(ROOT, 'vercel.json'), `${JSON.stringify(vercelConfig(table, rules, apiOrigin), null, 2)}\n`);
+writeFileSync(path.join(ROOT, VERCEL_IGNORE), vercelIgnore(table, apiOrigin, Object.values(COMPRESSED_VARIANTS)));
+const flavour = forCloudflare
+  ? `for Cloudflare Pages, ${headerFileRules.length} of its ${CLOUDFLARE_MAX_HEADER_RULES} rules`
+  : `${headerFileRules.length} rules; CF_PAGES=1 writes Cloudflare's`;
+process.stdout.write(
+  `host rules: _headers (${flavour}), _redirects, vercel.json, .vercelignore under ${path.relative(process.cwd(), ROOT)}\n`,
+);
