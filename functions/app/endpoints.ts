@@ -48,9 +48,9 @@ export function serviceEndpoints(
     contact,
     formTokens,
     new ContactPage(pageTemplate('/contact')),
-    config.siteUrl,
+    config,
   );
-  const searchForm = searchPageHandler(search, new SearchPage(pageTemplate('/search')), config.siteUrl);
+  const searchForm = searchPageHandler(search, new SearchPage(pageTemplate('/search')), config);
   const contactPage: Endpoint = (request) => contactForm(request, contexts.visitor(request));
   const searchPage: Endpoint = (request) => searchForm(request, contexts.visitor(request));
   return new Map<string, Endpoint>([

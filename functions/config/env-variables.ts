@@ -1,6 +1,7 @@
 import { JOB_MAX_ATTEMPTS, SANDBOX_STORAGE_MIN_BYTES } from './fixed-limits.ts';
 import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
 import { SITE_URL_DEFAULT_SOURCE } from './site-url.ts';
+import { SERVICE_PATHS_TEXT } from './public-urls.ts';
 import { loadSite } from './site.ts';
 
 /**
@@ -22,6 +23,11 @@ export const ENV_VARIABLES = {
     /** Shown as the default instead of the value: the owner's file, not a constant. */
     defaultFrom: SITE_URL_DEFAULT_SOURCE,
     meaning: `Public base URL used in every absolute link (pages, API, documents). Unset, the ${SITE_URL_DEFAULT_SOURCE} is used (what \`npm run init -- --url\` writes); set, it overrides that, for the build and the server alike (to build one checkout for a staging address, say).`,
+  },
+  API_ORIGIN: {
+    baked: true,
+    default: '',
+    meaning: `Where the dynamic part answers when the pages are served from elsewhere (a static host or CDN): an origin such as https://api.ada.example, without a path; https:// unless its host is loopback. The pages, documents, OpenAPI servers, llms.txt, server cards and skills then name it for ${SERVICE_PATHS_TEXT}, the contact and search forms post there, and its CORS and MCP Origin checks accept the SITE_URL origin. Empty keeps everything on SITE_URL.`,
   },
   DATA_DIR: {
     default: './data',

@@ -57,7 +57,7 @@ export async function startServer(config: Config, build: Build): Promise<Running
     const links = path === '/' || path === '/.well-known/api-catalog' ? discoveryLinks : {};
     return { ...links, ...(isOpenToAll(path) ? OPEN_TO_ALL : {}) };
   };
-  const statics = new StaticFiles(build.clientDir, securityHeaders(config.siteUrl), extraHeaders, config.siteUrl);
+  const statics = new StaticFiles(build.clientDir, securityHeaders(config), extraHeaders, config.siteUrl);
   const handle = serviceHandle(api, build.docs, (path) => {
     const template = statics.get(path)?.identity.body.toString('utf8');
     if (template === undefined) throw new Error(`The build has no ${path} page`);

@@ -108,7 +108,7 @@ export async function startApi(env: Record<string, string> = {}, dataDir = fresh
   const quotasReady = api.services.quotas.ready();
   // The production service's one entry, over the built pages.
   const handle = serviceHandle(api, docs, (page) => (page === '/contact' ? contactTemplate : searchTemplate));
-  const commonList = Object.entries(securityHeaders(config.siteUrl)).flat();
+  const commonList = Object.entries(securityHeaders(config)).flat();
 
   async function request(call: ApiCall): Promise<ApiAnswer> {
     const method = (call.method ?? 'GET').toUpperCase();
