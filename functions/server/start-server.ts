@@ -58,11 +58,7 @@ export async function startServer(config: Config, build: Build): Promise<Running
     return { ...links, ...(isOpenToAll(path) ? OPEN_TO_ALL : {}) };
   };
   const statics = new StaticFiles(build.clientDir, securityHeaders(config), extraHeaders, config.siteUrl);
-  const handle = serviceHandle(api, build.docs, (path) => {
-    const template = statics.get(path)?.identity.body.toString('utf8');
-    if (template === undefined) throw new Error(`The build has no ${path} page`);
-    return template;
-  });
+  const handle = serviceHandle(api, build.docs, (path) => build.pageTemplates[path]);
   const server = createServer(serverTimeouts(config.connections), createRequestListener({ config, handle, statics }));
   limitConnections(server, config.connections, config.trustProxy);
 
