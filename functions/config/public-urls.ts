@@ -59,3 +59,12 @@ export function publicUrl(origins: PublicOrigins, pathAndQuery: string): string 
   if (isServicePath(path) && (!page || hasQuery)) return serviceUrl(origins, pathAndQuery);
   return `${origins.siteUrl}${pathAndQuery}`;
 }
+
+/**
+ * How a page refers to a dynamic path (a form's action, the URL its script fetches): by path when
+ * the service shares the pages' origin, so a page keeps working wherever it is served from; on
+ * API_ORIGIN otherwise.
+ */
+export function serviceHref(origins: PublicOrigins, pathAndQuery: string): string {
+  return origins.apiOrigin === null ? pathAndQuery : serviceUrl(origins, pathAndQuery);
+}

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../functions/config/env.ts';
-import { serviceUrl } from '../../functions/config/public-urls.ts';
+import { serviceHref } from '../../functions/config/public-urls.ts';
 import { contactMessageSchema } from '../../functions/contact/schema.ts';
 import { inputJsonSchema } from '../../functions/mcp/tool-registry.ts';
 import { OPERATIONS } from '../../functions/operations/operations.ts';
@@ -40,7 +40,7 @@ export const SEARCH_PORTFOLIO: PageTool = {
   annotations: { readOnlyHint: true },
   // Read when the page is built: the API's origin (API_ORIGIN) or the site's.
   get api() {
-    return serviceUrl(loadConfig(), OPERATIONS.search.path);
+    return serviceHref(loadConfig(), OPERATIONS.search.path);
   },
 };
 
@@ -57,6 +57,6 @@ export const SEND_MESSAGE: PageTool = {
   inputSchema: inputJsonSchema(contactMessageSchema),
   annotations: { readOnlyHint: false },
   get api() {
-    return serviceUrl(loadConfig(), OPERATIONS.createContact.path);
+    return serviceHref(loadConfig(), OPERATIONS.createContact.path);
   },
 };
