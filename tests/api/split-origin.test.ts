@@ -179,10 +179,10 @@ describe('the service on its own origin', () => {
     expect(response.headers.get('link')).toContain(`<${API}/search.md?q=api>`);
   });
 
-  it("allows the API origin in the pages' Content-Security-Policy (connect-src, form-action)", async () => {
+  it("allows the API origin in the pages' Content-Security-Policy (connect-src, form-action), and the site in form-action (the redirect back)", async () => {
     const csp = (await server.request({ path: '/api/v1' })).headers['content-security-policy'] ?? '';
     expect(csp).toContain(`connect-src 'self' ${API}`);
-    expect(csp).toContain(`form-action 'self' ${API}`);
+    expect(csp).toContain(`form-action 'self' ${SITE} ${API}`);
   });
 
   it("accepts MCP requests from the site's pages, and refuses a foreign page", async () => {
