@@ -36,4 +36,6 @@ const written: Record<string, string> = {
   'search.md': withLlmsTxtPointer(searchAsMarkdown({ query: '' }, origins), origins.siteUrl),
 };
 for (const [file, body] of Object.entries(written)) writeFileSync(path.join(CLIENT, file), body);
-process.stdout.write(`static pages: ${Object.keys(written).join(', ')} written; their templates under ${path.relative(process.cwd(), path.join(DIST, 'templates'))}\n`);
+process.stdout.write(
+  `static pages: ${Object.keys(written).join(', ')} written; their templates under ${path.relative(process.cwd(), path.join(DIST, 'templates'))}\n`,
+);

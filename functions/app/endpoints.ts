@@ -44,12 +44,7 @@ export function serviceEndpoints(
 ): Map<string, Endpoint> {
   const { contact, formTokens, search, config, catalog } = api.services;
   const { router, contexts } = api;
-  const contactForm = contactFormHandler(
-    contact,
-    formTokens,
-    new ContactPage(pageTemplate('/contact')),
-    config,
-  );
+  const contactForm = contactFormHandler(contact, formTokens, new ContactPage(pageTemplate('/contact')), config);
   const searchForm = searchPageHandler(search, new SearchPage(pageTemplate('/search')), config);
   const contactPage: Endpoint = (request) => contactForm(request, contexts.visitor(request));
   const searchPage: Endpoint = (request) => searchForm(request, contexts.visitor(request));

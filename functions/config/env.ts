@@ -145,7 +145,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 function apiOrigin(env: Env): string | null {
   const text = effectiveValue(env, 'API_ORIGIN').trim();
   if (text === '') return null;
-  const expected = 'an origin such as https://api.ada.example (https, or http on localhost/127.0.0.1/[::1]; no path), or empty';
+  const expected =
+    'an origin such as https://api.ada.example (https, or http on localhost/127.0.0.1/[::1]; no path), or empty';
   if (!URL.canParse(text)) throw new ConfigError('API_ORIGIN', text, expected);
   const url = new URL(text);
   const plainAllowed = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);

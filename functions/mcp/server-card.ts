@@ -78,7 +78,11 @@ async function serverInfoOf(server: McpServer): Promise<InitializeResult['server
  * the protocol), nor capabilities. Name, version and title are read from the server itself, so
  * the card agrees with what a connected client is told.
  */
-async function serverCard(id: McpServerId, server: McpServer, origins: PublicOrigins): Promise<Record<string, unknown>> {
+async function serverCard(
+  id: McpServerId,
+  server: McpServer,
+  origins: PublicOrigins,
+): Promise<Record<string, unknown>> {
   const { siteUrl } = origins;
   const serverInfo = await serverInfoOf(server);
   return {

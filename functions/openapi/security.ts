@@ -19,7 +19,9 @@ export function securitySchemes(origins: PublicOrigins): Record<string, Security
     oauth2: {
       type: 'oauth2',
       description: `${optional} The client credentials grant trades a keyId and its key for a short-lived access token that acts like the key.`,
-      flows: { clientCredentials: { tokenUrl: serviceUrl(origins, '/oauth/token'), scopes: { ...OAUTH_SCOPE_MEANINGS } } },
+      flows: {
+        clientCredentials: { tokenUrl: serviceUrl(origins, '/oauth/token'), scopes: { ...OAUTH_SCOPE_MEANINGS } },
+      },
     },
     clientBasic: {
       type: 'http',

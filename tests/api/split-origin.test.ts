@@ -44,7 +44,9 @@ describe('documents name API_ORIGIN for the dynamic paths, SITE_URL for the rest
   it('OpenAPI: servers and the token URL', () => {
     const document = buildOpenApiDocument(config);
     expect(document.servers).toEqual([{ url: API }]);
-    const oauth = document.components?.securitySchemes?.oauth2 as { flows: { clientCredentials: { tokenUrl: string } } };
+    const oauth = document.components?.securitySchemes?.oauth2 as {
+      flows: { clientCredentials: { tokenUrl: string } };
+    };
     expect(oauth.flows.clientCredentials.tokenUrl).toBe(`${API}/oauth/token`);
     expect(document.info.contact?.url).toBe(SITE);
   });

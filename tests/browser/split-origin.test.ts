@@ -112,10 +112,7 @@ describe('the contact form, pages on the site, the service on API_ORIGIN', () =>
     await page.goto(`${SITE}/contact`);
     // The browser's own check lets `a@b` through (HTML "valid e-mail address"); the service wants a domain with a dot.
     await fillContact(page, 'visitor@localhost', 'A message the service will send back.');
-    await Promise.all([
-      page.waitForURL(`${API}/contact`),
-      page.getByRole('button', { name: 'Send message' }).click(),
-    ]);
+    await Promise.all([page.waitForURL(`${API}/contact`), page.getByRole('button', { name: 'Send message' }).click()]);
     expect(await page.locator('#form-status').textContent()).toContain('correct the fields');
     expect(await page.getByLabel('Your email').inputValue()).toBe('visitor@localhost');
     expect(await page.getByLabel('Your email').getAttribute('aria-invalid')).toBe('true');
@@ -158,9 +155,9 @@ describe('the search page, pages on the site, the service on API_ORIGIN', () => 
     await page.goto(`${SITE}/search`);
     await page.getByLabel('Search for').fill('api');
     await Promise.all([page.waitForURL(`${API}/search?**`), page.getByRole('button', { name: 'Search' }).click()]);
-    const links = await page.locator('#search-results li a').evaluateAll((anchors) =>
-      anchors.map((anchor) => anchor.getAttribute('href') ?? ''),
-    );
+    const links = await page
+      .locator('#search-results li a')
+      .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href') ?? ''));
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) expect(link.startsWith(`${SITE}/`), link).toBe(true);
     expect(problems).toEqual([]);
@@ -190,7 +187,9 @@ async function withTools(pagePath: string, name: string): Promise<{ page: Page; 
   await page.goto(`${SITE}${pagePath}`);
   await expect
     .poll(() =>
-      page.evaluate(() => (window as unknown as { registeredTools: { name: string }[] }).registeredTools.map((t) => t.name)),
+      page.evaluate(() =>
+        (window as unknown as { registeredTools: { name: string }[] }).registeredTools.map((t) => t.name),
+      ),
     )
     .toContain(name);
   return { page, problems };
