@@ -61,7 +61,7 @@ export const ENV_VARIABLES = {
   CONTACT_MIN_FILL_SECONDS: {
     default: '3',
     meaning:
-      "A post of the contact page sent sooner than this after the page was served is kept as spam (never notified; npm run inbox -- --spam). 0 turns the minimum off; the page's signed token is still required.",
+      "A post of the contact page sent sooner than this after the page was served is kept as spam (never notified; npm run inbox -- --spam). 0 turns the minimum off; the page's signed token is still required, unless API_ORIGIN is set: the page is then a static file, which carries none.",
   },
   KEYS_RATE_LIMIT: {
     baked: true,

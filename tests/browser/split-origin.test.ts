@@ -1,7 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../functions/config/env.ts';
+import { isServicePath } from '../../functions/config/public-urls.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { loadBuild } from '../../functions/server/build-output.ts';
 import { startServer, type RunningService } from '../../functions/server/start-server.ts';
@@ -25,6 +27,7 @@ let service: RunningService;
 let browser: Browser;
 let SITE: string;
 let API: string;
+let clientDir: string;
 const dataDir = freshDataDir();
 
 beforeAll(async () => {
@@ -48,7 +51,8 @@ beforeAll(async () => {
     ...(await engineEnv(dataDir)),
   });
   service = await startServer(config, loadBuild(dist));
-  site = await startStaticHost(path.join(dist, 'client'), sitePort, securityHeaders(config));
+  clientDir = path.join(dist, 'client');
+  site = await startStaticHost(clientDir, sitePort, securityHeaders(config));
 }, 300_000);
 afterAll(async () => {
   await browser?.close();
@@ -71,6 +75,62 @@ async function fillContact(page: Page, email: string, message: string): Promise<
   await page.getByLabel('Your email').fill(email);
   await page.getByLabel(/Message/).fill(message);
 }
+
+/** Every absolute URL on either origin in the built files that are text (pages, twins, documents). */
+function builtUrls(): { file: string; url: URL }[] {
+  const found: { file: string; url: URL }[] = [];
+  const pattern = /http:\/\/127\.0\.0\.1:\d+[^\s"'<>)\]`\\]*/g;
+  for (const file of readdirSync(clientDir, { recursive: true, encoding: 'utf8' })) {
+    if (/\.(png|svg|ico|woff2?|br|gz|js|css)$/.test(file) || file.startsWith('_astro')) continue;
+    let text: string;
+    try {
+      text = readFileSync(path.join(clientDir, file), 'utf8');
+    } catch {
+      continue; // a folder
+    }
+    for (const [href] of text.matchAll(pattern)) {
+      // Template text such as `{slug}` may follow a URL; what is no URL names no origin.
+      // A sentence may end right after a URL (`…/mcp: the server`).
+      const trimmed = href.replace(/[.,:;]+$/, '');
+      if (URL.canParse(trimmed)) found.push({ file, url: new URL(trimmed) });
+    }
+  }
+  return found;
+}
+
+describe('the build for two origins', () => {
+  it('names API_ORIGIN for every dynamic path and SITE_URL for every page and document, in every built file', () => {
+    const urls = builtUrls();
+    const on = (origin: string) => urls.filter(({ url }) => url.origin === origin);
+    expect(on(API).length).toBeGreaterThan(20);
+    expect(on(SITE).length).toBeGreaterThan(100);
+    expect(urls.filter(({ url }) => url.origin !== SITE && url.origin !== API)).toEqual([]);
+    // The pages' forms (/contact, /search) post to the service; their links lead to the pages.
+    const pages = new Set(['/contact', '/search', '/contact.md', '/search.md']);
+    const misplaced = urls.filter(({ url }) => {
+      const dynamic = isServicePath(url.pathname);
+      // The API origin alone is the base the operations' paths go on (OpenAPI servers, an SDK's baseUrl).
+      if (url.origin === API) return !dynamic && url.pathname !== '/';
+      return dynamic && !(pages.has(url.pathname) && url.search === '');
+    });
+    expect(misplaced.map(({ file, url }) => `${file}: ${url.href}`)).toEqual([]);
+  });
+
+  it('puts OpenAPI servers, server cards, the api-catalog and OAuth metadata on the API origin', () => {
+    const json = (file: string) => JSON.parse(readFileSync(path.join(clientDir, file), 'utf8')) as unknown;
+    expect(json('openapi.json')).toMatchObject({ servers: [{ url: API }] });
+    expect((json('mcp/server-card') as { remotes: { url: string }[] }).remotes[0]!.url).toBe(`${API}/mcp`);
+    const anchors = (json('.well-known/api-catalog') as { linkset: { anchor: string }[] }).linkset.map(
+      (set) => set.anchor,
+    );
+    expect(anchors).toEqual([`${API}/api/v1`, `${API}/mcp`, `${API}/mcp/docs`]);
+    expect(json('.well-known/oauth-authorization-server')).toMatchObject({
+      issuer: SITE,
+      token_endpoint: `${API}/oauth/token`,
+    });
+    expect(json('.well-known/oauth-protected-resource/api/v1')).toMatchObject({ resource: `${API}/api/v1` });
+  });
+});
 
 describe('the contact form, pages on the site, the service on API_ORIGIN', () => {
   it('with JavaScript: posts JSON to the API origin with CORS, then shows the thank-you page on the site', async () => {
