@@ -187,6 +187,24 @@ describe('the service on its own origin', () => {
     expect(csp).toContain(`form-action 'self' ${SITE} ${API}`);
   });
 
+  it("answers MCP at the API origin's host name (the Host check), and still refuses another", async () => {
+    const list = (host: string) =>
+      server.request({
+        method: 'POST',
+        path: '/mcp',
+        headers: {
+          host,
+          origin: SITE,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+    expect((await list(new URL(API).host)).status).toBe(200);
+    expect((await list('rebound.example')).status).toBe(403);
+  });
+
   it("accepts MCP requests from the site's pages, and refuses a foreign page", async () => {
     const mcp = (origin: string) =>
       fetch(`${server.baseUrl}/mcp`, {
