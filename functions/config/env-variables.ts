@@ -197,7 +197,7 @@ export const ENV_VARIABLES = {
   MCP_ALLOWED_HOSTS: {
     default: '',
     meaning:
-      'Comma-separated host names (no port) the MCP servers answer for besides the SITE_URL host and its sandbox. name, and besides localhost, 127.0.0.1 and [::1] when HOST is a loopback address: a second name of the site, or the name a container is reached by. A request whose Host names another is refused with 403 (DNS rebinding protection). Behind a proxy, the Host it passes on counts (nginx: proxy_set_header Host $host).',
+      'Comma-separated host names (no port) the MCP servers answer for besides the SITE_URL and API_ORIGIN hosts and their sandbox. names, and besides localhost, 127.0.0.1 and [::1] when HOST is a loopback address: a second name of the site, or the name a container is reached by. A request whose Host names another is refused with 403 (DNS rebinding protection). Behind a proxy, the Host it passes on counts (nginx: proxy_set_header Host $host).',
   },
   ACCESS_LOG: { default: 'true', meaning: 'Write one JSON access-log line per request to stdout (true or false).' },
   ALLOW_BUILD_MISMATCH: {

@@ -88,6 +88,7 @@ describe('the baked configuration', () => {
     REQUEST_TIMEOUT_MS: '40000',
     MAX_CONNECTIONS: '10',
     MAX_CONNECTIONS_PER_CLIENT: '5',
+    MCP_ALLOWED_HOSTS: 'portfolio.internal',
     ACCESS_LOG: 'false',
     ALLOW_BUILD_MISMATCH: 'true',
   };
