@@ -1,7 +1,7 @@
 import type { DocPage } from '../docs/doc-page.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Api } from './app.ts';
-import { isServicePath } from '../config/public-urls.ts';
+import { isRouterPath, isServicePath } from '../config/public-urls.ts';
 import { serviceEndpoints, type PagePath } from './endpoints.ts';
 
 /**
@@ -11,13 +11,6 @@ import { serviceEndpoints, type PagePath } from './endpoints.ts';
  * (src/lib/dev-service.ts) and the api test tier (tests/support/api.ts) all call it.
  */
 export type Handle = (request: ApiRequest) => Promise<ApiResponse>;
-
-/** Path prefixes the router owns: the API, and the OAuth token endpoint (`/api` itself too). */
-const ROUTER_PREFIXES = ['/api/', '/oauth/'] as const;
-
-function isRouterPath(path: string): boolean {
-  return path === '/api' || ROUTER_PREFIXES.some((prefix) => path.startsWith(prefix));
-}
 
 /**
  * Whether the service answers this path per request (known without building it). Every other

@@ -12,18 +12,21 @@ export interface PublicOrigins {
   apiOrigin: string | null;
 }
 
-/** Path prefixes answered by the dynamic part, and the paths it answers exactly. */
-const SERVICE_PREFIXES = ['/api/', '/oauth/'] as const;
-const SERVICE_EXACT = ['/api', '/mcp', '/mcp/docs', '/contact', '/contact.md', '/search', '/search.md'] as const;
+/** Path prefixes the router owns (the API and the OAuth token endpoint), and the other paths the service answers. */
+const ROUTER_PREFIXES = ['/api/', '/oauth/'] as const;
+const PATHS_OUTSIDE_ROUTER = ['/mcp', '/mcp/docs', '/contact', '/contact.md', '/search', '/search.md'] as const;
+
+/** Whether the router answers `path`: the API (`/api` itself too) and OAuth. */
+export function isRouterPath(path: string): boolean {
+  return path === '/api' || ROUTER_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
 
 /** The dynamic paths in words, for the configuration table. */
 export const SERVICE_PATHS_TEXT = '/api/…, /oauth/…, /mcp, /mcp/docs and the posts of /contact and /search';
 
 /** Whether `path` (without query) is answered per request by the service, not by a built file. */
 export function isServicePath(path: string): boolean {
-  return (
-    (SERVICE_EXACT as readonly string[]).includes(path) || SERVICE_PREFIXES.some((prefix) => path.startsWith(prefix))
-  );
+  return isRouterPath(path) || (PATHS_OUTSIDE_ROUTER as readonly string[]).includes(path);
 }
 
 /** The base URL of the dynamic part: API_ORIGIN, or the site itself. */
