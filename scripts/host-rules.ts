@@ -21,13 +21,14 @@ import { vercelConfig, vercelIgnore } from '../functions/server/vercel-config.ts
  * (functions/server/cloudflare-headers.ts).
  */
 const ROOT = path.resolve(process.argv[2] ?? 'dist/client');
-const { siteUrl } = loadConfig();
-const apiOrigin = (process.env.API_ORIGIN ?? '').replace(/\/+$/, '');
+const { siteUrl, apiOrigin: configuredApiOrigin } = loadConfig();
+const origins = { siteUrl, apiOrigin: configuredApiOrigin };
+const apiOrigin = configuredApiOrigin ?? '';
 
-const table = builtFileHeaders(listBuiltFiles(ROOT), { siteUrl });
-const rules = headerRules(staticHostPaths(table), answeredByService(siteUrl));
+const table = builtFileHeaders(listBuiltFiles(ROOT), origins);
+const rules = headerRules(staticHostPaths(table), answeredByService(origins));
 const forCloudflare = process.env.CF_PAGES === '1';
-const headerFileRules = forCloudflare ? cloudflareHeaderRules(table, siteUrl) : rules;
+const headerFileRules = forCloudflare ? cloudflareHeaderRules(table, origins) : rules;
 writeFileSync(path.join(ROOT, '_headers'), headersFile(headerFileRules));
 writeFileSync(path.join(ROOT, '_redirects'), redirectsFile(table, apiOrigin));
 writeFileSync(path.join(ROOT, 'vercel.json'), `${JSON.stringify(vercelConfig(table, rules, apiOrigin), null, 2)}\n`);

@@ -44,13 +44,8 @@ export function serviceEndpoints(
 ): Map<string, Endpoint> {
   const { contact, formTokens, search, config, catalog } = api.services;
   const { router, contexts } = api;
-  const contactForm = contactFormHandler(
-    contact,
-    formTokens,
-    new ContactPage(pageTemplate('/contact')),
-    config.siteUrl,
-  );
-  const searchForm = searchPageHandler(search, new SearchPage(pageTemplate('/search')), config.siteUrl);
+  const contactForm = contactFormHandler(contact, formTokens, new ContactPage(pageTemplate('/contact')), config);
+  const searchForm = searchPageHandler(search, new SearchPage(pageTemplate('/search')), config);
   const contactPage: Endpoint = (request) => contactForm(request, contexts.visitor(request));
   const searchPage: Endpoint = (request) => searchForm(request, contexts.visitor(request));
   return new Map<string, Endpoint>([

@@ -1,7 +1,8 @@
 import type { DocPage } from '../docs/doc-page.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Api } from './app.ts';
-import { ENDPOINT_PATHS, serviceEndpoints, type PagePath } from './endpoints.ts';
+import { isRouterPath, isServicePath } from '../config/public-urls.ts';
+import { serviceEndpoints, type PagePath } from './endpoints.ts';
 
 /**
  * The whole service as one function: the API and the OAuth token endpoint through the router,
@@ -11,29 +12,13 @@ import { ENDPOINT_PATHS, serviceEndpoints, type PagePath } from './endpoints.ts'
  */
 export type Handle = (request: ApiRequest) => Promise<ApiResponse>;
 
-/** Path prefixes the router owns: the API, and the OAuth token endpoint (`/api` itself too). */
-const ROUTER_PREFIXES = ['/api/', '/oauth/'] as const;
-
-function isRouterPath(path: string): boolean {
-  return path === '/api' || ROUTER_PREFIXES.some((prefix) => path.startsWith(prefix));
-}
-
-/**
- * The same paths as a host's proxy rules say them (deploy rules made at build,
- * functions/server/redirects-file.ts and vercel-config.ts): exact paths, and prefixes that end in `/`.
- */
-export const SERVICE_PATHS: { readonly exact: readonly string[]; readonly prefixes: readonly string[] } = {
-  exact: ['/api', ...ENDPOINT_PATHS],
-  prefixes: ROUTER_PREFIXES,
-};
-
 /**
  * Whether the service answers this path per request (known without building it). Every other
- * path is its host's: the built files in production, Astro under `astro dev`.
+ * path is its host's: the built files in production, Astro under `astro dev`. The list lives
+ * with the rule that decides which origin names each path (functions/config/public-urls.ts);
+ * tests/unit/service-paths.test.ts checks that it holds every endpoint of the table.
  */
-export function isServicePath(path: string): boolean {
-  return isRouterPath(path) || ENDPOINT_PATHS.has(path);
-}
+export { isServicePath };
 
 /** A path the service does not answer, should a host hand it one anyway. */
 const NOT_FOUND: Readonly<ApiResponse> = {

@@ -1,3 +1,4 @@
+import { serviceUrl } from '../config/public-urls.ts';
 import { apiIndexHandler } from '../service/api-index.ts';
 import { batchHandler } from '../batch/batch-handler.ts';
 import { contactHandler } from '../contact/contact-handler.ts';
@@ -36,12 +37,12 @@ export function apiRoutes(services: Services): Route[] {
       getJobs: (jobIds, sandbox) => jobs.getMany(jobIds, sandbox),
       maxOperations: config.batchMaxOperations,
     }),
-    createJob: createJobHandler(jobs, config.siteUrl),
+    createJob: createJobHandler(jobs, config),
     getJobStatus: getJobStatusHandler(jobs),
     sandboxPing: sandboxPingHandler,
     createKey: createKeyHandler(services.keys),
     issueToken: tokenHandler(services.keys),
-    getApiIndex: apiIndexHandler(config.siteUrl),
+    getApiIndex: apiIndexHandler(config),
     getHealth: healthHandler(() => services.storage.ping(), catalog.records.length),
   };
   const aliases = new Map(deprecatedAliases().map((alias) => [alias.operationId as OperationId, alias]));
@@ -66,7 +67,7 @@ export function apiRoutes(services: Services): Route[] {
       const successorPath = alias.successorPath.replace(/\{(\w+)\}/g, (_slot, name: string) =>
         encodeURIComponent(params[name] ?? ''),
       );
-      const headers = deprecationHeaders(config.siteUrl, `${config.siteUrl}${successorPath}`);
+      const headers = deprecationHeaders(config.siteUrl, serviceUrl(config, successorPath));
       try {
         const response = await handler(request, params, context);
         Object.assign(response.headers, headers);

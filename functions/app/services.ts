@@ -97,7 +97,7 @@ export async function createServices(
     storage.secrets.loadOrCreate('token'),
     storage.secrets.loadOrCreate('form'),
   ]);
-  const formTokens = new FormTokens(formKey, config.contactMinFillSeconds * 1000);
+  const formTokens = new FormTokens(formKey, config.contactMinFillSeconds * 1000, config.apiOrigin === null);
 
   return {
     config,

@@ -1,6 +1,7 @@
 import { JOB_MAX_ATTEMPTS, SANDBOX_STORAGE_MIN_BYTES } from './fixed-limits.ts';
 import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
 import { SITE_URL_DEFAULT_SOURCE } from './site-url.ts';
+import { SERVICE_PATHS_TEXT } from './public-urls.ts';
 import { loadSite } from './site.ts';
 
 /**
@@ -22,6 +23,11 @@ export const ENV_VARIABLES = {
     /** Shown as the default instead of the value: the owner's file, not a constant. */
     defaultFrom: SITE_URL_DEFAULT_SOURCE,
     meaning: `Public base URL used in every absolute link (pages, API, documents). Unset, the ${SITE_URL_DEFAULT_SOURCE} is used (what \`npm run init -- --url\` writes); set, it overrides that, for the build and the server alike (to build one checkout for a staging address, say).`,
+  },
+  API_ORIGIN: {
+    baked: true,
+    default: '',
+    meaning: `Where the dynamic part answers when the pages are served from elsewhere (a static host or CDN): an origin such as https://api.ada.example, without a path; https:// unless its host is loopback. The pages, documents, OpenAPI servers, llms.txt, server cards and skills then name it for ${SERVICE_PATHS_TEXT}, the contact and search forms post there, and its CORS and MCP Origin checks accept the SITE_URL origin. Empty keeps everything on SITE_URL.`,
   },
   DATA_DIR: {
     default: './data',
@@ -55,7 +61,7 @@ export const ENV_VARIABLES = {
   CONTACT_MIN_FILL_SECONDS: {
     default: '3',
     meaning:
-      "A post of the contact page sent sooner than this after the page was served is kept as spam (never notified; npm run inbox -- --spam). 0 turns the minimum off; the page's signed token is still required.",
+      "A post of the contact page sent sooner than this after the page was served is kept as spam (never notified; npm run inbox -- --spam). 0 turns the minimum off; the page's signed token is still required, unless API_ORIGIN is set: the page is then a static file, which carries none.",
   },
   KEYS_RATE_LIMIT: {
     baked: true,
@@ -191,7 +197,7 @@ export const ENV_VARIABLES = {
   MCP_ALLOWED_HOSTS: {
     default: '',
     meaning:
-      'Comma-separated host names (no port) the MCP servers answer for besides the SITE_URL host and its sandbox. name, and besides localhost, 127.0.0.1 and [::1] when HOST is a loopback address: a second name of the site, or the name a container is reached by. A request whose Host names another is refused with 403 (DNS rebinding protection). Behind a proxy, the Host it passes on counts (nginx: proxy_set_header Host $host).',
+      'Comma-separated host names (no port) the MCP servers answer for besides the SITE_URL and API_ORIGIN hosts and their sandbox. names, and besides localhost, 127.0.0.1 and [::1] when HOST is a loopback address: a second name of the site, or the name a container is reached by. A request whose Host names another is refused with 403 (DNS rebinding protection). Behind a proxy, the Host it passes on counts (nginx: proxy_set_header Host $host).',
   },
   ACCESS_LOG: { default: 'true', meaning: 'Write one JSON access-log line per request to stdout (true or false).' },
   ALLOW_BUILD_MISMATCH: {

@@ -12,6 +12,8 @@ export interface Config {
   host: string;
   /** Base URL without a trailing slash, e.g. `https://ada.example`. */
   siteUrl: string;
+  /** The dynamic part's own origin when the pages are served elsewhere (API_ORIGIN), else null. */
+  apiOrigin: string | null;
   dataDir: string;
   trustProxy: number;
   readRateLimit: RateQuota;
@@ -132,6 +134,27 @@ function siteUrl(env: Env): string {
   return url;
 }
 
+/** Hosts a browser trusts over plain http (Secure Contexts, "potentially trustworthy origin"). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * API_ORIGIN: a serialized origin (scheme, host, optional port; no path, query or credentials),
+ * https unless its host is loopback, since pages on https may not post to or fetch from http
+ * (mixed content) and a visitor's message must not cross the network in the clear.
+ */
+function apiOrigin(env: Env): string | null {
+  const text = effectiveValue(env, 'API_ORIGIN').trim();
+  if (text === '') return null;
+  const expected =
+    'an origin such as https://api.ada.example (https, or http on localhost/127.0.0.1/[::1]; no path), or empty';
+  if (!URL.canParse(text)) throw new ConfigError('API_ORIGIN', text, expected);
+  const url = new URL(text);
+  const plainAllowed = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  if ((url.protocol !== 'https:' && !plainAllowed) || url.origin !== text.replace(/\/$/, '').toLowerCase())
+    throw new ConfigError('API_ORIGIN', text, expected);
+  return url.origin;
+}
+
 /** An absolute URL with one of `protocols` (e.g. `['http:', 'https:']`), or null when empty. */
 function optionalUrl(env: Env, variable: EnvVariable, protocols: readonly string[]): string | null {
   const text = effectiveValue(env, variable);
@@ -183,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 0, 65535),
     host: host(env),
     siteUrl: siteUrl(env),
+    apiOrigin: apiOrigin(env),
     dataDir: path.resolve(effectiveValue(env, 'DATA_DIR')),
     trustProxy: integer(env, 'TRUST_PROXY', 0, 10),
     readRateLimit: quota(env, 'READ_RATE_LIMIT'),

@@ -21,6 +21,8 @@ import {
 import type { FormTokens } from './form-token.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
 import { CONTACT_LIMITS } from './schema.ts';
+import type { PublicOrigins } from '../config/public-urls.ts';
+import { linksToSite } from '../pages/links-to-site.ts';
 
 const HTML = 'text/html; charset=utf-8';
 const THANKS = '/contact/thanks';
@@ -39,15 +41,19 @@ export function contactFormHandler(
   service: ContactService,
   formTokens: FormTokens,
   page: ContactPage,
-  siteUrl: string,
+  origins: PublicOrigins,
 ) {
-  const markdown = withLlmsTxtPointer(contactAsMarkdown(siteUrl), siteUrl);
+  const { siteUrl, apiOrigin } = origins;
+  const markdown = withLlmsTxtPointer(contactAsMarkdown(origins), siteUrl);
   const twinLink = markdownAlternateLink(`${siteUrl}${markdownTwinPath('/contact')}`);
+  // On an origin of its own, the service sends the visitor back to the pages on SITE_URL.
+  const thanks = apiOrigin === null ? THANKS : `${siteUrl}${THANKS}`;
+  const onSite = (body: string) => (apiOrigin === null ? body : linksToSite(body, siteUrl));
 
   const html = (status: number, state: ContactPageState, headers: Record<string, string> = {}): ApiResponse => ({
     status,
     headers: { 'content-type': HTML, 'cache-control': 'no-store', link: twinLink, vary: 'Accept', ...headers },
-    body: page.render(state),
+    body: onSite(page.render(state)),
   });
 
   /** `context`: a visitor of the page (RequestContexts.visitor), anonymous and never in sandbox mode. */
@@ -83,8 +89,10 @@ export function contactFormHandler(
       formToken = form.get(GUARD_FIELDS.formToken) ?? '';
       const guards = { token: formToken, honeypot: form.get(GUARD_FIELDS.honeypot) ?? '' };
       if (!['ok', 'too_fast'].includes(formTokens.check(formToken))) formToken = formTokens.issue();
+      // The page as a static file carries no key: this post is then its own (a resent form may be sent twice).
+      const key = form.get('idempotency_key') ?? '';
       try {
-        token = parseIdempotencyKey(form.get('idempotency_key') ?? undefined);
+        if (key !== '') token = parseIdempotencyKey(key);
       } catch {
         return html(400, { token, formToken, values, summary: 'This form had expired. Please press Send again.' });
       }
@@ -95,7 +103,7 @@ export function contactFormHandler(
       });
       return {
         status: 303,
-        headers: { location: THANKS, 'cache-control': 'no-store', 'content-length': '0' },
+        headers: { location: thanks, 'cache-control': 'no-store', 'content-length': '0' },
         body: null,
       };
     } catch (thrown) {

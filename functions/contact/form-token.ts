@@ -16,8 +16,12 @@ export const FORM_TOKEN_CLOCK_SKEW_MS = 5 * 60 * 1000;
  */
 export const FORM_TOKEN_MAX_MESSAGES = 3;
 
-/** What a form post's token says about how the form was filled. */
-export type FormTokenCheck = 'ok' | 'too_fast' | 'missing' | 'invalid' | 'expired' | 'reused';
+/**
+ * What a form post's token says about how the form was filled. `not_issued`: no token, from a
+ * contact page that is a static file (the pages on their own host, API_ORIGIN set), which
+ * carries none; it says nothing either way.
+ */
+export type FormTokenCheck = 'ok' | 'not_issued' | 'too_fast' | 'missing' | 'invalid' | 'expired' | 'reused';
 
 /**
  * The contact page's fill-time token: the time the page was issued, signed with the deployment's
@@ -30,6 +34,12 @@ export class FormTokens {
     private readonly secret: Buffer,
     /** The shortest time a person takes to fill the form (CONTACT_MIN_FILL_SECONDS). */
     private readonly minFillMs: number,
+    /**
+     * Whether the contact page is served by this service, with a token in it. When the pages are
+     * static files on their own host (API_ORIGIN set), the page has none, so a post without one
+     * is no sign of a bot; a token that is there is still checked.
+     */
+    private readonly pageCarriesToken = true,
   ) {}
 
   issue(now = Date.now()): string {
@@ -38,7 +48,7 @@ export class FormTokens {
   }
 
   check(token: string | undefined, now = Date.now()): FormTokenCheck {
-    if (token === undefined || token === '') return 'missing';
+    if (token === undefined || token === '') return this.pageCarriesToken ? 'missing' : 'not_issued';
     const [issued = '', signature = '', ...rest] = token.split('.');
     const expected = Buffer.from(this.sign(issued));
     const given = Buffer.from(signature);

@@ -59,7 +59,8 @@ function isHostName(host: string): boolean {
 }
 const WORD = /\p{L}{2,}/u;
 
-const TOKEN_REASONS: Record<Exclude<FormTokenCheck, 'ok'>, string> = {
+/** The token checks that point at a bot, each with the reason the owner reads. */
+const TOKEN_REASONS: Record<Exclude<FormTokenCheck, 'ok' | 'not_issued'>, string> = {
   too_fast: 'form sent too fast',
   missing: 'form token missing',
   invalid: 'form token invalid',
@@ -77,7 +78,8 @@ export function spamScore(fields: ScoredFields, form?: FormSignals): SpamVerdict
   const matched: [string, number][] = [];
   if (form !== undefined) {
     if (form.honeypot.trim() !== '') matched.push(['hidden field filled', SPAM_RULES.threshold]);
-    if (form.token !== 'ok') matched.push([TOKEN_REASONS[form.token], SPAM_RULES.threshold]);
+    if (form.token !== 'ok' && form.token !== 'not_issued')
+      matched.push([TOKEN_REASONS[form.token], SPAM_RULES.threshold]);
   }
   const links = linksIn(fields.message);
   if (links.length > SPAM_RULES.maxLinks) matched.push([`${links.length} links`, SPAM_RULES.threshold]);

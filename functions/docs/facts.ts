@@ -1,3 +1,4 @@
+import { serviceBase, serviceUrl } from '../config/public-urls.ts';
 import { BATCH_OPS } from '../batch/schema.ts';
 import { CONTACT_LIMITS } from '../contact/schema.ts';
 import type { Config } from '../config/env.ts';
@@ -87,7 +88,9 @@ export function docFacts(config: Config): Record<string, string> {
   const operationIds = Object.keys(OPERATIONS) as OperationId[];
   const facts: Record<string, string> = {
     siteUrl: config.siteUrl,
-    apiBase: `${config.siteUrl}${API_BASE_PATH}`,
+    // Where the API, OAuth and the MCP servers answer: API_ORIGIN when set (functions/config/public-urls.ts).
+    serviceUrl: serviceBase(config),
+    apiBase: serviceUrl(config, API_BASE_PATH),
     'operations.table': table(
       ['Operation', 'Method and path', 'What it does'],
       // The anchor lets search results and llms.txt link to one operation.
@@ -158,8 +161,8 @@ export function docFacts(config: Config): Record<string, string> {
         SUNSET_AT.toISOString().slice(0, 10),
       ]),
     ),
-    'mcp.url': `${config.siteUrl}${MCP_SERVERS.product.path}`,
-    'mcp.docs.url': `${config.siteUrl}${MCP_SERVERS.docs.path}`,
+    'mcp.url': serviceUrl(config, MCP_SERVERS.product.path),
+    'mcp.docs.url': serviceUrl(config, MCP_SERVERS.docs.path),
     'mcp.tools.table': toolTable(PRODUCT_TOOLS),
     'mcp.tools.list': PRODUCT_TOOLS.map((tool) => `\`${tool.name}\``).join(', '),
     'mcp.prompt': `\`${INTEGRATION_PROMPT}\``,

@@ -1,9 +1,17 @@
+import type { PublicOrigins } from '../config/public-urls.ts';
+
 /**
  * Headers sent on every response, pages, documents and API alike. The policy allows only our
  * own scripts, styles and images: Astro is built with external stylesheets and no inline script,
- * so nothing needs 'unsafe-inline'.
+ * so nothing needs 'unsafe-inline'. When the dynamic part has an origin of its own (API_ORIGIN),
+ * the pages' scripts fetch from it and their forms post to it, so connect-src and form-action
+ * name it beside 'self' (CSP Level 3, "connect-src" and "form-action"), and form-action the site.
  */
-export function securityHeaders(siteUrl: string): Record<string, string> {
+export function securityHeaders({ siteUrl, apiOrigin }: PublicOrigins): Record<string, string> {
+  const service = apiOrigin === null ? '' : ` ${apiOrigin}`;
+  // A form post's redirect is checked against form-action too (CSP Level 3, "form-action"): the
+  // form the service shows again from its origin redirects to the site's thank-you page.
+  const forms = apiOrigin === null ? '' : ` ${new URL(siteUrl).origin} ${apiOrigin}`;
   const headers: Record<string, string> = {
     'content-security-policy': [
       "default-src 'self'",
@@ -11,10 +19,10 @@ export function securityHeaders(siteUrl: string): Record<string, string> {
       "style-src 'self'",
       "img-src 'self' data:",
       "font-src 'self'",
-      "connect-src 'self'",
+      `connect-src 'self'${service}`,
       "object-src 'none'",
       "base-uri 'none'",
-      "form-action 'self'",
+      `form-action 'self'${forms}`,
       "frame-ancestors 'none'",
     ].join('; '),
     'x-content-type-options': 'nosniff',

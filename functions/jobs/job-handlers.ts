@@ -1,3 +1,4 @@
+import { serviceUrl, type PublicOrigins } from '../config/public-urls.ts';
 import { ApiError } from '../http/api-error.ts';
 import { jsonResponse } from '../http/json.ts';
 import { readOptionalJson } from '../http/json-body.ts';
@@ -14,12 +15,12 @@ const BODY_MAX_BYTES = 16 * 1024;
 const JOB_ID_PATTERN = /^job_[A-Za-z0-9_-]{1,64}$/;
 
 /** POST /api/v1/jobs (createJob): accepts a job and answers 202 with where to poll it. */
-export function createJobHandler(jobs: JobService, siteUrl: string): RouteHandler {
+export function createJobHandler(jobs: JobService, origins: PublicOrigins): RouteHandler {
   return async (request, _params, context) => {
     strictQuery(request.query, []);
     const { task, input } = parseJobRequest(await readOptionalJson(request, BODY_MAX_BYTES));
     const job = await jobs.create(task, input, context);
-    const pollUrl = `${siteUrl}/api/v1/jobs/${job.jobId}`;
+    const pollUrl = serviceUrl(origins, `/api/v1/jobs/${job.jobId}`);
     return jsonResponse(
       202,
       { jobId: job.jobId, status: job.status, pollUrl },

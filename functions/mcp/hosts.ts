@@ -1,4 +1,5 @@
 import { localhostAllowedHostnames, validateHostHeader } from '@modelcontextprotocol/server';
+import type { PublicOrigins } from '../config/public-urls.ts';
 
 /** The prefix of the host name that selects sandbox mode (functions/http/request-context.ts). */
 const SANDBOX_LABEL = 'sandbox.';
@@ -17,19 +18,19 @@ export type HostVerdict = { ok: true } | { ok: false; message: string };
  * rebinding, a page of another site whose name resolves to this server names that site in Host).
  * Host names only, whatever the port, as the SDK's validateHostHeader compares them: a reverse
  * proxy passes the public name on without its port (nginx's `$host`, deploy/nginx/portfolio.conf).
- * Allowed: the SITE_URL host, its `sandbox.` name, the configured extra names, and loopback
+ * Allowed: the SITE_URL host and the API_ORIGIN host (where the servers answer when the pages are
+ * served elsewhere), each with its `sandbox.` name, the configured extra names, and loopback
  * names when the service listens on loopback only (a browser that names localhost reached
  * localhost, which a rebinding page cannot make it do).
  */
 export function hostPolicy(
-  siteUrl: string,
+  { siteUrl, apiOrigin }: PublicOrigins,
   bindHost: string,
   extra: readonly string[],
 ): (host: string | undefined) => HostVerdict {
-  const site = new URL(siteUrl).hostname;
+  const own = [siteUrl, ...(apiOrigin === null ? [] : [apiOrigin])].map((url) => new URL(url).hostname);
   const allowed = [
-    site,
-    `${SANDBOX_LABEL}${site}`,
+    ...own.flatMap((name) => [name, `${SANDBOX_LABEL}${name}`]),
     ...extra,
     ...(bindsLoopback(bindHost) ? localhostAllowedHostnames() : []),
   ];

@@ -16,7 +16,7 @@ import { MCP_SERVERS, type McpServerId } from './server-identity.ts';
 interface McpSources {
   router: Router;
   contexts: Pick<RequestContexts, 'of'>;
-  config: Pick<Config, 'siteUrl' | 'host' | 'mcpAllowedOrigins' | 'mcpAllowedHosts'>;
+  config: Pick<Config, 'siteUrl' | 'apiOrigin' | 'host' | 'mcpAllowedOrigins' | 'mcpAllowedHosts'>;
   catalog: Catalog;
   docs: readonly DocPage[];
 }
@@ -31,8 +31,8 @@ export function mcpRoutes({
 }: McpSources): Map<string, (request: ApiRequest) => Promise<ApiResponse>> {
   const siteUrl = config.siteUrl;
   const isAllowedOrigin = originPolicy(siteUrl, config.mcpAllowedOrigins);
-  const hostVerdict = hostPolicy(siteUrl, config.host, config.mcpAllowedHosts);
-  const servers = mcpServers({ catalog, docs, siteUrl });
+  const hostVerdict = hostPolicy(config, config.host, config.mcpAllowedHosts);
+  const servers = mcpServers({ catalog, docs, siteUrl, apiOrigin: config.apiOrigin });
   const contextOf = (caller: Parameters<typeof apiCaller>[1]) => ({
     api: apiCaller(router, caller),
     requestId: caller.requestId,

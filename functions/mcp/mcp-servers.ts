@@ -14,6 +14,8 @@ export interface McpServerSources {
   catalog: Catalog;
   docs: readonly DocPage[];
   siteUrl: string;
+  /** Where the servers answer when not on the site (API_ORIGIN); their cards name it. */
+  apiOrigin: string | null;
 }
 
 /** Listing a server calls no tool, so a card needs no API behind it. */
@@ -27,13 +29,13 @@ const LISTING_ONLY: ToolContext = {
  * file the build writes and the resource mcp://server-card.json a running server returns are the
  * same bytes, from the same code. Each card is made once per process, on first read.
  */
-export function mcpServers({ catalog, docs, siteUrl }: McpServerSources) {
+export function mcpServers({ catalog, docs, siteUrl, apiOrigin }: McpServerSources) {
   const cards = new Map<McpServerId, Promise<string>>();
 
   function card(id: McpServerId): Promise<string> {
     let made = cards.get(id);
     if (made === undefined) {
-      made = serverCardJson(id, build(id, LISTING_ONLY), siteUrl);
+      made = serverCardJson(id, build(id, LISTING_ONLY), { siteUrl, apiOrigin });
       // A failure is not remembered: the next read tries again.
       made.catch(() => cards.delete(id));
       cards.set(id, made);

@@ -1,3 +1,4 @@
+import { serviceUrl, type PublicOrigins } from '../config/public-urls.ts';
 import {
   InMemoryTransport,
   LATEST_PROTOCOL_VERSION,
@@ -77,7 +78,12 @@ async function serverInfoOf(server: McpServer): Promise<InitializeResult['server
  * the protocol), nor capabilities. Name, version and title are read from the server itself, so
  * the card agrees with what a connected client is told.
  */
-async function serverCard(id: McpServerId, server: McpServer, siteUrl: string): Promise<Record<string, unknown>> {
+async function serverCard(
+  id: McpServerId,
+  server: McpServer,
+  origins: PublicOrigins,
+): Promise<Record<string, unknown>> {
+  const { siteUrl } = origins;
   const serverInfo = await serverInfoOf(server);
   return {
     $schema: SERVER_CARD_SCHEMA,
@@ -89,7 +95,7 @@ async function serverCard(id: McpServerId, server: McpServer, siteUrl: string): 
     remotes: [
       {
         type: 'streamable-http',
-        url: `${siteUrl}${MCP_SERVERS[id].path}`,
+        url: serviceUrl(origins, MCP_SERVERS[id].path),
         supportedProtocolVersions: CARD_PROTOCOL_VERSIONS,
       },
     ],
@@ -97,6 +103,6 @@ async function serverCard(id: McpServerId, server: McpServer, siteUrl: string): 
 }
 
 /** The card as the bytes served at every card path and read from the resource mcp://server-card.json. */
-export async function serverCardJson(id: McpServerId, server: McpServer, siteUrl: string): Promise<string> {
-  return `${JSON.stringify(await serverCard(id, server, siteUrl), null, 2)}\n`;
+export async function serverCardJson(id: McpServerId, server: McpServer, origins: PublicOrigins): Promise<string> {
+  return `${JSON.stringify(await serverCard(id, server, origins), null, 2)}\n`;
 }

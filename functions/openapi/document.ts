@@ -1,3 +1,4 @@
+import { serviceBase } from '../config/public-urls.ts';
 import {
   OpenApiGeneratorV3,
   OpenAPIRegistry,
@@ -63,7 +64,7 @@ export function buildOpenApiDocument(config: Config): OpenAPIObject {
   const registry = new OpenAPIRegistry();
   for (const [name, header] of Object.entries(RESPONSE_HEADERS)) registry.registerComponent('headers', name, header);
   for (const [name, parameter] of Object.entries(PARAMETERS)) registry.registerComponent('parameters', name, parameter);
-  for (const [name, scheme] of Object.entries(securitySchemes(config.siteUrl)))
+  for (const [name, scheme] of Object.entries(securitySchemes(config)))
     registry.registerComponent('securitySchemes', name, scheme);
 
   const docs = operationDocs(config);
@@ -95,7 +96,8 @@ export function buildOpenApiDocument(config: Config): OpenAPIObject {
       description: infoDescription(site.name),
       contact: { name: site.name, url: config.siteUrl, ...(site.email === undefined ? {} : { email: site.email }) },
     },
-    servers: [{ url: config.siteUrl }],
+    // Where the operations answer: the site, or the API's own origin (API_ORIGIN).
+    servers: [{ url: serviceBase(config) }],
     // A public API: no operation requires credentials; a key only selects sandbox mode and a larger quota.
     security: [],
     tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),

@@ -1,3 +1,4 @@
+import { serviceUrl, type PublicOrigins } from '../config/public-urls.ts';
 import type { SecurityRequirementObject, SecuritySchemeObject } from 'openapi3-ts/oas30';
 import { OAUTH_SCOPE_MEANINGS } from '../keys/schema.ts';
 
@@ -6,7 +7,7 @@ import { OAUTH_SCOPE_MEANINGS } from '../keys/schema.ts';
  * lists "no credentials" (`{}`) first; a key or token only selects sandbox mode and the test
  * quota tier, and one that does not verify is ignored (X-API-Key-Status: invalid), never a 401.
  */
-export function securitySchemes(siteUrl: string): Record<string, SecuritySchemeObject> {
+export function securitySchemes(origins: PublicOrigins): Record<string, SecuritySchemeObject> {
   const optional = 'Optional. A test key from POST /api/v1/keys selects sandbox mode and the test quota tier.';
   return {
     apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: `${optional} Send the key itself.` },
@@ -18,7 +19,9 @@ export function securitySchemes(siteUrl: string): Record<string, SecuritySchemeO
     oauth2: {
       type: 'oauth2',
       description: `${optional} The client credentials grant trades a keyId and its key for a short-lived access token that acts like the key.`,
-      flows: { clientCredentials: { tokenUrl: `${siteUrl}/oauth/token`, scopes: { ...OAUTH_SCOPE_MEANINGS } } },
+      flows: {
+        clientCredentials: { tokenUrl: serviceUrl(origins, '/oauth/token'), scopes: { ...OAUTH_SCOPE_MEANINGS } },
+      },
     },
     clientBasic: {
       type: 'http',

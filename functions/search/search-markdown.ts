@@ -1,3 +1,4 @@
+import { publicUrl, type PublicOrigins } from '../config/public-urls.ts';
 import { markdownTwinPath } from '../pages/markdown-twin.ts';
 import { SEARCH_PAGE, type SearchPageState } from './search-page.ts';
 import { SEARCH_TYPE_LABELS, SEARCH_TYPES } from './search-types.ts';
@@ -7,15 +8,16 @@ import { SEARCH_TYPE_LABELS, SEARCH_TYPES } from './search-types.ts';
  * state the HTML page is filled with: the announced outcome, then each result as an absolute link
  * to the Markdown twin of the page it names. Without a query it says how to ask.
  */
-export function searchAsMarkdown(state: SearchPageState, siteUrl: string): string {
+export function searchAsMarkdown(state: SearchPageState, origins: PublicOrigins): string {
+  const { siteUrl } = origins;
   const lines = [`# ${SEARCH_PAGE.title}`, ''];
   if (state.query === '') {
     lines.push(
       `${SEARCH_PAGE.description}`,
       '',
-      `- Results as Markdown: ${siteUrl}/search.md?q=your+terms`,
+      `- Results as Markdown: ${publicUrl(origins, '/search.md?q=your+terms')}`,
       `- Only one kind of result: add \`&type=\` with one of ${SEARCH_TYPES.map((type) => `\`${type}\``).join(', ')}`,
-      `- Results as JSON: ${siteUrl}/api/v1/search?q=your+terms`,
+      `- Results as JSON: ${publicUrl(origins, '/api/v1/search?q=your+terms')}`,
     );
   } else {
     lines.push(`Search for: ${inlineText(state.query)}`);

@@ -6,6 +6,8 @@ import type { RequestContext } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { MARKDOWN, markdownAlternateLink } from '../pages/markdown-twin.ts';
 import { withLlmsTxtPointer } from '../pages/llms-txt-pointer.ts';
+import { linksToSite } from '../pages/links-to-site.ts';
+import { publicUrl, type PublicOrigins } from '../config/public-urls.ts';
 import type { SearchIndex } from './search-index.ts';
 import { searchAsMarkdown } from './search-markdown.ts';
 import { searchTwinQuery, type SearchPage, type SearchPageState } from './search-page.ts';
@@ -27,7 +29,8 @@ interface SearchOutcome {
  * strict (an unknown type searches everything, other parameters are ignored), since a person
  * reads the answer, and it counts each search against the same read quota as the API.
  */
-export function searchPageHandler(index: SearchIndex, page: SearchPage, siteUrl: string) {
+export function searchPageHandler(index: SearchIndex, page: SearchPage, origins: PublicOrigins) {
+  const { siteUrl, apiOrigin } = origins;
   async function search(request: ApiRequest, context: RequestContext): Promise<SearchOutcome> {
     const query = (request.query.get('q') ?? '').trim();
     const typeValue = request.query.get('type') ?? '';
@@ -64,14 +67,15 @@ export function searchPageHandler(index: SearchIndex, page: SearchPage, siteUrl:
       return {
         status,
         headers: { 'content-type': MARKDOWN, ...OPEN_TO_ALL, ...common },
-        body: withLlmsTxtPointer(searchAsMarkdown(state, siteUrl), siteUrl),
+        body: withLlmsTxtPointer(searchAsMarkdown(state, origins), siteUrl),
       };
     }
-    const twin = `${siteUrl}/search.md${searchTwinQuery(state)}`;
+    const twin = publicUrl(origins, `/search.md${searchTwinQuery(state)}`);
     return {
       status,
       headers: { 'content-type': HTML, link: markdownAlternateLink(twin), ...common },
-      body: page.render(state),
+      // From an origin of its own, the results lead back to the pages on SITE_URL.
+      body: apiOrigin === null ? page.render(state) : linksToSite(page.render(state), siteUrl),
     };
   };
 }

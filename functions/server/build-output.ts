@@ -3,6 +3,16 @@ import path from 'node:path';
 import type { DocPage } from '../docs/doc-page.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
 import { BUILD_MANIFEST_FILE, type BuildManifest } from './build-manifest.ts';
+import type { PagePath } from '../app/endpoints.ts';
+
+/**
+ * Where the build keeps the pages the service fills in per request (their `{{slots}}`), outside
+ * the static output: there, /contact and /search are the same pages with every slot empty, which
+ * a static host serves as they are (scripts/write-static-pages.ts).
+ */
+export function pageTemplateFile(distDir: string, page: PagePath): string {
+  return path.join(distDir, 'templates', `${page.slice(1)}.html`);
+}
 
 /** What `npm run build` made that the server serves: the prerendered files and the data behind the API. */
 export interface Build {
@@ -12,6 +22,8 @@ export interface Build {
   docs: DocPage[];
   /** The search index as the build wrote it (JSON). */
   searchIndex: string;
+  /** The built HTML of each page the service fills in per request. */
+  pageTemplates: Record<PagePath, string>;
   manifest: BuildManifest;
 }
 
@@ -33,6 +45,10 @@ export function loadBuild(distDir: string): Build {
       projects: json<{ projects: ProjectSource[] }>('client/portfolio.json').projects,
       docs: json<{ docs: DocPage[] }>('client/docs.json').docs,
       searchIndex: readFileSync(path.join(clientDir, 'search-index.json'), 'utf8'),
+      pageTemplates: {
+        '/contact': readFileSync(pageTemplateFile(distDir, '/contact'), 'utf8'),
+        '/search': readFileSync(pageTemplateFile(distDir, '/search'), 'utf8'),
+      },
       manifest: json<BuildManifest>(BUILD_MANIFEST_FILE),
     };
   } catch {

@@ -1,3 +1,4 @@
+import type { PublicOrigins } from '../config/public-urls.ts';
 import { BUILT_ELSEWHERE, DOCUMENT_ALIASES, isOpenToAll } from '../docs/discovery-documents.ts';
 import { OPEN_TO_ALL } from '../http/cors.ts';
 import { DISCOVERY_LINKS } from '../http/router.ts';
@@ -18,11 +19,6 @@ export interface ServedFile {
   headers: Readonly<Record<string, string>>;
 }
 
-/** The site as the headers depend on it. */
-export interface SiteHeaderConfig {
-  /** The site's origin (`https://ada.example`): HSTS over https, and absolute twin links. */
-  siteUrl: string;
-}
 
 /** What every host of the built files serves, decided once (the Node server and the generated host rules). */
 export interface HeaderTable {
@@ -73,7 +69,7 @@ function pathHeaders(urlPath: string, serverCards: ReadonlySet<string>): Record<
  * the `<link>` in each page's head. An alias (DOCUMENT_ALIASES) is served as the document it
  * names. `404.html` and `404.md` live at no address.
  */
-export function builtFileHeaders(files: readonly string[], site: SiteHeaderConfig): HeaderTable {
+export function builtFileHeaders(files: readonly string[], site: PublicOrigins): HeaderTable {
   const fileSet = new Set(files.filter((file) => !HOST_RULE_FILES.has(file)));
   const twins = new Map<string, string>();
   for (const file of fileSet) {
@@ -82,7 +78,8 @@ export function builtFileHeaders(files: readonly string[], site: SiteHeaderConfi
     if (fileSet.has(twin)) twins.set(servedAt(file), twin);
   }
   const negotiated = new Set([...twins.keys(), ...twins.values()]);
-  const common = securityHeaders(site.siteUrl);
+  // HSTS over https, and the API origin (when there is one) in the security policy.
+  const common = securityHeaders(site);
   const serverCards = new Set(SERVER_CARD_PATHS);
   const paths = new Map<string, ServedFile>();
   let notFound: ServedFile | undefined;

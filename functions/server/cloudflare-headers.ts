@@ -1,3 +1,4 @@
+import type { PublicOrigins } from '../config/public-urls.ts';
 import { markdownAlternateLink } from '../pages/markdown-twin.ts';
 import type { HeaderTable } from './built-file-headers.ts';
 import { headerRules, type HeaderRule } from './header-rules.ts';
@@ -13,14 +14,14 @@ import { answeredByService, staticHostPaths } from './static-host-paths.ts';
  * must-revalidate` on a cacheable asset, the table's value for pages; and their
  * Link header no longer names the twin (each page still does, in its head's `<link rel="alternate">`).
  */
-export function cloudflareHeaderRules(table: HeaderTable, siteUrl: string): HeaderRule[] {
+export function cloudflareHeaderRules(table: HeaderTable, origins: PublicOrigins): HeaderRule[] {
   const paths = staticHostPaths(table);
-  const all = headerRules(paths, answeredByService(siteUrl));
+  const all = headerRules(paths, answeredByService(origins));
   if (all.length <= CLOUDFLARE_MAX_HEADER_RULES) return all;
   const reduced = [...paths].map(
-    ([urlPath, headers]) => [urlPath, cloudflarePageHeaders(table, urlPath, headers, siteUrl)] as const,
+    ([urlPath, headers]) => [urlPath, cloudflarePageHeaders(table, urlPath, headers, origins.siteUrl)] as const,
   );
-  return headerRules(new Map(reduced), answeredByService(siteUrl));
+  return headerRules(new Map(reduced), answeredByService(origins));
 }
 
 /** A page's headers less what the note above says; any other path's as they are. */

@@ -1,4 +1,4 @@
-import { SERVICE_PATHS } from '../app/handle.ts';
+import { SERVICE_PATHS } from '../config/public-urls.ts';
 import type { HeaderTable } from './built-file-headers.ts';
 
 /**

@@ -37,7 +37,7 @@ const TEXT = 'text/plain; charset=utf-8';
  * slow path for every header.
  */
 export function createRequestListener({ config, handle, statics, commonHeaders }: ListenerParts) {
-  const common = commonHeaders ?? securityHeaders(config.siteUrl);
+  const common = commonHeaders ?? securityHeaders(config);
   const commonList = Object.entries(common).flat();
 
   function logAccess(

@@ -44,13 +44,9 @@ export async function startServer(config: Config, build: Build): Promise<Running
   await api.services.quotas.ready();
   const statics = new StaticFiles(
     build.clientDir,
-    builtFileHeaders(listBuiltFiles(build.clientDir), { siteUrl: config.siteUrl }),
+    builtFileHeaders(listBuiltFiles(build.clientDir), config),
   );
-  const handle = serviceHandle(api, build.docs, (path) => {
-    const template = statics.get(path)?.identity.body.toString('utf8');
-    if (template === undefined) throw new Error(`The build has no ${path} page`);
-    return template;
-  });
+  const handle = serviceHandle(api, build.docs, (path) => build.pageTemplates[path]);
   const server = createServer(serverTimeouts(config.connections), createRequestListener({ config, handle, statics }));
   limitConnections(server, config.connections, config.trustProxy);
 

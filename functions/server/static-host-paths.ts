@@ -1,4 +1,4 @@
-import { isServicePath, SERVICE_PATHS } from '../app/handle.ts';
+import { isServicePath, SERVICE_PATHS, type PublicOrigins } from '../config/public-urls.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import type { HeaderTable } from './built-file-headers.ts';
 import type { AnsweredElsewhere } from './header-rules.ts';
@@ -18,12 +18,12 @@ export function staticHostPaths(table: HeaderTable): Map<string, Readonly<Record
  * The service's paths (SERVICE_PATHS, each prefix with paths under it), which rules stay clear of,
  * and the headers it sends on every answer (functions/server/request-listener.ts), which may reach them.
  */
-export function answeredByService(siteUrl: string): AnsweredElsewhere {
+export function answeredByService(origins: PublicOrigins): AnsweredElsewhere {
   return {
     paths: [
       ...SERVICE_PATHS.exact,
       ...SERVICE_PATHS.prefixes.flatMap((prefix) => [prefix, `${prefix}x`, `${prefix}x/y`]),
     ],
-    headers: securityHeaders(siteUrl),
+    headers: securityHeaders(origins),
   };
 }

@@ -1,4 +1,4 @@
-import { isServicePath, SERVICE_PATHS } from '../app/handle.ts';
+import { isServicePath, SERVICE_PATHS } from '../config/public-urls.ts';
 import { HOST_RULE_FILES, VERCEL_IGNORE, type HeaderTable } from './built-file-headers.ts';
 import { builtElsewhere } from './redirects-file.ts';
 import { displayName } from './header-names.ts';

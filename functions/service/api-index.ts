@@ -1,3 +1,4 @@
+import { serviceUrl, type PublicOrigins } from '../config/public-urls.ts';
 import { deprecatedAliases } from '../operations/deprecation.ts';
 import { API_BASE_PATH, protectedResourceMetadataPath } from '../docs/discovery-documents.ts';
 import { conditionalJson, representation } from '../http/json.ts';
@@ -8,7 +9,8 @@ import type { apiIndexSchema } from './schema.ts';
 import type { z } from 'zod';
 
 /** The index of the API, made from the operations table and the site's URL. */
-function apiIndex(siteUrl: string): z.infer<typeof apiIndexSchema> {
+function apiIndex(origins: PublicOrigins): z.infer<typeof apiIndexSchema> {
+  const { siteUrl } = origins;
   const aliases = new Set<string>(deprecatedAliases().map((alias) => alias.operationId));
   return {
     name: 'Portfolio API',
@@ -19,7 +21,7 @@ function apiIndex(siteUrl: string): z.infer<typeof apiIndexSchema> {
       docs: `${siteUrl}/developers`,
       catalog: `${siteUrl}/.well-known/api-catalog`,
       resourceMetadata: `${siteUrl}${protectedResourceMetadataPath(API_BASE_PATH)}`,
-      health: `${siteUrl}${OPERATIONS.getHealth.path}`,
+      health: serviceUrl(origins, OPERATIONS.getHealth.path),
     },
     operations: (Object.keys(OPERATIONS) as OperationId[])
       .filter((id) => !aliases.has(id))
@@ -34,8 +36,8 @@ function apiIndex(siteUrl: string): z.infer<typeof apiIndexSchema> {
  * GET /api/v1 (getApiIndex): the api-catalog's anchor answers with an index of the API rather
  * than a 404. Built once; a request costs the quota check and an ETag comparison.
  */
-export function apiIndexHandler(siteUrl: string): RouteHandler {
-  const index = representation(apiIndex(siteUrl));
+export function apiIndexHandler(origins: PublicOrigins): RouteHandler {
+  const index = representation(apiIndex(origins));
   return (request) => {
     strictQuery(request.query, []);
     return conditionalJson(request, index);

@@ -51,7 +51,7 @@ export async function serveInDev(
   // Vite's dev client injects inline styles and opens a websocket, which the production
   // Content-Security-Policy forbids; the built pages are checked against it in real Chromium.
   const { config } = api.services;
-  const { 'content-security-policy': _policy, ...commonHeaders } = securityHeaders(config.siteUrl);
+  const { 'content-security-policy': _policy, ...commonHeaders } = securityHeaders(config);
   createRequestListener({ config, handle, commonHeaders })(req, res, next);
 }
 

@@ -10,6 +10,7 @@ import { textResponse } from './site-documents.ts';
  * process runs (which returns the same bytes as the resource mcp://server-card.json).
  */
 export async function serverCardResponse(id: McpServerId): Promise<Response> {
-  const servers = mcpServers({ catalog: await buildCatalog(), docs: await docPages(), siteUrl: loadConfig().siteUrl });
+  const { siteUrl, apiOrigin } = loadConfig();
+  const servers = mcpServers({ catalog: await buildCatalog(), docs: await docPages(), siteUrl, apiOrigin });
   return textResponse(await servers.card(id), SERVER_CARD_MEDIA_TYPE);
 }

@@ -1,10 +1,11 @@
+import { publicUrl } from '../../functions/config/public-urls.ts';
 import { loadConfig } from '../../functions/config/env.ts';
 import { withLlmsTxtPointer } from '../../functions/pages/llms-txt-pointer.ts';
 import { MARKDOWN } from '../../functions/pages/markdown-twin.ts';
 
-/** An absolute URL on the public site. */
+/** The absolute URL of `path`: on SITE_URL, or on API_ORIGIN for a dynamic path (functions/config/public-urls.ts). */
 export function absolute(path: string): string {
-  return `${loadConfig().siteUrl}${path}`;
+  return publicUrl(loadConfig(), path);
 }
 
 /** A text response with an exact media type (the production server keeps it by extension). */

@@ -1,3 +1,4 @@
+import { publicUrl, type PublicOrigins } from '../../functions/config/public-urls.ts';
 import type { Site } from '../../functions/config/site.ts';
 import type { Project } from '../../functions/projects/schema.ts';
 
@@ -79,8 +80,12 @@ export function personNode(site: Site, origin: string): PersonNode {
   };
 }
 
-/** The site itself, with the search form of /search as its SearchAction. */
-export function webSiteNode(site: Site, origin: string): WebSiteNode {
+/**
+ * The site itself, with the search form of /search as its SearchAction: its results are
+ * dynamic, so they are on the service's origin (API_ORIGIN when set).
+ */
+export function webSiteNode(site: Site, origins: PublicOrigins): WebSiteNode {
+  const origin = origins.siteUrl;
   const ids = nodeIds(origin);
   return {
     '@type': 'WebSite',
@@ -91,7 +96,7 @@ export function webSiteNode(site: Site, origin: string): WebSiteNode {
     publisher: { '@id': ids.person },
     potentialAction: {
       '@type': 'SearchAction',
-      target: { '@type': 'EntryPoint', urlTemplate: `${origin}/search?q={search_term_string}` },
+      target: { '@type': 'EntryPoint', urlTemplate: publicUrl(origins, '/search?q={search_term_string}') },
       'query-input': 'required name=search_term_string',
     },
   };

@@ -1,3 +1,5 @@
+import { loadConfig } from '../../functions/config/env.ts';
+import { serviceHref } from '../../functions/config/public-urls.ts';
 import { contactMessageSchema } from '../../functions/contact/schema.ts';
 import { inputJsonSchema } from '../../functions/mcp/tool-registry.ts';
 import { OPERATIONS } from '../../functions/operations/operations.ts';
@@ -36,7 +38,10 @@ export const SEARCH_PORTFOLIO: PageTool = {
     "Search this portfolio's projects, documentation pages, API operations and MCP tools; prefixes and small typos match. Returns {query, total, results} with each result's type, title, url and snippet. Narrow with type (e.g. project), cap with limit.",
   inputSchema: inputJsonSchema(searchQuery),
   annotations: { readOnlyHint: true },
-  api: OPERATIONS.search.path,
+  // Read when the page is built: the API's origin (API_ORIGIN) or the site's.
+  get api() {
+    return serviceHref(loadConfig(), OPERATIONS.search.path);
+  },
 };
 
 /**
@@ -51,5 +56,7 @@ export const SEND_MESSAGE: PageTool = {
     "Send the portfolio's owner a message (name, email, message), as the form on this page does; the owner replies by email. Retrying the same call is safe: the message is stored once. An invalid field comes back as validation_failed with errors naming each field; rate_limited says when to try again.",
   inputSchema: inputJsonSchema(contactMessageSchema),
   annotations: { readOnlyHint: false },
-  api: OPERATIONS.createContact.path,
+  get api() {
+    return serviceHref(loadConfig(), OPERATIONS.createContact.path);
+  },
 };

@@ -106,8 +106,17 @@ function enhance(form: HTMLFormElement): void {
     event.preventDefault();
     void run();
   });
-  // The server rendered the results for the address we arrived at; do not fetch them again.
+  // The server rendered the results for the address we arrived at; do not fetch them again. A
+  // static copy of the page (the pages on a host of their own) cannot: it asks the API for them.
   shown = `${type.value}\u0000${input.value.trim()}`;
+  const arrived = new URLSearchParams(location.search);
+  const arrivedQuery = arrived.get('q')?.trim() ?? '';
+  if (input.value.trim() === '' && arrivedQuery !== '') {
+    input.value = arrivedQuery;
+    const arrivedType = arrived.get('type') ?? '';
+    if (isSearchType(arrivedType)) type.value = arrivedType;
+    void run();
+  }
 }
 
 /** The same markup the server renders for a result (functions/search/search-page.ts). */

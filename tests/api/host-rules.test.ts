@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isServicePath, SERVICE_PATHS } from '../../functions/app/handle.ts';
+import { isServicePath, SERVICE_PATHS, type PublicOrigins } from '../../functions/config/public-urls.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { builtFileHeaders, HOST_RULE_FILES, type HeaderTable } from '../../functions/server/built-file-headers.ts';
 import { cloudflareHeaderRules, cloudflarePageHeaders } from '../../functions/server/cloudflare-headers.ts';
@@ -53,12 +53,13 @@ function staticPaths(table: HeaderTable): [string, { file: string; headers: Read
 
 /** One setting of the build: its table and the rules written from it. */
 function generated(siteUrl: string, apiOrigin: string) {
-  const table = builtFileHeaders(served, { siteUrl });
-  const rules = headerRules(staticHostPaths(table), answeredByService(siteUrl));
+  const origins = { siteUrl, apiOrigin: apiOrigin === '' ? null : apiOrigin };
+  const table = builtFileHeaders(served, origins);
+  const rules = headerRules(staticHostPaths(table), answeredByService(origins));
   return {
     table,
     headers: headersFile(rules),
-    cloudflareHeaders: headersFile(cloudflareHeaderRules(table, siteUrl)),
+    cloudflareHeaders: headersFile(cloudflareHeaderRules(table, origins)),
     reducedForCloudflare: rules.length > CLOUDFLARE_MAX_HEADER_RULES,
     redirects: redirectsFile(table, apiOrigin),
     vercel: vercelConfig(table, rules, apiOrigin) as VercelJson,
@@ -121,7 +122,7 @@ describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
       const expected = {
         ...CLOUDFLARE_DEFAULTS,
         ...(setting.reducedForCloudflare
-          ? cloudflarePageHeaders(table, urlPath, entry.headers, siteOf(setting))
+          ? cloudflarePageHeaders(table, urlPath, entry.headers, originsOf(setting).siteUrl)
           : entry.headers),
       };
       // A page whose type is left to the host: the reader cannot say Cloudflare's, but its file is HTML.
@@ -169,9 +170,9 @@ describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
       }
     }
     // No rule but the one for every path (the security headers, which the service sends too) reaches a service path.
-    const common = Object.keys(securityHeaders(siteOf(setting)));
+    const common = Object.keys(securityHeaders(originsOf(setting)));
     const netlify = parseNetlifyHeaders(setting.headers);
-    for (const urlPath of answeredByService(siteOf(setting)).paths) {
+    for (const urlPath of answeredByService(originsOf(setting)).paths) {
       expect(Object.keys(netlifyHeadersFor(netlify, urlPath).headers), urlPath).toEqual(common);
       expect(Object.keys(vercelHeadersFor(setting.vercel, urlPath).headers), urlPath).toEqual(common);
     }
@@ -181,8 +182,10 @@ describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
   });
 });
 
-function siteOf(setting: { table: HeaderTable }): string {
-  return setting === settings['on https with an API origin'] ? 'https://ada.example' : BUILT_SITE;
+function originsOf(setting: { table: HeaderTable }): PublicOrigins {
+  return setting === settings['on https with an API origin']
+    ? { siteUrl: 'https://ada.example', apiOrigin: API_ORIGIN }
+    : { siteUrl: BUILT_SITE, apiOrigin: null };
 }
 
 function listAllSet(): Set<string> {
@@ -204,7 +207,7 @@ describe('the table is what the Node server sends', () => {
   afterAll(() => service.stop());
 
   it('for a path of each kind of headers, the live answer carries the table headers and only what a host computes besides', async () => {
-    const table = builtFileHeaders(served, { siteUrl: BUILT_SITE });
+    const table = builtFileHeaders(served, { siteUrl: BUILT_SITE, apiOrigin: null });
     const byKind = new Map<string, string>();
     for (const [urlPath, entry] of staticPaths(table)) {
       const { link: _link, ...kind } = entry.headers;

@@ -12,6 +12,7 @@ import { headerValue, type ApiRequest, type ApiResponse } from '../../functions/
 import { logError } from '../../functions/log/log.ts';
 import type { ProjectSource } from '../../functions/projects/catalog.ts';
 import { mediaTypeFor } from '../../functions/server/media-types.ts';
+import { pageTemplateFile } from '../../functions/server/build-output.ts';
 import { answerHeaderList, lastResortAnswer } from '../../functions/server/request-listener.ts';
 import { engineEnv } from './engines.ts';
 import { freshDataDir, ROOT } from './server.ts';
@@ -28,7 +29,8 @@ import { freshDataDir, ROOT } from './server.ts';
  * headers, compression, redirects and 404 page are the system tier's (the real server).
  */
 
-const CLIENT = path.join(ROOT, 'dist/client');
+const DIST = path.join(ROOT, 'dist');
+const CLIENT = path.join(DIST, 'client');
 
 interface Build {
   projects: ProjectSource[];
@@ -47,8 +49,8 @@ function loadBuild(): Build {
       .projects,
     docs: (JSON.parse(readFileSync(path.join(CLIENT, 'docs.json'), 'utf8')) as { docs: DocPage[] }).docs,
     searchIndex: readFileSync(path.join(CLIENT, 'search-index.json'), 'utf8'),
-    contactTemplate: readFileSync(path.join(CLIENT, 'contact.html'), 'utf8'),
-    searchTemplate: readFileSync(path.join(CLIENT, 'search.html'), 'utf8'),
+    contactTemplate: readFileSync(pageTemplateFile(DIST, '/contact'), 'utf8'),
+    searchTemplate: readFileSync(pageTemplateFile(DIST, '/search'), 'utf8'),
   };
   return build;
 }
@@ -108,7 +110,7 @@ export async function startApi(env: Record<string, string> = {}, dataDir = fresh
   const quotasReady = api.services.quotas.ready();
   // The production service's one entry, over the built pages.
   const handle = serviceHandle(api, docs, (page) => (page === '/contact' ? contactTemplate : searchTemplate));
-  const commonList = Object.entries(securityHeaders(config.siteUrl)).flat();
+  const commonList = Object.entries(securityHeaders(config)).flat();
 
   async function request(call: ApiCall): Promise<ApiAnswer> {
     const method = (call.method ?? 'GET').toUpperCase();

@@ -255,6 +255,7 @@ describe('cross-cutting rules', () => {
     ['READ_RATE_LIMIT', '10 per minute'],
     ['SITE_URL', 'localhost'],
     ['TRUST_PROXY', '-1'],
+    ['API_ORIGIN', 'http://api.example'],
   ])('refuses to start with a bad %s and names it', async (variable, value) => {
     const { code, stderr } = await startExpectingFailure({ [variable]: value });
     expect(code).toBe(1);
@@ -291,6 +292,7 @@ describe('cross-cutting rules', () => {
   it.each([
     ['READ_RATE_LIMIT', '7/60'],
     ['SITE_URL', 'https://elsewhere.example'],
+    ['API_ORIGIN', 'https://api.elsewhere.example'],
   ])('refuses a build made with another %s, naming the variable and what to run', async (variable, value) => {
     const { code, stderr } = await startExpectingFailure({ [variable]: value });
     expect(code).toBe(1);

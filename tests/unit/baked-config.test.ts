@@ -25,6 +25,15 @@ describe('the baked configuration', () => {
     ]);
   });
 
+  it('refuses a server whose API_ORIGIN is not the one the pages were built for, either way', () => {
+    const split = bakedEnvironment({ API_ORIGIN: 'https://api.ada.example' });
+    expect(bakedMismatches(built, { API_ORIGIN: 'https://api.ada.example' })).toEqual([
+      { variable: 'API_ORIGIN', built: '', now: 'https://api.ada.example' },
+    ]);
+    expect(bakedMismatches(split, {})).toEqual([{ variable: 'API_ORIGIN', built: 'https://api.ada.example', now: '' }]);
+    expect(bakedMismatches(split, { API_ORIGIN: 'https://api.ada.example/' })).toEqual([]);
+  });
+
   it('says where the site address now comes from when SITE_URL is unset: siteUrl in content/site.json', () => {
     const forStaging = { ...built, SITE_URL: 'https://staging.example' };
     const mismatches = bakedMismatches(forStaging, {});
@@ -79,7 +88,7 @@ describe('the baked configuration', () => {
     REQUEST_TIMEOUT_MS: '40000',
     MAX_CONNECTIONS: '10',
     MAX_CONNECTIONS_PER_CLIENT: '5',
-    MCP_ALLOWED_HOSTS: 'mcp.example.org',
+    MCP_ALLOWED_HOSTS: 'portfolio.internal',
     ACCESS_LOG: 'false',
     ALLOW_BUILD_MISMATCH: 'true',
   };

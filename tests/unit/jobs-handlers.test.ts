@@ -28,7 +28,7 @@ const jobs = await JobService.start({
 });
 afterAll(() => jobs.close());
 
-const createJob = createJobHandler(jobs, SITE);
+const createJob = createJobHandler(jobs, { siteUrl: SITE, apiOrigin: null });
 const getJobStatus = getJobStatusHandler(jobs);
 /** The jobs handlers charge nothing themselves (the router charges their quota). */
 const production = {

@@ -68,7 +68,10 @@ describe('searchPageHandler', () => {
       charge: (holder, _quota, units, what) => charge(limiter, holder.quotaKey, units, what),
       refund: (holder, _quota, units) => limiter.refund(holder.quotaKey, units),
     });
-    const page = searchPageHandler(index, new SearchPage(template), 'https://example.test');
+    const page = searchPageHandler(index, new SearchPage(template), {
+      siteUrl: 'https://example.test',
+      apiOrigin: null,
+    });
     return (search: ApiRequest) => page(search, contexts.visitor(search));
   };
 

@@ -63,7 +63,7 @@ describe('home page nodes', () => {
   });
 
   it('describe the WebSite with a SearchAction whose template the search page answers', () => {
-    const website = webSiteNode(site, ORIGIN);
+    const website = webSiteNode(site, { siteUrl: ORIGIN, apiOrigin: null });
     expect(website).toMatchObject({ '@type': 'WebSite', url: `${ORIGIN}/`, publisher: { '@id': `${ORIGIN}/#person` } });
     const action = website.potentialAction;
     expect(action['@type']).toBe('SearchAction');
@@ -120,7 +120,7 @@ describe('breadcrumbs', () => {
 
 describe('serializeJsonLd', () => {
   it('writes one schema.org document with the nodes as its graph', () => {
-    const document = parsed([personNode(site, ORIGIN), webSiteNode(site, ORIGIN)]);
+    const document = parsed([personNode(site, ORIGIN), webSiteNode(site, { siteUrl: ORIGIN, apiOrigin: null })]);
     expect(document['@context']).toBe('https://schema.org');
     expect(document['@graph'].map((node) => node['@type'])).toEqual(['Person', 'WebSite']);
   });

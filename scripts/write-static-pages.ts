@@ -1,0 +1,41 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../functions/config/env.ts';
+import { contactAsMarkdown } from '../functions/contact/contact-markdown.ts';
+import { ContactPage } from '../functions/contact/contact-page.ts';
+import { withLlmsTxtPointer } from '../functions/pages/llms-txt-pointer.ts';
+import { searchAsMarkdown } from '../functions/search/search-markdown.ts';
+import { SearchPage } from '../functions/search/search-page.ts';
+import { pageTemplateFile } from '../functions/server/build-output.ts';
+
+/**
+ * Part of `npm run build`, after Astro: /contact and /search are pages the service fills in per
+ * request, so Astro builds them with `{{slots}}`. Each is moved to the templates the service
+ * reads (pageTemplateFile), and the static output gets the same page with every slot empty, and
+ * its Markdown twin, which a static host serves as they are: the form posts to the service, the
+ * search page's script asks the API. The contact page then carries no idempotency key and no
+ * fill-time token (functions/contact/form-token.ts, `not_issued`).
+ */
+const DIST = path.resolve(process.argv[2] ?? 'dist');
+const CLIENT = path.join(DIST, 'client');
+const origins = loadConfig();
+
+function moveTemplate(page: '/contact' | '/search'): string {
+  const built = path.join(CLIENT, `${page.slice(1)}.html`);
+  const template = readFileSync(built, 'utf8');
+  const target = pageTemplateFile(DIST, page);
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileSync(target, template);
+  return template;
+}
+
+const written: Record<string, string> = {
+  'contact.html': new ContactPage(moveTemplate('/contact')).render({ token: '', formToken: '' }),
+  'contact.md': withLlmsTxtPointer(contactAsMarkdown(origins), origins.siteUrl),
+  'search.html': new SearchPage(moveTemplate('/search')).render({ query: '' }),
+  'search.md': withLlmsTxtPointer(searchAsMarkdown({ query: '' }, origins), origins.siteUrl),
+};
+for (const [file, body] of Object.entries(written)) writeFileSync(path.join(CLIENT, file), body);
+process.stdout.write(
+  `static pages: ${Object.keys(written).join(', ')} written; their templates under ${path.relative(process.cwd(), path.join(DIST, 'templates'))}\n`,
+);
