@@ -24,6 +24,8 @@ export interface ListenerParts {
 }
 
 const TEXT = 'text/plain; charset=utf-8';
+/** The 404 page stands for whatever is missing at that path, so no cache keeps it. */
+export const NOT_FOUND_CACHE_CONTROL = 'no-store';
 
 /**
  * The production request path: the service's paths go straight to its one entry (the router and
@@ -254,7 +256,7 @@ function notFoundOrRedirect(
     ...(statics.notFoundMarkdown === undefined ? {} : { vary: 'Accept' }),
     'content-type': page.identity.headers['content-type'] ?? TEXT,
     'content-length': String(page.identity.body.length),
-    'cache-control': 'no-store',
+    'cache-control': NOT_FOUND_CACHE_CONTROL,
   });
   res.end(method === 'HEAD' ? undefined : page.identity.body);
 }

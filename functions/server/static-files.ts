@@ -117,14 +117,18 @@ function loadFile(file: string, decided: Readonly<Record<string, string>>): Stat
   };
   if (gzip !== undefined) result.gzip = variant(gzip, 'gzip');
   if (br !== undefined) result.br = variant(br, 'br');
-  if (base['access-control-allow-methods'] !== undefined) result.preflightHeaderList = preflightHeaders(base);
+  if (base['access-control-allow-methods'] !== undefined)
+    result.preflightHeaderList = Object.entries(preflightHeaders(base)).flat();
   return result;
 }
 
-/** The headers of a 204 preflight answer: everything but the representation's own (type, validators, caching). */
-function preflightHeaders(headers: Record<string, string>): readonly string[] {
+/**
+ * The headers of a 204 preflight answer: everything but the representation's own (type, validators,
+ * caching); the nginx site answers preflights with the same (./nginx-site.ts).
+ */
+export function preflightHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const { 'content-type': _type, etag: _etag, 'cache-control': _cache, vary: _vary, ...rest } = headers;
-  return Object.entries(rest).flat();
+  return rest;
 }
 
 /** A precompressed variant written at build, if there is one and it is smaller than the file. */

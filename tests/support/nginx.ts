@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { nginxSiteForBuild } from '../../functions/server/nginx-site-for-build.ts';
 import { freePort } from './free-port.ts';
 import { ROOT } from './server.ts';
 
@@ -13,7 +14,11 @@ const NGINX = '/usr/sbin/nginx';
 const OPENSSL = '/usr/bin/openssl';
 /** Debian's nginx (installed by .ci/run) and openssl, for a certificate of the test's own. */
 export const HAS_NGINX = existsSync(NGINX) && existsSync(OPENSSL);
-const SITE = path.join(ROOT, 'deploy/nginx/portfolio.conf');
+/** Debian's libnginx-mod-http-brotli-static (installed by .ci/run), which sends the build's `.br` files. */
+const BROTLI_STATIC_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+export const HAS_BROTLI_STATIC = existsSync(BROTLI_STATIC_MODULE);
+/** The name the site is made for; its HTTP server redirects there. */
+export const SERVER_NAME = 'example.com';
 
 /** A running nginx with the deploy site in front of a service. */
 export interface RunningNginx {
@@ -23,44 +28,54 @@ export interface RunningNginx {
   httpsUrl: string;
   /** The self-signed certificate the TLS server presents, to trust in the test's clients. */
   ca: string;
+  /** The nginx master's process; its workers are its children. */
+  pid: number;
   stop(): Promise<void>;
 }
 
-/** Replaces `pattern` in the site's text, insisting that it is there, so the file and this stay in step. */
+/** Replaces `pattern` in the site's text, insisting that it is there, so the generator and this stay in step. */
 function substitute(text: string, pattern: RegExp, replacement: string): string {
-  if (!pattern.test(text)) throw new Error(`deploy/nginx/portfolio.conf no longer matches ${pattern}`);
+  if (!pattern.test(text)) throw new Error(`the generated nginx site no longer matches ${pattern}`);
   return text.replace(pattern, replacement);
 }
 
 /**
- * deploy/nginx/portfolio.conf as it is, with only what belongs to the machine swapped: loopback
- * ports for 80 and 443 (the IPv6 listeners dropped), the service's port, a certificate made for
- * the test, and the asset cache in the test's directory.
+ * The site `npm run build` writes for the build in dist/ (functions/server/nginx-site-for-build.ts),
+ * made for example.com with the service's port, and with only what belongs to the machine swapped:
+ * loopback ports for 80 and 443 (the IPv6 listeners dropped) and a certificate made for the test.
+ * With two services, the site's second `server` line (commented out) is enabled for the second.
  */
 function siteFor(dir: string, ports: { http: number; https: number; services: readonly number[] }): string {
-  let site = readFileSync(SITE, 'utf8');
+  let site = nginxSiteForBuild(path.join(ROOT, 'dist'), {
+    serverName: SERVER_NAME,
+    upstream: { host: '127.0.0.1', port: ports.services[0]! },
+    brotli: HAS_BROTLI_STATIC,
+  });
   site = substitute(site, /^\s*listen \[::\]:\d+.*$/gm, '');
   site = substitute(site, /^(\s*)listen 80;/m, `$1listen 127.0.0.1:${ports.http};`);
   site = substitute(site, /^(\s*)listen 443 /m, `$1listen 127.0.0.1:${ports.https} `);
-  site = substitute(site, /server 127\.0\.0\.1:4321\b/, `server 127.0.0.1:${ports.services[0]}`);
   // The second instance the site names, commented out, for a deployment of two.
   if (ports.services[1] !== undefined)
-    site = substitute(site, /#server 127\.0\.0\.1:4322\b/, `server 127.0.0.1:${ports.services[1]}`);
+    site = substitute(site, /#server 127\.0\.0\.1:\d+/, `server 127.0.0.1:${ports.services[1]}`);
   site = substitute(site, /ssl_certificate \S+;/, `ssl_certificate ${dir}/cert.pem;`);
-  site = substitute(site, /ssl_certificate_key \S+;/, `ssl_certificate_key ${dir}/key.pem;`);
-  return substitute(site, /proxy_cache_path \S+/, `proxy_cache_path ${dir}/assets-cache`);
+  return substitute(site, /ssl_certificate_key \S+;/, `ssl_certificate_key ${dir}/key.pem;`);
 }
 
-/** The main configuration Debian's nginx.conf would be, reduced to the site and paths of the test's own. */
+/**
+ * The main configuration Debian's nginx.conf would be, reduced to the site and paths of the test's
+ * own: the brotli module loaded as its modules-enabled/ does, sendfile on as it sets.
+ */
 function mainConfig(dir: string, site: string): string {
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
     (kind) => `${kind}_temp_path ${dir}/${kind}_temp;`,
   );
   return [
+    ...(HAS_BROTLI_STATIC ? [`load_module ${BROTLI_STATIC_MODULE};`] : []),
     'worker_processes 1;',
     `error_log ${dir}/error.log warn;`,
-    'events { worker_connections 256; }',
+    'events { worker_connections 1024; }',
     'http {',
+    'sendfile on;',
     `access_log ${dir}/access.log;`,
     ...temp,
     site,
@@ -69,9 +84,10 @@ function mainConfig(dir: string, site: string): string {
 }
 
 /**
- * Starts nginx (the master as this process's child, `daemon off`) with the deploy site in front
- * of the service listening on `servicePort`, or of two instances on `[first, second]` (the
- * site's second `server` line enabled); `stop()` ends it by its pid.
+ * Starts nginx (the master as this process's child, `daemon off`) with the generated site: the
+ * build's files served by nginx, the service's paths passed to the service listening on
+ * `servicePort`, or to two instances on `[first, second]` (the site's second `server` line
+ * enabled); `stop()` ends it by its pid.
  */
 export async function startNginx(servicePort: number | readonly [number, number]): Promise<RunningNginx> {
   const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-nginx-'));
@@ -110,6 +126,7 @@ export async function startNginx(servicePort: number | readonly [number, number]
     httpUrl: `http://127.0.0.1:${ports.http}`,
     httpsUrl: `https://127.0.0.1:${ports.https}`,
     ca: readFileSync(`${dir}/cert.pem`, 'utf8'),
+    pid: nginx.pid!,
     stop,
   };
 }
