@@ -27,10 +27,12 @@ function plainGet(
 }
 
 /**
- * deploy/nginx/portfolio.conf, run by Debian's nginx in front of the production server with
- * TRUST_PROXY=1, as the Deploy section sets them up on one machine (only ports and the certificate
- * differ: tests/support/nginx.ts). Each client of the test connects from an address of its own
- * in 127.0.0.0/8, as visitors do, and every request counts against a quota of 3 per address.
+ * The nginx site the build writes (dist/nginx/portfolio.conf, functions/server/nginx-site.ts), run
+ * by Debian's nginx in front of the production server with TRUST_PROXY=1, as the Deploy section
+ * sets them up on one machine (only ports and the certificate differ: tests/support/nginx.ts).
+ * nginx serves the built files itself (tests/system/nginx-static.test.ts compares them with the
+ * service's) and passes the service's paths on. Each client of the test connects from an address
+ * of its own in 127.0.0.0/8, as visitors do, and every request counts against a quota of 3 per address.
  */
 describe.skipIf(!HAS_NGINX)('nginx in front of the service', () => {
   let server: RunningServer;
@@ -61,7 +63,7 @@ describe.skipIf(!HAS_NGINX)('nginx in front of the service', () => {
     expect(challenge.status).toBe(404);
   });
 
-  it('serves pages over HTTP/2 with the service’s own caching and security headers', async () => {
+  it('serves pages over HTTP/2 itself, with the service’s caching and security headers', async () => {
     const session = connectHttp2(site, { ca: nginx.ca });
     try {
       const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -77,17 +79,19 @@ describe.skipIf(!HAS_NGINX)('nginx in front of the service', () => {
       expect(headers['content-type']).toBe('text/html; charset=utf-8');
       expect(headers['cache-control']).toBe('public, max-age=0, must-revalidate');
       expect(headers['x-content-type-options']).toBe('nosniff');
+      // Only the service sets X-Request-Id: nginx answered from the build.
+      expect(headers['x-request-id']).toBeUndefined();
     } finally {
       session.close();
     }
   });
 
-  it('passes documents on with their short cache, and keeps hashed assets for a year in nginx too', async () => {
+  it('serves documents with their short cache and hashed assets for a year, the service never asked', async () => {
     const get = visitor('127.0.0.2');
     const document = await get(`${site}/llms.txt`);
     expect(document.status).toBe(200);
     expect(document.headers.get('cache-control')).toBe('public, max-age=300, stale-while-revalidate=3600');
-    expect(document.headers.get('x-cache-status')).toBeNull();
+    expect(document.headers.get('x-request-id')).toBeNull();
 
     const asset = readdirSync(path.join(ROOT, 'dist/client/_astro')).find((file) => file.endsWith('.css'));
     const first = await get(`${site}/_astro/${asset}`);
@@ -95,10 +99,45 @@ describe.skipIf(!HAS_NGINX)('nginx in front of the service', () => {
     for (const answer of [first, second]) {
       expect(answer.status).toBe(200);
       expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(answer.headers.get('x-request-id')).toBeNull();
     }
-    expect(first.headers.get('x-cache-status')).toBe('MISS');
-    expect(second.headers.get('x-cache-status')).toBe('HIT');
     expect(await second.text()).toBe(await first.text());
+    // The quota of 3 reads per address is the service's: static files through nginx are never counted.
+    const logged = server.logLines.filter((line) => typeof line.path === 'string' && /llms|_astro/.test(line.path));
+    expect(logged).toEqual([]);
+  });
+
+  it('passes every dynamic path to the service: the API, both MCP servers, the contact post, search and the token endpoint', async () => {
+    const through = async (address: string, urlPath: string, init: RequestInit = {}) => {
+      const answer = await visitor(address)(`${site}${urlPath}`, init);
+      expect(answer.headers.get('x-request-id'), urlPath).not.toBeNull();
+      return answer;
+    };
+    expect((await through('127.0.0.10', '/api/v1/projects?limit=1')).status).toBe(200);
+    // The service's own 404 (X-Request-Id), not nginx's page: /api is the service's path too.
+    expect((await through('127.0.0.11', '/api')).status).toBe(404);
+    const search = await through('127.0.0.12', '/search?q=leak');
+    expect(search.status).toBe(200);
+    expect(await search.text()).toContain('leak');
+    const contact = await through('127.0.0.13', '/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=A&email=a%40example.com&message=hello',
+    });
+    expect([303, 400, 422]).toContain(contact.status);
+    const token = await through('127.0.0.14', '/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    expect(token.status).toBe(401);
+    for (const mcp of ['/mcp', '/mcp/docs']) {
+      const answer = await through('127.0.0.15', mcp, { method: 'GET', headers: { accept: 'text/event-stream' } });
+      expect(answer.status, mcp).toBe(405);
+    }
+    // The server card beside /mcp is a built file: nginx serves it.
+    const card = await visitor('127.0.0.16')(`${site}/mcp/server-card`);
+    expect([card.status, card.headers.get('x-request-id')]).toEqual([200, null]);
   });
 
   it('counts each visitor by the address nginx saw, whatever X-Forwarded-For the visitor sends', async () => {

@@ -13,7 +13,7 @@ import { waitFor } from '../support/webhook.ts';
 /**
  * A restart of the one instance behind nginx leaves nothing to pass requests to until it listens
  * again: those requests get 502. With a second instance on the shared engines, listed in the
- * site's upstream (deploy/nginx/portfolio.conf, its second `server` line enabled), nginx passes a
+ * site's upstream (the generated dist/nginx/portfolio.conf, its second `server` line enabled), nginx passes a
  * request that cannot reach one instance to the other. Here the instances are restarted one at a
  * time while clients loop reads and contact posts through nginx; what is counted is answers.
  */

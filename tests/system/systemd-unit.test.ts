@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ENV_VARIABLES } from '../../functions/config/env-variables.ts';
 import { loadConfig } from '../../functions/config/env.ts';
+import { nginxSiteForBuild } from '../../functions/server/nginx-site-for-build.ts';
 import { DRAIN_TIMEOUT_MS } from '../../functions/server/start-server.ts';
 import { ROOT } from '../support/server.ts';
 
@@ -131,7 +132,8 @@ describe('deploy/systemd/portfolio.service', () => {
     const config = loadConfig(env);
     expect(config.dataDir).toBe('/var/lib/portfolio');
     expect(config.host).toBe('127.0.0.1');
-    const nginxSite = readFileSync(path.join(ROOT, 'deploy/nginx/portfolio.conf'), 'utf8');
+    // The nginx site the build writes passes the service's paths to the unit's address.
+    const nginxSite = nginxSiteForBuild(path.join(ROOT, 'dist'));
     expect(nginxSite).toMatch(new RegExp(`^\\s*server ${config.host.replace(/\./g, '\\.')}:${config.port}[ ;]`, 'm'));
     expect(loadConfig(Object.fromEntries(environment.map((line) => line.split(/=(.*)/)))).trustProxy).toBe(1);
   });
