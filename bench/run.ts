@@ -8,6 +8,8 @@ import { profileTarget } from './profile.ts';
 import { BENCH_SERVER_ENV, SERVER_ENTRY, startNode, WORK_DIR, type Started } from './processes.ts';
 import { HAS_POSTGRES, startPostgres } from '../tests/support/postgres.ts';
 import { HAS_REDIS, startRedis } from '../tests/support/redis.ts';
+import { HAS_NGINX } from '../tests/support/nginx.ts';
+import { startNginxTarget } from './nginx-target.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
 
 /**
@@ -86,15 +88,19 @@ const ceiling: string[] = [];
 let ceilingVerdict = '';
 let failures = 0;
 
+/** What a scenario is fired at: a Node process (its CPU read from its pid), or nginx (its own count). */
+type Target = Started | { port: number; cpuSeconds(): number };
+const cpuOf = (target: Target) => ('cpuSeconds' in target ? target.cpuSeconds() : cpuSeconds(target.child.pid!));
+
 /** One run of a scenario against a server, with the share of a core that server used meanwhile. */
 async function fire(
-  target: Started,
+  target: Target,
   scenario: Scenario,
   seconds: number,
   using: LoadClient[] = clients,
   connectionsEach = Math.ceil(CONNECTIONS / using.length),
 ): Promise<Sample & { serverCpu: number }> {
-  const cpuBefore = cpuSeconds(target.child.pid!);
+  const cpuBefore = cpuOf(target);
   const started = performance.now();
   const samples = await Promise.all(
     using.map((one) =>
@@ -106,7 +112,7 @@ async function fire(
       }),
     ),
   );
-  const serverCpu = (cpuSeconds(target.child.pid!) - cpuBefore) / ((performance.now() - started) / 1000);
+  const serverCpu = (cpuOf(target) - cpuBefore) / ((performance.now() - started) / 1000);
   const sum = (pick: (sample: Sample) => number) => samples.reduce((total, sample) => total + pick(sample), 0);
   return {
     rps: sum((s) => s.rps),
@@ -161,7 +167,7 @@ try {
   if (process.env.BENCH_CEILING !== '0') await showCeiling(scenarios[0]!);
 
   /** One row of the table: the target beside the baseline, in alternating runs. */
-  const measure = async (target: Started, scenario: Scenario, name = scenario.name) => {
+  const measure = async (target: Target, scenario: Scenario, name = scenario.name) => {
     await fire(target, scenario, 1);
     await fire(baseline, scenario, 1);
     const ours: Awaited<ReturnType<typeof fire>>[] = [];
@@ -184,6 +190,17 @@ try {
     process.stderr.write(`${rows.at(-1)}\n`);
   };
   for (const scenario of scenarios) await measure(server, scenario);
+  // The same built files through the nginx site (dist/nginx/portfolio.conf), which serves them
+  // itself with the service's headers: nginx against Node on the same files, in the same run.
+  const built = scenarios.filter((scenario) => scenario.built);
+  if (HAS_NGINX && built.length > 0) {
+    const nginx = await startNginxTarget(server.port);
+    try {
+      for (const scenario of built) await measure(nginx, scenario, `${scenario.name} through nginx`);
+    } finally {
+      await nginx.stop();
+    }
+  }
   // The shared engine, as several instances run it: quotas in a real Redis (one round trip per
   // charged request) and durable state in a real PostgreSQL (fsync on).
   if (HAS_REDIS && HAS_POSTGRES) {

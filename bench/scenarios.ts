@@ -13,6 +13,8 @@ export interface Scenario {
   requests?: () => CannonRequest[];
   /** Also measured on the shared engine (PostgreSQL and Redis): what touches a quota or durable state. */
   shared?: boolean;
+  /** A built file: also measured through the nginx site, which serves it without the service. */
+  built?: boolean;
 }
 
 const CONTACT_BODY = JSON.stringify({
@@ -68,8 +70,9 @@ export const SCENARIO_HEADER = 'x-bench-scenario';
 const allScenarios: Scenario[] = [
   { name: 'GET /api/v1/projects', method: 'GET', path: '/api/v1/projects', shared: true },
   { name: 'GET /api/v1/projects/{slug}', method: 'GET', path: '/api/v1/projects/leakhound' },
-  { name: 'GET /llms.txt (static document)', method: 'GET', path: '/llms.txt' },
-  { name: 'GET /portfolio.json (static document)', method: 'GET', path: '/portfolio.json' },
+  { name: 'GET /llms.txt (static document)', method: 'GET', path: '/llms.txt', built: true },
+  { name: 'GET /portfolio.json (static document)', method: 'GET', path: '/portfolio.json', built: true },
+  { name: 'GET /projects/leakhound (static page)', method: 'GET', path: '/projects/leakhound', built: true },
   {
     // Every request a new Idempotency-Key: each one is a durable write (SQLite, or PostgreSQL).
     name: 'POST /api/v1/contact (distinct keys)',

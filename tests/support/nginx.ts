@@ -30,6 +30,8 @@ export interface RunningNginx {
   ca: string;
   /** The nginx master's process; its workers are its children. */
   pid: number;
+  /** The TLS server's port (plain HTTP with `plainHttp`). */
+  sitePort: number;
   stop(): Promise<void>;
 }
 
@@ -45,7 +47,11 @@ function substitute(text: string, pattern: RegExp, replacement: string): string 
  * loopback ports for 80 and 443 (the IPv6 listeners dropped) and a certificate made for the test.
  * With two services, the site's second `server` line (commented out) is enabled for the second.
  */
-function siteFor(dir: string, ports: { http: number; https: number; services: readonly number[] }): string {
+function siteFor(
+  dir: string,
+  ports: { http: number; https: number; services: readonly number[] },
+  plainHttp: boolean,
+): string {
   let site = nginxSiteForBuild(path.join(ROOT, 'dist'), {
     serverName: SERVER_NAME,
     upstream: { host: '127.0.0.1', port: ports.services[0]! },
@@ -53,7 +59,9 @@ function siteFor(dir: string, ports: { http: number; https: number; services: re
   });
   site = substitute(site, /^\s*listen \[::\]:\d+.*$/gm, '');
   site = substitute(site, /^(\s*)listen 80;/m, `$1listen 127.0.0.1:${ports.http};`);
-  site = substitute(site, /^(\s*)listen 443 /m, `$1listen 127.0.0.1:${ports.https} `);
+  site = plainHttp
+    ? substitute(site, /^(\s*)listen 443 ssl http2;/m, `$1listen 127.0.0.1:${ports.https};`)
+    : substitute(site, /^(\s*)listen 443 /m, `$1listen 127.0.0.1:${ports.https} `);
   // The second instance the site names, commented out, for a deployment of two.
   if (ports.services[1] !== undefined)
     site = substitute(site, /#server 127\.0\.0\.1:\d+/, `server 127.0.0.1:${ports.services[1]}`);
@@ -87,9 +95,13 @@ function mainConfig(dir: string, site: string): string {
  * Starts nginx (the master as this process's child, `daemon off`) with the generated site: the
  * build's files served by nginx, the service's paths passed to the service listening on
  * `servicePort`, or to two instances on `[first, second]` (the site's second `server` line
- * enabled); `stop()` ends it by its pid.
+ * enabled); `stop()` ends it by its pid. `plainHttp` serves the site's TLS server without TLS, for
+ * the bench, which compares serving files with the service's, not TLS.
  */
-export async function startNginx(servicePort: number | readonly [number, number]): Promise<RunningNginx> {
+export async function startNginx(
+  servicePort: number | readonly [number, number],
+  { plainHttp = false }: { plainHttp?: boolean } = {},
+): Promise<RunningNginx> {
   const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-nginx-'));
   // Workers run as nginx's unprivileged user when started as root; they read and write in here.
   chmodSync(dir, 0o755);
@@ -101,7 +113,7 @@ export async function startNginx(servicePort: number | readonly [number, number]
   const services = typeof servicePort === 'number' ? [servicePort] : servicePort;
   const ports = { http: await freePort(), https: await freePort(), services };
   const conf = path.join(dir, 'nginx.conf');
-  writeFileSync(conf, mainConfig(dir, siteFor(dir, ports)));
+  writeFileSync(conf, mainConfig(dir, siteFor(dir, ports, plainHttp)));
 
   const nginx = spawn(
     NGINX,
@@ -127,6 +139,7 @@ export async function startNginx(servicePort: number | readonly [number, number]
     httpsUrl: `https://127.0.0.1:${ports.https}`,
     ca: readFileSync(`${dir}/cert.pem`, 'utf8'),
     pid: nginx.pid!,
+    sitePort: ports.https,
     stop,
   };
 }
