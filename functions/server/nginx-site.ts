@@ -215,6 +215,11 @@ export function nginxSite(options: NginxSiteOptions): string {
       'gzip_static on;',
       ...(brotli ? ['brotli_static on;'] : []),
       'gzip_vary on;',
+      // A served path with a trailing slash: to the path without it (relative, query kept), as from Node.
+      'absolute_redirect off;',
+      `if ($${PREFIX}_without_slash) {`,
+      ...indent([`return 301 $${PREFIX}_without_slash$is_args$args;`]),
+      '}',
       `try_files $${PREFIX}_twin $${PREFIX}_file =404;`,
       ...(notFound === undefined ? [] : [`error_page 404 $${PREFIX}_not_found;`]),
       '',
@@ -225,6 +230,10 @@ export function nginxSite(options: NginxSiteOptions): string {
   ];
 
   const fileMap = served.map(([urlPath, { file }]) => `${quote(urlPath)} ${quote(file)};`);
+  // Every path the Node server redirects to from the same path with a trailing slash (its own paths too).
+  const slashMap = [...table.paths.keys()]
+    .filter((urlPath) => urlPath !== '/')
+    .map((urlPath) => `${quote(`${urlPath}/`)} ${quote(urlPath)};`);
   const twinMap = twins.map(([page, twin]) => `${quote(`1${page}`)} ${quote(twin)};`);
   const notFoundMap =
     notFoundMarkdown === undefined
@@ -271,6 +280,11 @@ export function nginxSite(options: NginxSiteOptions): string {
     '# The file of each served path: pages at their clean URL, a document built elsewhere at its URL.',
     `map $uri $${PREFIX}_file {`,
     ...indent(['default "";', ...fileMap]),
+    '}',
+    '',
+    '# A served path asked for with a trailing slash, and the path it is redirected to.',
+    `map $uri $${PREFIX}_without_slash {`,
+    ...indent(['default "";', ...slashMap]),
     '}',
     '',
     "# A page's Markdown twin, when Accept prefers Markdown.",

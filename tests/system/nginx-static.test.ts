@@ -186,6 +186,18 @@ describe.skipIf(!HAS_NGINX)('nginx serving the build alone, as the Node service 
     await expectSame('/no-such-page.md', { headers: { 'accept-encoding': 'br, gzip' } });
   });
 
+  it('redirects a served path asked with a trailing slash to the path without it, query kept, as Node does', async () => {
+    for (const urlPath of ['/projects/leakhound/', '/llms.txt/?x=1', '/contact/', '/developers//']) {
+      const [fromNginx, fromNode] = await Promise.all(
+        [nginx.httpsUrl, node.baseUrl].map((base) => rawRequest(`${base}${urlPath}`, {}, nginx.ca)),
+      );
+      const seen = (answer: typeof fromNginx) => [answer.status, answer.headers.get('location')];
+      expect(seen(fromNginx), urlPath).toEqual(seen(fromNode));
+      expect(fromNginx.status, urlPath).toBe(301);
+    }
+    expect((await expectSame('/no-such-page/')).status).toBe(404);
+  });
+
   it('answers HEAD, revalidates with its ETag, and answers the server cards’ CORS preflights as Node does', async () => {
     const head = await expectSame('/llms.txt', { method: 'HEAD' });
     expect([head.status, head.body.length]).toEqual([200, 0]);
