@@ -18,7 +18,7 @@ export const HAS_NGINX = existsSync(NGINX) && existsSync(OPENSSL);
 const BROTLI_STATIC_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 export const HAS_BROTLI_STATIC = existsSync(BROTLI_STATIC_MODULE);
 /** The name the site is made for; its HTTP server redirects there. */
-export const SERVER_NAME = 'example.com';
+const SERVER_NAME = 'example.com';
 
 /** A running nginx with the deploy site in front of a service. */
 export interface RunningNginx {

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { SERVICE_PATHS } from '../../functions/app/handle.ts';
+import { builtFileHeaders } from '../../functions/server/built-file-headers.ts';
+import { nginxSite } from '../../functions/server/nginx-site.ts';
+
+const FILES = [
+  '/index.html',
+  '/index.md',
+  '/404.html',
+  '/404.md',
+  '/llms.txt',
+  '/openapi.yaml',
+  '/.well-known/api-catalog',
+  '/mcp/server-card',
+  '/contact.html',
+  '/_astro/site.abc123.css',
+];
+
+function site(siteUrl = 'https://ada.example', brotli = true): string {
+  return nginxSite({
+    table: builtFileHeaders(FILES, { siteUrl }),
+    root: '/opt/portfolio/dist/client',
+    serverName: 'ada.example',
+    upstream: { host: '127.0.0.1', port: 4321 },
+    brotli,
+  });
+}
+
+/** The text of each `location` block of the TLS server, by its argument, nested blocks included. */
+function locations(text: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const tls = text.slice(text.indexOf('listen 443'));
+  for (const match of tls.matchAll(/^( *)location ([^{]+) \{$/gm)) {
+    const start = match.index + match[0].length;
+    found.set(match[2]!.trim(), tls.slice(start, tls.indexOf(`\n${match[1]}}`, start)));
+  }
+  return found;
+}
+
+describe('the generated nginx site (tests/system/nginx-static.test.ts runs it against Node)', () => {
+  it('passes exactly the service’s paths to the service, adding no header of its own there', () => {
+    const blocks = locations(site());
+    const proxied = [...blocks].filter(([, body]) => body.includes('proxy_pass'));
+    expect(proxied.map(([where]) => where).sort()).toEqual(
+      [...SERVICE_PATHS.exact.map((exact) => `= ${exact}`), ...SERVICE_PATHS.prefixes].sort(),
+    );
+    for (const [where, body] of proxied) {
+      expect(body, where).not.toContain('add_header');
+      expect(body, where).toContain('proxy_pass http://portfolio;');
+    }
+    // Only the MCP servers' answers stream.
+    expect(blocks.get('= /mcp')).toContain('proxy_buffering off;');
+    expect(blocks.get('= /api')).not.toContain('proxy_buffering');
+  });
+
+  it('serves the built files with the table’s headers, HSTS over https, from the static location only', () => {
+    const text = site();
+    const staticBlock = locations(text).get('/')!;
+    expect(staticBlock).toMatch(/add_header strict-transport-security "max-age=31536000; includeSubDomains" always;/);
+    expect(staticBlock).toContain('add_header cache-control $portfolio_cache_control always;');
+    expect(site('http://localhost:4321')).not.toContain('strict-transport-security');
+    // A page served by the service (its template) is not a file nginx serves.
+    expect(text).not.toMatch(/^\s*"\/contact" "\/contact.html";/m);
+    expect(text).toMatch(/^\s*"\/" "\/index.html";/m);
+    expect(text).toMatch(/^\s*"1\/" "\/index.md";/m);
+  });
+
+  it('types each extension by the project’s table, and each extensionless document in a location of its own', () => {
+    const text = site();
+    expect(text).toContain('"text/markdown; charset=utf-8" md;');
+    expect(text).toContain('"application/yaml; charset=utf-8" yaml;');
+    const catalog = locations(text).get('= /.well-known/api-catalog')!;
+    expect(catalog).toContain(
+      `default_type 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';`,
+    );
+    expect(catalog).not.toContain('add_header');
+    // A server card answers its CORS preflight with the card's CORS headers.
+    const card = locations(text).get('= /mcp/server-card')!;
+    expect(card).toContain('if ($request_method = OPTIONS) {');
+    expect(card).toContain('add_header access-control-allow-methods "GET" always;');
+    expect(card).not.toContain('add_header cache-control');
+  });
+
+  it('uses brotli_static only when told the module is there', () => {
+    expect(site()).toContain('brotli_static on;');
+    expect(site('https://ada.example', false)).not.toContain('brotli_static');
+  });
+});
