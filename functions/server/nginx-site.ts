@@ -250,7 +250,11 @@ export function nginxSite(options: NginxSiteOptions): string {
     "# for each (functions/server/built-file-headers.ts), and passes only the service's own paths to it",
     '# (functions/app/handle.ts). Install it as /etc/nginx/sites-available/portfolio and link it into',
     '# sites-enabled, then `nginx -t && systemctl reload nginx`. Written for nginx 1.22 (Debian 12)',
-    `${brotli ? '# with libnginx-mod-http-brotli-static' : '# without the brotli module (--without-brotli)'}; tests/system/nginx-front.test.ts runs it.`,
+    brotli
+      ? '# with libnginx-mod-http-brotli-static (its load_module line is in /etc/nginx/modules-enabled/);'
+      : '# without the brotli module (--without-brotli): only the .gz files are sent;',
+    '# tests/system/nginx-static.test.ts and nginx-front.test.ts run it. nginx reads the files from',
+    `# ${root}, so its user (www-data) must be able to read them.`,
     '',
     'upstream portfolio {',
     ...indent([
