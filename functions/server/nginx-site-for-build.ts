@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { siteBaseUrl } from '../config/site-url.ts';
 import { ENV_VARIABLES } from '../config/env-variables.ts';
+import { securityHeaders } from '../http/security-headers.ts';
 import { BUILD_MANIFEST_FILE, type BuildManifest } from './build-manifest.ts';
 import { builtFileHeaders } from './built-file-headers.ts';
 import { nginxSite, type NginxSiteOptions } from './nginx-site.ts';
@@ -16,7 +17,10 @@ export const NGINX_SITE_FILE = 'nginx/portfolio.conf';
  * serves `distDir/client` where it is, names SITE_URL's host, passes the service's paths to the
  * unit's address (HOST and PORT's defaults, deploy/systemd/portfolio.service) and uses brotli_static.
  */
-export function nginxSiteForBuild(distDir: string, overrides: Partial<Omit<NginxSiteOptions, 'table'>> = {}): string {
+export function nginxSiteForBuild(
+  distDir: string,
+  overrides: Partial<Omit<NginxSiteOptions, 'table' | 'commonHeaders'>> = {},
+): string {
   const manifest = JSON.parse(readFileSync(path.join(distDir, BUILD_MANIFEST_FILE), 'utf8')) as BuildManifest;
   const siteUrl = siteBaseUrl(manifest.environment.SITE_URL ?? '');
   if (siteUrl === null) throw new Error(`${distDir}/${BUILD_MANIFEST_FILE} names no SITE_URL: build again`);
@@ -27,6 +31,7 @@ export function nginxSiteForBuild(distDir: string, overrides: Partial<Omit<Nginx
     serverName: new URL(siteUrl).hostname,
     upstream: { host: ENV_VARIABLES.HOST.default, port: Number(ENV_VARIABLES.PORT.default) },
     brotli: true,
+    commonHeaders: securityHeaders(siteUrl),
     ...overrides,
   });
 }

@@ -3,7 +3,7 @@ import { SERVICE_PATHS, isServicePath } from '../config/public-urls.ts';
 import { MCP_SERVERS } from '../mcp/server-identity.ts';
 import type { HeaderTable, ServedFile } from './built-file-headers.ts';
 import { mediaTypeFor } from './media-types.ts';
-import { NOT_FOUND_CACHE_CONTROL } from './request-listener.ts';
+import { notFoundHeaders } from './not-found-headers.ts';
 import { preflightHeaders } from './static-files.ts';
 
 /** What the generated site needs beyond the build's header table. */
@@ -18,6 +18,8 @@ export interface NginxSiteOptions {
   upstream: { host: string; port: number };
   /** Whether this nginx has brotli_static (Debian: libnginx-mod-http-brotli-static), for the `.br` files. */
   brotli: boolean;
+  /** The headers every answer of the service carries (functions/http/security-headers.ts), which its 404 answers carry. */
+  commonHeaders: Readonly<Record<string, string>>;
 }
 
 /** The site's variables are named with this prefix, so that they meet no other site's in the same `http` block. */
@@ -32,6 +34,25 @@ function quote(value: string): string {
   if (!value.includes('"')) return `"${value}"`;
   if (value.includes("'")) throw new Error(`No nginx string for ${JSON.stringify(value)}`);
   return `'${value}'`;
+}
+
+/**
+ * A map's string entries. nginx matches them ignoring case (ngx_http_map_module, "map": "Strings
+ * are matched ignoring the case") and refuses two that differ only in case, so such keys share one
+ * entry: that of the key already in lower case, which must answer as the others would
+ * (`sameAnswer`), or else comes first. So /AGENTS.md is served by the /agents.md entry, the same
+ * file with the same headers; and nginx serves /LLMS.TXT as /llms.txt, where Node answers 404.
+ */
+function mapEntries(pairs: Iterable<readonly [string, string]>, sameAnswer = true): string[] {
+  const byKey = new Map<string, readonly [string, string]>();
+  const lowerFirst = [...pairs].sort(([a], [b]) => Number(a !== a.toLowerCase()) - Number(b !== b.toLowerCase()));
+  for (const [key, value] of lowerFirst) {
+    const known = byKey.get(key.toLowerCase());
+    if (known === undefined) byKey.set(key.toLowerCase(), [key, value]);
+    else if (sameAnswer && known[1] !== value)
+      throw new Error(`nginx cannot tell ${known[0]} from ${key}, which answer differently`);
+  }
+  return [...byKey.values()].map(([key, value]) => `${quote(key)} ${quote(value)};`);
 }
 
 function indent(lines: readonly string[], depth = 1): string[] {
@@ -54,14 +75,16 @@ const PREFERS_MARKDOWN = [
   '~*^(?=.*text/markdown\\s*(,|$))(?=.*text/html\\s*;\\s*q=0)',
 ];
 
-/** Each served file (by its path under the root) and the headers it answers with, the 404 page's with no-store. */
+/** Each served file (by its path under the root) and the headers it answers with; the 404 pages' as 404 answers. */
 function headersByFile(
   table: HeaderTable,
   served: readonly ServedFile[],
+  common: Readonly<Record<string, string>>,
 ): Map<string, Readonly<Record<string, string>>> {
   const byFile = new Map<string, Readonly<Record<string, string>>>();
-  const notFound = [table.notFound, table.notFoundMarkdown].filter((page) => page !== undefined);
-  for (const page of notFound) byFile.set(page.file, { ...page.headers, 'cache-control': NOT_FOUND_CACHE_CONTROL });
+  const hasTwin = table.notFoundMarkdown !== undefined;
+  for (const page of [table.notFound, table.notFoundMarkdown])
+    if (page !== undefined) byFile.set(page.file, notFoundHeaders(common, page.headers, hasTwin));
   for (const { file, headers } of served) {
     const known = byFile.get(file);
     // nginx picks a file's headers by the file, so one file cannot answer two paths differently.
@@ -101,8 +124,8 @@ function headerDirectives(byFile: ReadonlyMap<string, Readonly<Record<string, st
       continue;
     }
     const variable = variableFor(name);
-    const entries = [...byFile].flatMap(([file, headers]) =>
-      headers[name] === undefined ? [] : [`${quote(file)} ${quote(headers[name])};`],
+    const entries = mapEntries(
+      [...byFile].flatMap(([file, headers]) => (headers[name] === undefined ? [] : [[file, headers[name]] as const])),
     );
     // volatile: read again after an internal redirect (the 404 page), not the first value kept.
     maps.push(`map $uri ${variable} {`, ...indent(['volatile;', 'default "";', ...entries]), '}', '');
@@ -129,11 +152,12 @@ function headerDirectives(byFile: ReadonlyMap<string, Readonly<Record<string, st
  *   file; nothing is compressed on the fly.
  */
 export function nginxSite(options: NginxSiteOptions): string {
-  const { table, root, serverName, upstream, brotli } = options;
+  const { table, root, serverName, upstream, brotli, commonHeaders } = options;
   const served = [...table.paths].filter(([urlPath]) => !isServicePath(urlPath));
   const byFile = headersByFile(
     table,
     served.map(([, file]) => file),
+    commonHeaders,
   );
   const types = typesByExtension(byFile.keys());
   const { maps, addHeaders } = headerDirectives(byFile);
@@ -229,12 +253,13 @@ export function nginxSite(options: NginxSiteOptions): string {
     '}',
   ];
 
-  const fileMap = served.map(([urlPath, { file }]) => `${quote(urlPath)} ${quote(file)};`);
+  const fileMap = mapEntries(served.map(([urlPath, { file }]) => [urlPath, file] as const));
   // Every path the Node server redirects to from the same path with a trailing slash (its own paths too).
-  const slashMap = [...table.paths.keys()]
-    .filter((urlPath) => urlPath !== '/')
-    .map((urlPath) => `${quote(`${urlPath}/`)} ${quote(urlPath)};`);
-  const twinMap = twins.map(([page, twin]) => `${quote(`1${page}`)} ${quote(twin)};`);
+  const slashMap = mapEntries(
+    [...table.paths.keys()].filter((urlPath) => urlPath !== '/').map((urlPath) => [`${urlPath}/`, urlPath] as const),
+    false,
+  );
+  const twinMap = mapEntries(twins.map(([page, twin]) => [`1${page}`, twin] as const));
   const notFoundMap =
     notFoundMarkdown === undefined
       ? [`default ${quote(notFound ?? '')};`]

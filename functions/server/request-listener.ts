@@ -11,6 +11,7 @@ import { headerValue, type ApiResponse, type HeaderMap } from '../http/types.ts'
 import { logError, logWarning, writeAccessLine } from '../log/log.ts';
 import { splitTarget, toApiRequest } from './node-request.ts';
 import { prefersMarkdown } from '../http/prefers-markdown.ts';
+import { notFoundHeaders } from './not-found-headers.ts';
 import { variantFor, type StaticFiles } from './static-files.ts';
 
 export interface ListenerParts {
@@ -24,8 +25,6 @@ export interface ListenerParts {
 }
 
 const TEXT = 'text/plain; charset=utf-8';
-/** The 404 page stands for whatever is missing at that path, so no cache keeps it. */
-export const NOT_FOUND_CACHE_CONTROL = 'no-store';
 
 /**
  * The production request path: the service's paths go straight to its one entry (the router and
@@ -249,14 +248,9 @@ function notFoundOrRedirect(
     res.writeHead(404, { ...headers, 'content-type': TEXT }).end('Not Found\n');
     return;
   }
-  const { link } = page.identity.headers;
   res.writeHead(404, {
-    ...headers,
-    ...(link === undefined ? {} : { link }),
-    ...(statics.notFoundMarkdown === undefined ? {} : { vary: 'Accept' }),
-    'content-type': page.identity.headers['content-type'] ?? TEXT,
+    ...notFoundHeaders(headers, page.identity.headers, statics.notFoundMarkdown !== undefined),
     'content-length': String(page.identity.body.length),
-    'cache-control': NOT_FOUND_CACHE_CONTROL,
   });
   res.end(method === 'HEAD' ? undefined : page.identity.body);
 }

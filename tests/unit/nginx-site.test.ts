@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SERVICE_PATHS } from '../../functions/app/handle.ts';
 import { builtFileHeaders } from '../../functions/server/built-file-headers.ts';
+import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { nginxSite } from '../../functions/server/nginx-site.ts';
 
 const FILES = [
@@ -23,6 +24,7 @@ function site(siteUrl = 'https://ada.example', brotli = true): string {
     serverName: 'ada.example',
     upstream: { host: '127.0.0.1', port: 4321 },
     brotli,
+    commonHeaders: securityHeaders(siteUrl),
   });
 }
 
