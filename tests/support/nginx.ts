@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { nginxSiteForBuild } from '../../functions/server/nginx-site-for-build.ts';
+import { NGINX_SITE_FILE, nginxSiteForBuild } from '../../functions/server/nginx-site-for-build.ts';
 import { freePort } from './free-port.ts';
 import { ROOT } from './server.ts';
 
@@ -142,6 +142,37 @@ export async function startNginx(
     sitePort: ports.https,
     stop,
   };
+}
+
+/** Debian's main configuration, which includes every enabled site and module. */
+const DEBIAN_NGINX_CONF = '/etc/nginx/nginx.conf';
+export const HAS_DEBIAN_NGINX_CONF = HAS_NGINX && existsSync(DEBIAN_NGINX_CONF);
+
+/**
+ * `nginx -t` on the site the build wrote (dist/nginx/portfolio.conf) as the Deploy section installs
+ * it: inside Debian's own nginx.conf (its mime.types, gzip on, the modules in modules-enabled/), in
+ * place of sites-enabled, with only the certificate paths made the test's. Resolves with nginx's report.
+ */
+export async function checkInDebianConfig(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-nginx-t-'));
+  try {
+    await run(OPENSSL, [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'],
+      ...['-subj', '/CN=localhost', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`],
+    ]);
+    let site = readFileSync(path.join(ROOT, 'dist', NGINX_SITE_FILE), 'utf8');
+    site = substitute(site, /ssl_certificate \S+;/, `ssl_certificate ${dir}/cert.pem;`);
+    site = substitute(site, /ssl_certificate_key \S+;/, `ssl_certificate_key ${dir}/key.pem;`);
+    writeFileSync(`${dir}/portfolio.conf`, site);
+    let main = readFileSync(DEBIAN_NGINX_CONF, 'utf8');
+    main = substitute(main, /include \/etc\/nginx\/sites-enabled\/\*;/, `include ${dir}/portfolio.conf;`);
+    main = substitute(main, /^pid \S+;/m, `pid ${dir}/nginx.pid;`);
+    writeFileSync(`${dir}/nginx.conf`, main);
+    const { stderr } = await run(NGINX, ['-t', '-c', `${dir}/nginx.conf`]);
+    return stderr;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function errorLog(dir: string): string {

@@ -9,7 +9,15 @@ import { builtFileHeaders, type HeaderTable } from '../../functions/server/built
 import { NGINX_SITE_FILE, nginxSiteForBuild } from '../../functions/server/nginx-site-for-build.ts';
 import { listBuiltFiles } from '../../functions/server/static-files.ts';
 import { freePort } from '../support/free-port.ts';
-import { clientFetch, HAS_BROTLI_STATIC, HAS_NGINX, startNginx, type RunningNginx } from '../support/nginx.ts';
+import {
+  checkInDebianConfig,
+  clientFetch,
+  HAS_BROTLI_STATIC,
+  HAS_DEBIAN_NGINX_CONF,
+  HAS_NGINX,
+  startNginx,
+  type RunningNginx,
+} from '../support/nginx.ts';
 import { ROOT } from '../support/server.ts';
 import { startService, type InProcessService } from '../support/service.ts';
 
@@ -221,6 +229,15 @@ describe.skipIf(!HAS_NGINX)('nginx serving the build alone, as the Node service 
         expect(answer.status, card).toBe(204);
       }
   });
+
+  it.skipIf(!HAS_DEBIAN_NGINX_CONF)(
+    'passes `nginx -t` inside Debian’s own nginx.conf, as the Deploy section installs it',
+    async () => {
+      const report = await checkInDebianConfig();
+      expect(report).toContain('syntax is ok');
+      expect(report).toContain('test is successful');
+    },
+  );
 
   it('has no service behind it: a dynamic path gets 502, and the build wrote the same site', async () => {
     const api = await clientFetch(nginx.ca)(`${nginx.httpsUrl}/api/v1/projects`);
