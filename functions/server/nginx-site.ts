@@ -256,7 +256,7 @@ export function nginxSite(options: NginxSiteOptions): string {
   const fileMap = mapEntries(served.map(([urlPath, { file }]) => [urlPath, file] as const));
   // Every path the Node server redirects to from the same path with a trailing slash (its own paths too).
   const slashMap = mapEntries(
-    [...table.paths.keys()].filter((urlPath) => urlPath !== '/').map((urlPath) => [`${urlPath}/`, urlPath] as const),
+    [...table.paths.keys()].filter((urlPath) => urlPath !== '/').map((urlPath) => [`1${urlPath}/`, urlPath] as const),
     false,
   );
   const twinMap = mapEntries(twins.map(([page, twin]) => [`1${page}`, twin] as const));
@@ -311,8 +311,13 @@ export function nginxSite(options: NginxSiteOptions): string {
     ...indent(['default "";', ...fileMap]),
     '}',
     '',
+    '# GET and HEAD, the methods a trailing slash is redirected for.',
+    `map $request_method $${PREFIX}_redirectable {`,
+    ...indent(['default "";', 'GET 1;', 'HEAD 1;']),
+    '}',
+    '',
     '# A served path asked for with a trailing slash, and the path it is redirected to.',
-    `map $uri $${PREFIX}_without_slash {`,
+    `map $${PREFIX}_redirectable$uri $${PREFIX}_without_slash {`,
     ...indent(['default "";', ...slashMap]),
     '}',
     '',

@@ -205,6 +205,12 @@ describe.skipIf(!HAS_NGINX)('nginx serving the build alone, as the Node service 
       expect(fromNginx.status, urlPath).toBe(301);
     }
     expect((await expectSame('/no-such-page/')).status).toBe(404);
+    // Only GET and HEAD are redirected: to any other method the path is missing, from both.
+    const [posted, postedToNode] = await Promise.all([
+      rawRequest(`${nginx.httpsUrl}/llms.txt/`, { method: 'POST' }, nginx.ca),
+      rawRequest(`${node.baseUrl}/llms.txt/`, { method: 'POST' }, nginx.ca),
+    ]);
+    expect([posted.status, postedToNode.status]).toEqual([404, 404]);
   });
 
   it('answers HEAD, revalidates with its ETag, and answers the server cards’ CORS preflights as Node does', async () => {
