@@ -40,8 +40,8 @@ function quote(value: string): string {
  * A map's string entries. nginx matches them ignoring case (ngx_http_map_module, "map": "Strings
  * are matched ignoring the case") and refuses two that differ only in case, so such keys share one
  * entry: that of the key already in lower case, which must answer as the others would
- * (`sameAnswer`), or else comes first. So /AGENTS.md is served by the /agents.md entry, the same
- * file with the same headers; and nginx serves /LLMS.TXT as /llms.txt, where Node answers 404.
+ * (`sameAnswer`), or else comes first. /AGENTS.md is so served by the /agents.md entry (the same
+ * file, the same headers); a path in any other case is refused before the maps ($portfolio_served).
  */
 function mapEntries(pairs: Iterable<readonly [string, string]>, sameAnswer = true): string[] {
   const byKey = new Map<string, readonly [string, string]>();
@@ -53,6 +53,25 @@ function mapEntries(pairs: Iterable<readonly [string, string]>, sameAnswer = tru
       throw new Error(`nginx cannot tell ${known[0]} from ${key}, which answer differently`);
   }
   return [...byKey.values()].map(([key, value]) => `${quote(key)} ${quote(value)};`);
+}
+
+/**
+ * Entries that give each path itself, whatever its case: a string where no other path differs
+ * from it only in case, else a case-sensitive regular expression (`~`) for each of those paths.
+ */
+function exactCaseEntries(paths: readonly string[]): string[] {
+  const byLowerCase = Map.groupBy(paths, (urlPath) => urlPath.toLowerCase());
+  return [...byLowerCase.values()].flatMap((group) =>
+    group.length === 1
+      ? [`${quote(group[0]!)} ${quote(group[0]!)};`]
+      : group.map((urlPath) => `"~^${regexLiteral(urlPath)}$" ${quote(urlPath)};`),
+  );
+}
+
+/** A path as a regular expression matching only itself, for a quoted map key (no `"` or `\\` in a path). */
+function regexLiteral(urlPath: string): string {
+  if (/["\\\s]/.test(urlPath)) throw new Error(`No nginx map key for ${JSON.stringify(urlPath)}`);
+  return urlPath.replace(/[.*+?^${}()|[\]]/g, '\\$&');
 }
 
 function indent(lines: readonly string[], depth = 1): string[] {
@@ -244,6 +263,10 @@ export function nginxSite(options: NginxSiteOptions): string {
       `if ($${PREFIX}_without_slash) {`,
       ...indent([`return 301 $${PREFIX}_without_slash$is_args$args;`]),
       '}',
+      // The maps match paths ignoring case; Node does not, so neither does this (`!=` compares exactly).
+      `if ($${PREFIX}_served != $uri) {`,
+      ...indent(['return 404;']),
+      '}',
       `try_files $${PREFIX}_twin $${PREFIX}_file =404;`,
       ...(notFound === undefined ? [] : [`error_page 404 $${PREFIX}_not_found;`]),
       '',
@@ -253,6 +276,7 @@ export function nginxSite(options: NginxSiteOptions): string {
     '}',
   ];
 
+  const servedMap = exactCaseEntries(served.map(([urlPath]) => urlPath));
   const fileMap = mapEntries(served.map(([urlPath, { file }]) => [urlPath, file] as const));
   // Every path the Node server redirects to from the same path with a trailing slash (its own paths too).
   const slashMap = mapEntries(
@@ -309,6 +333,11 @@ export function nginxSite(options: NginxSiteOptions): string {
     '# The file of each served path: pages at their clean URL, a document built elsewhere at its URL.',
     `map $uri $${PREFIX}_file {`,
     ...indent(['default "";', ...fileMap]),
+    '}',
+    '',
+    '# The served path a request names, in its own case (the strings of a map match ignoring case).',
+    `map $uri $${PREFIX}_served {`,
+    ...indent(['default "";', ...servedMap]),
     '}',
     '',
     '# GET and HEAD, the methods a trailing slash is redirected for.',

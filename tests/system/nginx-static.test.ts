@@ -180,6 +180,10 @@ describe.skipIf(!HAS_NGINX)('nginx serving the build alone, as the Node service 
       '/index.html.gz',
       '/llms.txt.br',
       '/.well-known/oauth-protected-resource/index.json',
+      // Paths are exact in case, with nginx's case-blind maps too.
+      '/LLMS.TXT',
+      '/Projects/leakhound',
+      '/Agents.md',
     ];
     for (const urlPath of missing) {
       const answer = await expectSame(urlPath);
