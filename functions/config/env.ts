@@ -142,7 +142,7 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * https unless its host is loopback, since pages on https may not post to or fetch from http
  * (mixed content) and a visitor's message must not cross the network in the clear.
  */
-function apiOrigin(env: Env): string | null {
+export function apiOrigin(env: Env): string | null {
   const text = effectiveValue(env, 'API_ORIGIN').trim();
   if (text === '') return null;
   const expected =

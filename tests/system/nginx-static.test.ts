@@ -78,7 +78,10 @@ describe.skipIf(!HAS_NGINX)('nginx serving the build alone, as the Node service 
     const manifest = JSON.parse(readFileSync(path.join(DIST, 'build-manifest.json'), 'utf8')) as {
       environment: { SITE_URL: string };
     };
-    table = builtFileHeaders(listBuiltFiles(CLIENT_DIR), { siteUrl: siteBaseUrl(manifest.environment.SITE_URL)! });
+    table = builtFileHeaders(listBuiltFiles(CLIENT_DIR), {
+      siteUrl: siteBaseUrl(manifest.environment.SITE_URL)!,
+      apiOrigin: null,
+    });
     const decided = [...table.paths.values()].flatMap((served) => Object.keys(served.headers));
     compared = [...new Set([...decided, 'content-encoding'])].sort();
   });

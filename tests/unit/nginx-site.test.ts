@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SERVICE_PATHS } from '../../functions/app/handle.ts';
+import { SERVICE_PATHS } from '../../functions/config/public-urls.ts';
 import { builtFileHeaders } from '../../functions/server/built-file-headers.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { nginxSite } from '../../functions/server/nginx-site.ts';
@@ -19,12 +19,12 @@ const FILES = [
 
 function site(siteUrl = 'https://ada.example', brotli = true): string {
   return nginxSite({
-    table: builtFileHeaders(FILES, { siteUrl }),
+    table: builtFileHeaders(FILES, { siteUrl, apiOrigin: null }),
     root: '/opt/portfolio/dist/client',
     serverName: 'ada.example',
     upstream: { host: '127.0.0.1', port: 4321 },
     brotli,
-    commonHeaders: securityHeaders(siteUrl),
+    commonHeaders: securityHeaders({ siteUrl, apiOrigin: null }),
   });
 }
 
