@@ -14,6 +14,7 @@ import { freePort } from '../support/free-port.ts';
 import { freshDataDir } from '../support/server.ts';
 import { buildFor } from '../support/split-build.ts';
 import { startStaticHost, type StaticHost } from '../support/static-host.ts';
+import { callTool } from '../support/webmcp-tools.ts';
 
 /**
  * The split-origin mode: the built pages on a static host of their own (one port of 127.0.0.1),
@@ -224,12 +225,6 @@ describe('the search page, pages on the site, the service on API_ORIGIN', () => 
   });
 });
 
-interface ToolResult {
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
-
 /** A page of the site with a stand-in for the browser's WebMCP (document.modelContext) that keeps each registered tool. */
 async function withTools(pagePath: string, name: string): Promise<{ page: Page; problems: string[] }> {
   const { page, problems } = await watchedPage(browser, true);
@@ -253,17 +248,6 @@ async function withTools(pagePath: string, name: string): Promise<{ page: Page; 
     )
     .toContain(name);
   return { page, problems };
-}
-
-function callTool(page: Page, name: string, input: Record<string, unknown>): Promise<ToolResult> {
-  return page.evaluate(
-    async ({ name, input }) => {
-      const tools = (window as unknown as { registeredTools: { name: string; execute: (input: unknown) => unknown }[] })
-        .registeredTools;
-      return (await tools.find((tool) => tool.name === name)!.execute(input)) as ToolResult;
-    },
-    { name, input },
-  );
 }
 
 describe('the WebMCP tools of the site call the API origin', () => {

@@ -8,6 +8,7 @@ import { SEND_MESSAGE } from '../../src/lib/webmcp-tools.ts';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, launchChromium, watchedPage } from '../support/browser.ts';
 import { storedInbox } from '../support/contact.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
+import { callTool, type ToolResult } from '../support/webmcp-tools.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -32,12 +33,6 @@ afterAll(async () => {
  * browser), or on document but refusing every tool by throwing or by rejecting its promise.
  */
 type Stub = 'document' | 'navigator' | 'none' | 'throws' | 'rejects';
-
-interface ToolResult {
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
 
 /** Opens a page with the stub installed before any of the page's scripts run. */
 async function openWith(stub: Stub, path: string, base = server): Promise<{ page: Page; problems: string[] }> {
@@ -84,18 +79,6 @@ function registered(page: Page): Promise<Record<string, unknown>[]> {
     (window as unknown as { registeredTools: Record<string, unknown>[] }).registeredTools.map(
       ({ execute, ...tool }) => ({ ...tool, execute: typeof execute }),
     ),
-  );
-}
-
-/** Calls a registered tool the way the browser calls it for an agent. */
-function callTool(page: Page, name: string, input: Record<string, unknown>): Promise<ToolResult> {
-  return page.evaluate(
-    async ({ name, input }) => {
-      const tools = (window as unknown as { registeredTools: { name: string; execute: (input: unknown) => unknown }[] })
-        .registeredTools;
-      return (await tools.find((tool) => tool.name === name)!.execute(input)) as ToolResult;
-    },
-    { name, input },
   );
 }
 
