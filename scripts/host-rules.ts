@@ -5,6 +5,7 @@ import { builtFileHeaders, VERCEL_IGNORE } from '../functions/server/built-file-
 import { headerRules } from '../functions/server/header-rules.ts';
 import { cloudflareHeaderRules } from '../functions/server/cloudflare-headers.ts';
 import { CLOUDFLARE_MAX_HEADER_RULES, headersFile } from '../functions/server/headers-file.ts';
+import { proxyTarget } from '../functions/server/proxy-target.ts';
 import { redirectsFile } from '../functions/server/redirects-file.ts';
 import { COMPRESSED_VARIANTS, listBuiltFiles } from '../functions/server/static-files.ts';
 import { answeredByService, staticHostPaths } from '../functions/server/static-host-paths.ts';
@@ -13,26 +14,26 @@ import { vercelConfig, vercelIgnore } from '../functions/server/vercel-config.ts
 /**
  * Part of `npm run build`: the static hosts' rules, made from the header table the Node server
  * serves with, into the client dir beside the files they describe: `_headers` and `_redirects`
- * (Netlify, Cloudflare Pages) and `vercel.json` (Vercel, deploying that folder). The API origin
- * that the dynamic paths are proxied to is API_ORIGIN (none: no proxy rules). Netlify and
+ * (Netlify, Cloudflare Pages) and `vercel.json` (Vercel, deploying that folder). The dynamic
+ * paths are proxied to BACKEND_ORIGIN or API_ORIGIN (functions/server/proxy-target.ts). Netlify and
  * Cloudflare Pages read the same `_headers`, but Cloudflare takes at most 100 rules: a build on
  * Cloudflare Pages (which sets CF_PAGES=1, Cloudflare Pages docs, "Build configuration" >
  * "Environment variables"), or with CF_PAGES=1 for `wrangler pages deploy`, writes its rules
  * (functions/server/cloudflare-headers.ts).
  */
 const ROOT = path.resolve(process.argv[2] ?? 'dist/client');
-const { siteUrl, apiOrigin: configuredApiOrigin } = loadConfig();
-const origins = { siteUrl, apiOrigin: configuredApiOrigin };
-const apiOrigin = configuredApiOrigin ?? '';
+const config = loadConfig();
+const origins = { siteUrl: config.siteUrl, apiOrigin: config.apiOrigin };
+const target = proxyTarget(config);
 
 const table = builtFileHeaders(listBuiltFiles(ROOT), origins);
 const rules = headerRules(staticHostPaths(table), answeredByService(origins));
 const forCloudflare = process.env.CF_PAGES === '1';
 const headerFileRules = forCloudflare ? cloudflareHeaderRules(table, origins) : rules;
 writeFileSync(path.join(ROOT, '_headers'), headersFile(headerFileRules));
-writeFileSync(path.join(ROOT, '_redirects'), redirectsFile(table, apiOrigin));
-writeFileSync(path.join(ROOT, 'vercel.json'), `${JSON.stringify(vercelConfig(table, rules, apiOrigin), null, 2)}\n`);
-writeFileSync(path.join(ROOT, VERCEL_IGNORE), vercelIgnore(table, apiOrigin, Object.values(COMPRESSED_VARIANTS)));
+writeFileSync(path.join(ROOT, '_redirects'), redirectsFile(table, target));
+writeFileSync(path.join(ROOT, 'vercel.json'), `${JSON.stringify(vercelConfig(table, rules, target), null, 2)}\n`);
+writeFileSync(path.join(ROOT, VERCEL_IGNORE), vercelIgnore(table, target, Object.values(COMPRESSED_VARIANTS)));
 const flavour = forCloudflare
   ? `for Cloudflare Pages, ${headerFileRules.length} of its ${CLOUDFLARE_MAX_HEADER_RULES} rules`
   : `${headerFileRules.length} rules; CF_PAGES=1 writes Cloudflare's`;

@@ -29,6 +29,11 @@ export const ENV_VARIABLES = {
     default: '',
     meaning: `Where the dynamic part answers when the pages are served from elsewhere (a static host or CDN): an origin such as https://api.ada.example, without a path; https:// unless its host is loopback. The pages, documents, OpenAPI servers, llms.txt, server cards and skills then name it for ${SERVICE_PATHS_TEXT}, the contact and search forms post there, and its CORS and MCP Origin checks accept the SITE_URL origin. Empty keeps everything on SITE_URL.`,
   },
+  BACKEND_ORIGIN: {
+    baked: true,
+    default: '',
+    meaning: `Where a static host's proxy rules (_redirects, vercel.json) send ${SERVICE_PATHS_TEXT} when the pages are served from SITE_URL and the visitor never sees the service's address: an origin such as https://backend.ada.example, without a path; https:// unless its host is loopback, and not the SITE_URL origin (the host would proxy to itself). The pages and documents keep naming SITE_URL; the service behind the proxy answers MCP for this host name too (the Host the proxy sends). Set it for the build and for the service alike. Not with API_ORIGIN, which is the other way to reach the service (the pages name it, and the host rules proxy to it). Empty: the host rules proxy to API_ORIGIN, or nowhere.`,
+  },
   DATA_DIR: {
     default: './data',
     meaning:
@@ -197,7 +202,7 @@ export const ENV_VARIABLES = {
   MCP_ALLOWED_HOSTS: {
     default: '',
     meaning:
-      'Comma-separated host names (no port) the MCP servers answer for besides the SITE_URL and API_ORIGIN hosts and their sandbox. names, and besides localhost, 127.0.0.1 and [::1] when HOST is a loopback address: a second name of the site, or the name a container is reached by. A request whose Host names another is refused with 403 (DNS rebinding protection). Behind a proxy, the Host it passes on counts (nginx: proxy_set_header Host $host).',
+      'Comma-separated host names (no port) the MCP servers answer for besides the SITE_URL, API_ORIGIN and BACKEND_ORIGIN hosts and their sandbox. names, and besides localhost, 127.0.0.1 and [::1] when HOST is a loopback address: a second name of the site, or the name a container is reached by. A request whose Host names another is refused with 403 (DNS rebinding protection). Behind a proxy, the Host it passes on counts (nginx: proxy_set_header Host $host).',
   },
   ACCESS_LOG: { default: 'true', meaning: 'Write one JSON access-log line per request to stdout (true or false).' },
   ALLOW_BUILD_MISMATCH: {

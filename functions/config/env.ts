@@ -14,6 +14,8 @@ export interface Config {
   siteUrl: string;
   /** The dynamic part's own origin when the pages are served elsewhere (API_ORIGIN), else null. */
   apiOrigin: string | null;
+  /** Where a static host's proxy rules send the dynamic paths while the pages name SITE_URL (BACKEND_ORIGIN), else null. */
+  backendOrigin: string | null;
   dataDir: string;
   trustProxy: number;
   readRateLimit: RateQuota;
@@ -138,21 +140,45 @@ function siteUrl(env: Env): string {
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * API_ORIGIN: a serialized origin (scheme, host, optional port; no path, query or credentials),
- * https unless its host is loopback, since pages on https may not post to or fetch from http
- * (mixed content) and a visitor's message must not cross the network in the clear.
+ * An origin the service answers on (API_ORIGIN, BACKEND_ORIGIN): a serialized origin (scheme,
+ * host, optional port; no path, query or credentials), https unless its host is loopback, since
+ * pages on https may not post to or fetch from http (mixed content) and a visitor's message must
+ * not cross the network in the clear.
  */
-export function apiOrigin(env: Env): string | null {
-  const text = effectiveValue(env, 'API_ORIGIN').trim();
+function serviceOrigin(env: Env, variable: 'API_ORIGIN' | 'BACKEND_ORIGIN'): string | null {
+  const text = effectiveValue(env, variable).trim();
   if (text === '') return null;
-  const expected =
-    'an origin such as https://api.ada.example (https, or http on localhost/127.0.0.1/[::1]; no path), or empty';
-  if (!URL.canParse(text)) throw new ConfigError('API_ORIGIN', text, expected);
+  const expected = `an origin such as https://${variable === 'API_ORIGIN' ? 'api' : 'backend'}.ada.example (https, or http on localhost/127.0.0.1/[::1]; no path), or empty`;
+  if (!URL.canParse(text)) throw new ConfigError(variable, text, expected);
   const url = new URL(text);
   const plainAllowed = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
   if ((url.protocol !== 'https:' && !plainAllowed) || url.origin !== text.replace(/\/$/, '').toLowerCase())
-    throw new ConfigError('API_ORIGIN', text, expected);
+    throw new ConfigError(variable, text, expected);
   return url.origin;
+}
+
+/** API_ORIGIN: the dynamic part's own origin, which the pages and documents name. */
+export function apiOrigin(env: Env): string | null {
+  return serviceOrigin(env, 'API_ORIGIN');
+}
+
+/**
+ * BACKEND_ORIGIN: where a static host proxies the dynamic paths of SITE_URL. Not with API_ORIGIN:
+ * the pages would name API_ORIGIN, and the proxy to another origin would be a second, unused way
+ * in. Not the site's own origin either: the host would proxy each request to itself.
+ */
+function backendOrigin(env: Env, site: string, api: string | null): string | null {
+  const origin = serviceOrigin(env, 'BACKEND_ORIGIN');
+  if (origin === null) return null;
+  if (api !== null)
+    throw new ConfigError(
+      'BACKEND_ORIGIN',
+      origin,
+      `empty while API_ORIGIN is set (${api}): set one of them, BACKEND_ORIGIN to keep the service behind SITE_URL's proxy rules, API_ORIGIN to name its origin in the pages`,
+    );
+  if (origin === new URL(site).origin)
+    throw new ConfigError('BACKEND_ORIGIN', origin, `an origin other than SITE_URL's (${origin}), or empty`);
+  return origin;
 }
 
 /** An absolute URL with one of `protocols` (e.g. `['http:', 'https:']`), or null when empty. */
@@ -202,11 +228,14 @@ function host(env: Env): string {
 
 /** Reads and validates the whole configuration; throws a ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
+  const site = siteUrl(env);
+  const api = apiOrigin(env);
   return {
     port: integer(env, 'PORT', 0, 65535),
     host: host(env),
-    siteUrl: siteUrl(env),
-    apiOrigin: apiOrigin(env),
+    siteUrl: site,
+    apiOrigin: api,
+    backendOrigin: backendOrigin(env, site, api),
     dataDir: path.resolve(effectiveValue(env, 'DATA_DIR')),
     trustProxy: integer(env, 'TRUST_PROXY', 0, 10),
     readRateLimit: quota(env, 'READ_RATE_LIMIT'),

@@ -1,5 +1,5 @@
 import { localhostAllowedHostnames, validateHostHeader } from '@modelcontextprotocol/server';
-import type { PublicOrigins } from '../config/public-urls.ts';
+import type { Config } from '../config/env.ts';
 
 /** The prefix of the host name that selects sandbox mode (functions/http/request-context.ts). */
 const SANDBOX_LABEL = 'sandbox.';
@@ -17,18 +17,19 @@ export type HostVerdict = { ok: true } | { ok: false; message: string };
  * Which Host headers the MCP servers answer (MCP transports, "Security Warning": against DNS
  * rebinding, a page of another site whose name resolves to this server names that site in Host).
  * Host names only, whatever the port, as the SDK's validateHostHeader compares them: a reverse
- * proxy passes the public name on without its port (nginx's `$host`, deploy/nginx/portfolio.conf).
- * Allowed: the SITE_URL host and the API_ORIGIN host (where the servers answer when the pages are
- * served elsewhere), each with its `sandbox.` name, the configured extra names, and loopback
+ * proxy passes the public name on without its port (nginx's `$host`, functions/server/nginx-site.ts).
+ * Allowed: the SITE_URL host, the API_ORIGIN host (where the servers answer when the pages are
+ * served elsewhere) and the BACKEND_ORIGIN host (a static host's proxy rules name it in the Host
+ * they send, functions/server/proxy-target.ts), each with its `sandbox.` name, the configured extra names, and loopback
  * names when the service listens on loopback only (a browser that names localhost reached
  * localhost, which a rebinding page cannot make it do).
  */
 export function hostPolicy(
-  { siteUrl, apiOrigin }: PublicOrigins,
+  { siteUrl, apiOrigin, backendOrigin }: Pick<Config, 'siteUrl' | 'apiOrigin' | 'backendOrigin'>,
   bindHost: string,
   extra: readonly string[],
 ): (host: string | undefined) => HostVerdict {
-  const own = [siteUrl, ...(apiOrigin === null ? [] : [apiOrigin])].map((url) => new URL(url).hostname);
+  const own = [siteUrl, apiOrigin, backendOrigin].flatMap((url) => (url === null ? [] : [new URL(url).hostname]));
   const allowed = [
     ...own.flatMap((name) => [name, `${SANDBOX_LABEL}${name}`]),
     ...extra,

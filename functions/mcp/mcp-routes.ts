@@ -16,7 +16,7 @@ import { MCP_SERVERS, type McpServerId } from './server-identity.ts';
 interface McpSources {
   router: Router;
   contexts: Pick<RequestContexts, 'of'>;
-  config: Pick<Config, 'siteUrl' | 'apiOrigin' | 'host' | 'mcpAllowedOrigins' | 'mcpAllowedHosts'>;
+  config: Pick<Config, 'siteUrl' | 'apiOrigin' | 'backendOrigin' | 'host' | 'mcpAllowedOrigins' | 'mcpAllowedHosts'>;
   catalog: Catalog;
   docs: readonly DocPage[];
 }

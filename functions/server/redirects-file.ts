@@ -2,10 +2,10 @@ import { SERVICE_PATHS } from '../config/public-urls.ts';
 import type { HeaderTable } from './built-file-headers.ts';
 
 /**
- * The `_redirects` file. The service's paths are proxied to `apiOrigin` (Netlify, "Rewrites and
+ * The `_redirects` file. The service's paths are proxied to `target` (functions/server/proxy-target.ts; Netlify, "Rewrites and
  * proxies" > "Proxy to another service": a rule with status 200 to an absolute URL; the `!`
  * makes it apply where a file exists too, "Shadowing", which `/contact` and `/search` need: their
- * built page is the template the service fills in). Without an API origin there is nothing to
+ * built page is the template the service fills in). Without a target there is nothing to
  * proxy to. Cloudflare Pages reads the same file but proxies only to its own paths ("Redirects" >
  * "Proxying": "You cannot proxy external domains") and knows no `200!`, so it ignores these lines
  * ("Per line": a line in another format is ignored). A document the build wrote elsewhere than
@@ -14,7 +14,7 @@ import type { HeaderTable } from './built-file-headers.ts';
  * a rule with or without one, so a rule `/x/ /x 301` would loop there, and Cloudflare Pages
  * already redirects `/x.html` and `/x/` ("Serving Pages" > "Route matching").
  */
-export function redirectsFile(table: HeaderTable, apiOrigin: string): string {
+export function redirectsFile(table: HeaderTable, target: string): string {
   const head = [
     '# Made by npm run build from the header table and the service paths (functions/app/handle.ts); do not edit.',
     '# Syntax: Netlify docs, "Redirects and rewrites" > "Syntax for the _redirects file", "Rewrites and proxies";',
@@ -23,11 +23,11 @@ export function redirectsFile(table: HeaderTable, apiOrigin: string): string {
   ].join('\n');
   const elsewhere = builtElsewhere(table).map(([urlPath, file]) => `${urlPath}  ${file}  200`);
   const proxies =
-    apiOrigin === ''
-      ? ['# No API_ORIGIN at build: the dynamic paths have nowhere to go from a static host.']
+    target === ''
+      ? ['# No BACKEND_ORIGIN or API_ORIGIN at build: the dynamic paths have nowhere to go from a static host.']
       : [
-          ...SERVICE_PATHS.exact.map((path) => `${path}  ${apiOrigin}${path}  200!`),
-          ...SERVICE_PATHS.prefixes.map((prefix) => `${prefix}*  ${apiOrigin}${prefix}:splat  200!`),
+          ...SERVICE_PATHS.exact.map((path) => `${path}  ${target}${path}  200!`),
+          ...SERVICE_PATHS.prefixes.map((prefix) => `${prefix}*  ${target}${prefix}:splat  200!`),
         ];
   return `${head}${[...elsewhere, ...proxies].join('\n')}\n`;
 }

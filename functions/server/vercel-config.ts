@@ -18,14 +18,14 @@ export interface VercelConfig {
  * `/x.html` there with 308), `trailingSlash: false` redirects `/x/` to `/x` (308), the headers of
  * every rule (its `source` in path-to-regexp syntax), a document built elsewhere than its URL
  * rewritten to its file (an alias such as /AGENTS.md), and the service's paths rewritten to
- * `apiOrigin` ("Rewrites" > "Rewrites to external origins"), none without one. Vercel turns
+ * `target` (functions/server/proxy-target.ts; "Rewrites" > "Rewrites to external origins"), none without one. Vercel turns
  * `rewrites` into routes after its filesystem check (vercel/vercel, packages/routing-utils,
  * getTransformedRoutes: `{ handle: 'filesystem' }` before the rewrites), so a rewrite never
  * replaces a file: the page templates the service fills in are left out of the upload
  * (vercelIgnore). For the same reason Markdown negotiation cannot be said here: a rewrite on
  * `Accept` (`has`) would come after the page's own file.
  */
-export function vercelConfig(table: HeaderTable, rules: readonly HeaderRule[], apiOrigin: string): VercelConfig {
+export function vercelConfig(table: HeaderTable, rules: readonly HeaderRule[], target: string): VercelConfig {
   // "/.well-known is reserved and cannot be redirected or rewritten" (Vercel, "Rewrites"): a document built elsewhere there is lost.
   const elsewhere = builtElsewhere(table)
     .filter(([urlPath]) => !urlPath.startsWith('/.well-known/'))
@@ -40,13 +40,13 @@ export function vercelConfig(table: HeaderTable, rules: readonly HeaderRule[], a
     })),
     rewrites: [
       ...elsewhere,
-      ...(apiOrigin === ''
+      ...(target === ''
         ? []
         : [
-            ...SERVICE_PATHS.exact.map((path) => ({ source: escapeSource(path), destination: `${apiOrigin}${path}` })),
+            ...SERVICE_PATHS.exact.map((path) => ({ source: escapeSource(path), destination: `${target}${path}` })),
             ...SERVICE_PATHS.prefixes.map((prefix) => ({
               source: `${escapeSource(prefix)}:path*`,
-              destination: `${apiOrigin}${prefix}:path*`,
+              destination: `${target}${prefix}:path*`,
             })),
           ]),
     ],
@@ -56,12 +56,12 @@ export function vercelConfig(table: HeaderTable, rules: readonly HeaderRule[], a
 /**
  * The `.vercelignore` of the client dir: what Vercel must not upload. The precompressed variants
  * (Vercel compresses itself, and would serve them at their own paths, which the Node server never
- * does), the other hosts' rule files, and, when the service's paths go to an API origin, the
+ * does), the other hosts' rule files, and, when the service's paths are proxied (to BACKEND_ORIGIN or API_ORIGIN), the
  * files of those paths (the templates of `/contact` and `/search`), which would shadow the rewrites.
  */
-export function vercelIgnore(table: HeaderTable, apiOrigin: string, variantSuffixes: readonly string[]): string {
+export function vercelIgnore(table: HeaderTable, target: string, variantSuffixes: readonly string[]): string {
   const templates =
-    apiOrigin === '' ? [] : [...table.paths].filter(([urlPath]) => isServicePath(urlPath)).map(([, { file }]) => file);
+    target === '' ? [] : [...table.paths].filter(([urlPath]) => isServicePath(urlPath)).map(([, { file }]) => file);
   const lines = [
     ...variantSuffixes.map((suffix) => `*${suffix}`),
     ...[...HOST_RULE_FILES].filter((file) => file !== '/vercel.json' && file !== VERCEL_IGNORE),
