@@ -11,6 +11,10 @@ import { CLOUDFLARE_MAX_HEADER_RULES, headersFile } from '../../functions/server
 import { redirectsFile } from '../../functions/server/redirects-file.ts';
 import { COMPRESSED_VARIANTS, listBuiltFiles } from '../../functions/server/static-files.ts';
 import { vercelConfig, vercelIgnore } from '../../functions/server/vercel-config.ts';
+import { proxyTarget } from '../../functions/server/proxy-target.ts';
+import { loadConfig } from '../../functions/config/env.ts';
+import { docFacts } from '../../functions/docs/facts.ts';
+import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
 import {
   cloudflareFileFor,
   cloudflareHeadersFor,
@@ -40,6 +44,8 @@ const BUILT_SITE = (
   }
 ).environment.SITE_URL;
 const API_ORIGIN = 'https://api.ada.example';
+/** The same-origin proxy: the pages name the site, the host rules proxy to this backend. */
+const BACKEND_ORIGIN = 'https://backend.ada.example';
 const VARIANT_SUFFIXES: readonly string[] = Object.values(COMPRESSED_VARIANTS);
 
 const served = listBuiltFiles(CLIENT);
@@ -51,19 +57,25 @@ function staticPaths(table: HeaderTable): [string, { file: string; headers: Read
   return [...table.paths].filter(([urlPath]) => !isServicePath(urlPath));
 }
 
-/** One setting of the build: its table and the rules written from it. */
-function generated(siteUrl: string, apiOrigin: string) {
-  const origins = { siteUrl, apiOrigin: apiOrigin === '' ? null : apiOrigin };
+/** One setting of the build (its SITE_URL, API_ORIGIN and BACKEND_ORIGIN): its table and the rules written from it, as scripts/host-rules.ts writes them. */
+function generated(siteUrl: string, apiOrigin: string, backendOrigin = '') {
+  const origins: PublicOrigins = { siteUrl, apiOrigin: apiOrigin === '' ? null : apiOrigin };
+  const target = proxyTarget({
+    apiOrigin: origins.apiOrigin,
+    backendOrigin: backendOrigin === '' ? null : backendOrigin,
+  });
   const table = builtFileHeaders(served, origins);
   const rules = headerRules(staticHostPaths(table), answeredByService(origins));
   return {
+    origins,
+    target,
     table,
     headers: headersFile(rules),
     cloudflareHeaders: headersFile(cloudflareHeaderRules(table, origins)),
     reducedForCloudflare: rules.length > CLOUDFLARE_MAX_HEADER_RULES,
-    redirects: redirectsFile(table, apiOrigin),
-    vercel: vercelConfig(table, rules, apiOrigin) as VercelJson,
-    vercelIgnore: vercelIgnore(table, apiOrigin, VARIANT_SUFFIXES),
+    redirects: redirectsFile(table, target),
+    vercel: vercelConfig(table, rules, target) as VercelJson,
+    vercelIgnore: vercelIgnore(table, target, VARIANT_SUFFIXES),
   };
 }
 
@@ -76,6 +88,7 @@ const settings = {
     vercelIgnore: read('.vercelignore'),
   },
   'on https with an API origin': generated('https://ada.example', API_ORIGIN),
+  'on https behind a same-origin proxy (BACKEND_ORIGIN)': generated('https://ada.example', '', BACKEND_ORIGIN),
 };
 
 describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
@@ -149,8 +162,8 @@ describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
     }
   });
 
-  it('the service paths reach the API origin through Netlify and Vercel, and through neither without one', () => {
-    const apiOrigin = setting.redirects.includes(API_ORIGIN) ? API_ORIGIN : '';
+  it('the service paths reach the proxy target (BACKEND_ORIGIN, else API_ORIGIN) through Netlify and Vercel, and through neither without one', () => {
+    const { target } = setting;
     const netlifyRedirects = parseNetlifyRedirects(setting.redirects);
     const samples = [
       ...SERVICE_PATHS.exact,
@@ -158,7 +171,7 @@ describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
     ];
     for (const urlPath of samples) {
       expect(isServicePath(urlPath), urlPath).toBe(true);
-      const expected = apiOrigin === '' ? undefined : { proxy: `${apiOrigin}${urlPath}` };
+      const expected = target === '' ? undefined : { proxy: `${target}${urlPath}` };
       const fromNetlify = netlifyRoute(netlifyRedirects, everyFile, urlPath);
       const fromVercel = vercelRoute(setting.vercel, vercelUploaded(listAllSet(), setting.vercelIgnore), urlPath);
       if (expected === undefined) {
@@ -182,11 +195,51 @@ describe.each(Object.entries(settings))('host rules %s', (_name, setting) => {
   });
 });
 
-function originsOf(setting: { table: HeaderTable }): PublicOrigins {
-  return setting === settings['on https with an API origin']
-    ? { siteUrl: 'https://ada.example', apiOrigin: API_ORIGIN }
-    : { siteUrl: BUILT_SITE, apiOrigin: null };
+function originsOf(setting: { origins: PublicOrigins }): PublicOrigins {
+  return setting.origins;
 }
+
+describe('the same-origin proxy (BACKEND_ORIGIN)', () => {
+  const setting = settings['on https behind a same-origin proxy (BACKEND_ORIGIN)'];
+
+  it('names the backend only in the proxy lines: every header of the table and every host rule but those names the site', () => {
+    expect(setting.target).toBe(BACKEND_ORIGIN);
+    const redirectLines = setting.redirects.split('\n').filter((line) => line.includes(BACKEND_ORIGIN));
+    expect(redirectLines.length).toBe(SERVICE_PATHS.exact.length + SERVICE_PATHS.prefixes.length);
+    for (const line of redirectLines)
+      expect(line, line).toMatch(/^\/\S*\s+https:\/\/backend\.ada\.example\/\S*\s+200!$/);
+    const rewrites = setting.vercel.rewrites ?? [];
+    expect(rewrites.filter((rewrite) => rewrite.destination.startsWith(BACKEND_ORIGIN)).length).toBe(
+      redirectLines.length,
+    );
+    const { rewrites: _rewrites, ...vercelRest } = setting.vercel;
+    for (const text of [
+      setting.headers,
+      setting.cloudflareHeaders,
+      JSON.stringify(vercelRest),
+      JSON.stringify([...setting.table.paths]),
+    ])
+      expect(text).not.toContain('backend.ada.example');
+    // The pages' security policy lets them reach their own origin only, which the proxy answers for.
+    const csp = securityHeaders(setting.origins)['content-security-policy'] ?? '';
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('ada.example');
+  });
+
+  it('leaves the page templates of the proxied paths out of the Vercel upload, as with an API origin', () => {
+    expect(setting.vercelIgnore).toBe(settings['on https with an API origin'].vercelIgnore);
+    expect(settings['as built (the files in dist/client)'].vercelIgnore).not.toBe(setting.vercelIgnore);
+  });
+
+  it('keeps every document on SITE_URL: the facts the pages and skills quote, OpenAPI servers and the token URL', () => {
+    const config = loadConfig({ SITE_URL: 'https://ada.example', BACKEND_ORIGIN });
+    const facts = docFacts(config);
+    expect(facts).toMatchObject({ serviceUrl: 'https://ada.example', 'mcp.url': 'https://ada.example/mcp' });
+    const document = buildOpenApiDocument(config);
+    expect(document.servers).toEqual([{ url: 'https://ada.example' }]);
+    expect(JSON.stringify([facts, document])).not.toContain('backend.ada.example');
+  });
+});
 
 function listAllSet(): Set<string> {
   return new Set(listAll());

@@ -34,6 +34,14 @@ describe('the baked configuration', () => {
     expect(bakedMismatches(split, { API_ORIGIN: 'https://api.ada.example/' })).toEqual([]);
   });
 
+  it('refuses a service whose BACKEND_ORIGIN is not the one the host rules proxy to: it would refuse their Host', () => {
+    const proxied = bakedEnvironment({ BACKEND_ORIGIN: 'https://backend.ada.example' });
+    expect(bakedMismatches(proxied, {})).toEqual([
+      { variable: 'BACKEND_ORIGIN', built: 'https://backend.ada.example', now: '' },
+    ]);
+    expect(bakedMismatches(proxied, { BACKEND_ORIGIN: 'https://backend.ada.example/' })).toEqual([]);
+  });
+
   it('says where the site address now comes from when SITE_URL is unset: siteUrl in content/site.json', () => {
     const forStaging = { ...built, SITE_URL: 'https://staging.example' };
     const mismatches = bakedMismatches(forStaging, {});

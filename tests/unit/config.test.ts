@@ -77,6 +77,49 @@ describe('loadConfig', () => {
   });
 });
 
+describe('BACKEND_ORIGIN, where the static hosts proxy the dynamic paths', () => {
+  const SITE = { SITE_URL: 'https://ada.example' };
+
+  it('is empty by default, and read as an origin like API_ORIGIN: https, or http on a loopback host', () => {
+    expect(loadConfig(SITE).backendOrigin).toBeNull();
+    expect(loadConfig({ ...SITE, BACKEND_ORIGIN: 'https://backend.ada.example/' }).backendOrigin).toBe(
+      'https://backend.ada.example',
+    );
+    expect(loadConfig({ ...SITE, BACKEND_ORIGIN: 'http://127.0.0.1:8787' }).backendOrigin).toBe(
+      'http://127.0.0.1:8787',
+    );
+    // The pages keep naming the site: nothing of the API origin is set.
+    expect(loadConfig({ ...SITE, BACKEND_ORIGIN: 'https://backend.ada.example' }).apiOrigin).toBeNull();
+  });
+
+  it.each([
+    ['plain http on a public host', 'http://backend.ada.example'],
+    ['a path', 'https://backend.ada.example/api'],
+    ['credentials', 'https://user:pw@backend.ada.example'],
+    ['no URL', 'backend.ada.example'],
+    ["the site's own origin (a proxy to itself)", 'https://ada.example'],
+  ])('refuses %s, naming the variable', (_what, value) => {
+    expect(() => loadConfig({ ...SITE, BACKEND_ORIGIN: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...SITE, BACKEND_ORIGIN: value })).toThrow(/^Invalid BACKEND_ORIGIN=/);
+  });
+
+  it('refuses it beside API_ORIGIN, in one line that names both', () => {
+    const both = { ...SITE, API_ORIGIN: 'https://api.ada.example', BACKEND_ORIGIN: 'https://backend.ada.example' };
+    expect(() => loadConfig(both)).toThrow(ConfigError);
+    let message = '';
+    try {
+      loadConfig(both);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(
+      /^Invalid BACKEND_ORIGIN="https:\/\/backend\.ada\.example": expected empty while API_ORIGIN is set/,
+    );
+    expect(message).toContain('https://api.ada.example');
+    expect(message).not.toContain('\n');
+  });
+});
+
 describe('owner notification settings', () => {
   const EMAIL = {
     SMTP_URL: 'smtps://me%40example.com:secret@smtp.example.com:465',
