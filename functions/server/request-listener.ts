@@ -182,7 +182,7 @@ function writeApiResponse(
  * The most of a refused body (413) that is read and dropped so the connection stays open. Closing
  * a connection with bytes still unread makes the kernel reset it, and a proxy still sending the
  * body (nginx) then answers 502 instead of passing our 413 on; every body such a proxy lets
- * through (deploy/nginx allows 64 KiB) is well within this.
+ * through (the generated nginx site allows 64 KiB, functions/server/nginx-site.ts) is well within this.
  */
 const DROPPED_BODY_MAX_BYTES = 256 * 1024;
 
