@@ -256,10 +256,22 @@ describe('cross-cutting rules', () => {
     ['SITE_URL', 'localhost'],
     ['TRUST_PROXY', '-1'],
     ['API_ORIGIN', 'http://api.example'],
+    ['BACKEND_ORIGIN', 'http://backend.example'],
   ])('refuses to start with a bad %s and names it', async (variable, value) => {
     const { code, stderr } = await startExpectingFailure({ [variable]: value });
     expect(code).toBe(1);
     expect(stderr).toContain(`Invalid ${variable}=`);
+  });
+
+  it('refuses to start with both API_ORIGIN and BACKEND_ORIGIN, in one line naming both', async () => {
+    const { code, stderr } = await startExpectingFailure({
+      API_ORIGIN: 'https://api.ada.example',
+      BACKEND_ORIGIN: 'https://backend.ada.example',
+    });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /^Invalid BACKEND_ORIGIN="https:\/\/backend\.ada\.example": expected empty while API_ORIGIN is set \(https:\/\/api\.ada\.example\)[^\n]*\n$/,
+    );
   });
 
   it('refuses a DATABASE_URL whose sslkey file is missing in one line, its secrets redacted', async () => {
@@ -293,6 +305,7 @@ describe('cross-cutting rules', () => {
     ['READ_RATE_LIMIT', '7/60'],
     ['SITE_URL', 'https://elsewhere.example'],
     ['API_ORIGIN', 'https://api.elsewhere.example'],
+    ['BACKEND_ORIGIN', 'https://backend.elsewhere.example'],
   ])('refuses a build made with another %s, naming the variable and what to run', async (variable, value) => {
     const { code, stderr } = await startExpectingFailure({ [variable]: value });
     expect(code).toBe(1);
