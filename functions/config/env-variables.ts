@@ -32,7 +32,7 @@ export const ENV_VARIABLES = {
   BACKEND_ORIGIN: {
     baked: true,
     default: '',
-    meaning: `Where a static host's proxy rules (_redirects, vercel.json) send ${SERVICE_PATHS_TEXT} when the pages are served from SITE_URL and the visitor never sees the service's address: an origin such as https://backend.ada.example, without a path; https:// unless its host is loopback, and not the SITE_URL origin (the host would proxy to itself). The pages and documents keep naming SITE_URL; the service behind the proxy answers MCP for this host name too (the Host the proxy sends). Set it for the build and for the service alike. Not with API_ORIGIN, which is the other way to reach the service (the pages name it, and the host rules proxy to it). Empty: the host rules proxy to API_ORIGIN, or nowhere.`,
+    meaning: `Where a static host's proxy rules (_redirects for Netlify, vercel.json for Vercel) send ${SERVICE_PATHS_TEXT} (the /contact and /search pages too, which the service fills in), while the pages and documents name only SITE_URL: an origin such as https://backend.ada.example, without a path; https:// unless its host is loopback; not the SITE_URL origin. The service answers MCP for its host name too (the Host the proxy sends). Set it for the build and the service alike. Not with API_ORIGIN, the other way to the service (the pages name it, and the rules proxy to it). Empty: the rules proxy to API_ORIGIN, or nowhere.`,
   },
   DATA_DIR: {
     default: './data',
