@@ -156,7 +156,7 @@ function headerDirectives(byFile: ReadonlyMap<string, Readonly<Record<string, st
 /**
  * The nginx site for a build: nginx serves every built file itself from `root`, with the headers
  * the Node server sends for it (the one header table, ./built-file-headers.ts), and passes only
- * the service's paths (functions/app/handle.ts SERVICE_PATHS) to the Node service.
+ * the service's paths (SERVICE_PATHS, functions/config/public-urls.ts) to the Node service.
  *
  * - Clean URLs and Markdown negotiation: maps from the request's path (and Accept) to the file,
  *   tried by try_files, so exactly the table's paths are served and nothing else under the root
@@ -297,7 +297,7 @@ export function nginxSite(options: NginxSiteOptions): string {
     `# nginx site for ${serverName}, made by \`npm run build\` (scripts/nginx-site.ts) from the build it serves: do not`,
     '# edit it, build again. nginx serves the built files itself, with the headers the Node service sends',
     "# for each (functions/server/built-file-headers.ts), and passes only the service's own paths to it",
-    '# (functions/app/handle.ts). Install it as /etc/nginx/sites-available/portfolio and link it into',
+    '# (functions/config/public-urls.ts). Install it as /etc/nginx/sites-available/portfolio and link it into',
     '# sites-enabled, then `nginx -t && systemctl reload nginx`. Written for nginx 1.22 (Debian 12)',
     brotli
       ? '# with libnginx-mod-http-brotli-static (its load_module line is in /etc/nginx/modules-enabled/);'
@@ -430,7 +430,7 @@ export function nginxSite(options: NginxSiteOptions): string {
       '# The built files, served here.',
       ...staticLocation,
       '',
-      "# The service's paths (functions/app/handle.ts), passed on with the service's own headers.",
+      "# The service's paths (functions/config/public-urls.ts), passed on with the service's own headers.",
       ...serviceLocations,
     ]),
     '}',

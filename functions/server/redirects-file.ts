@@ -16,7 +16,7 @@ import type { HeaderTable } from './built-file-headers.ts';
  */
 export function redirectsFile(table: HeaderTable, target: string): string {
   const head = [
-    '# Made by npm run build from the header table and the service paths (functions/app/handle.ts); do not edit.',
+    '# Made by npm run build from the header table and the service paths (functions/config/public-urls.ts); do not edit.',
     '# Syntax: Netlify docs, "Redirects and rewrites" > "Syntax for the _redirects file", "Rewrites and proxies";',
     '# Cloudflare Pages docs, "Redirects" (it proxies to its own paths only, so it skips the 200! lines).',
     '',
