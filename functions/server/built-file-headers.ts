@@ -19,7 +19,6 @@ export interface ServedFile {
   headers: Readonly<Record<string, string>>;
 }
 
-
 /** What every host of the built files serves, decided once (the Node server and the generated host rules). */
 export interface HeaderTable {
   /** Every served URL path, by clean URL. */

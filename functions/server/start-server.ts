@@ -42,10 +42,7 @@ export interface RunningService {
 export async function startServer(config: Config, build: Build): Promise<RunningService> {
   const api = await createApi(config, build.projects, build.searchIndex);
   await api.services.quotas.ready();
-  const statics = new StaticFiles(
-    build.clientDir,
-    builtFileHeaders(listBuiltFiles(build.clientDir), config),
-  );
+  const statics = new StaticFiles(build.clientDir, builtFileHeaders(listBuiltFiles(build.clientDir), config));
   const handle = serviceHandle(api, build.docs, (path) => build.pageTemplates[path]);
   const server = createServer(serverTimeouts(config.connections), createRequestListener({ config, handle, statics }));
   limitConnections(server, config.connections, config.trustProxy);
