@@ -54,8 +54,28 @@ const NOT_RUN: Record<string, string> = {
   'sudo cp deploy/systemd/portfolio.service /etc/systemd/system/ && sudo systemctl daemon-reload && sudo systemctl enable --now portfolio':
     'root and a running systemd',
   'journalctl -u portfolio': 'a running systemd',
-  'sudo apt-get install nginx':
-    "root and Debian's archive; .ci/run installs nginx for tests/system/nginx-front.test.ts",
+  'sudo apt-get install nginx libnginx-mod-http-brotli-static':
+    "root and Debian's archive; .ci/run installs both for tests/system/nginx-static.test.ts and nginx-front.test.ts",
+  'sudo cp dist/nginx/portfolio.conf /etc/nginx/sites-available/portfolio':
+    "root and /etc; tests/system/nginx-static.test.ts serves the build with the file the build wrote, in Debian's nginx",
+  'sudo ln -sf /etc/nginx/sites-available/portfolio /etc/nginx/sites-enabled/portfolio': 'root and /etc',
+  'sudo cp dist/nginx/portfolio.conf /etc/nginx/sites-available/portfolio && sudo nginx -t && sudo systemctl reload nginx':
+    "root and a running systemd; tests/system/nginx-static.test.ts runs `nginx -t` on the generated site in Debian's nginx.conf",
+  "sed 's/#server 127\\.0\\.0\\.1:4322 /server 127.0.0.1:4322 /' dist/nginx/portfolio.conf | sudo tee /etc/nginx/sites-available/portfolio > /dev/null":
+    'root and /etc; tests/system/nginx-restart.test.ts runs the generated site with its second server line enabled',
+  'npm run nginx-site -- --without-brotli':
+    'rewrites dist/nginx/portfolio.conf, which nginx-static.test.ts holds equal to a fresh generation; tests/unit/nginx-site.test.ts makes the site without brotli',
+  'npm run nginx-site -- --server-name backend.ada.example':
+    'rewrites dist/nginx/portfolio.conf (as above); tests/unit/nginx-site.test.ts makes the site for a given server name',
+  'SITE_URL=https://ada.example BACKEND_ORIGIN=https://backend.ada.example npm run build':
+    'a build (see `npm run build`); tests/api/host-rules.test.ts makes the rules for a BACKEND_ORIGIN from the header table',
+  'CF_PAGES=1 SITE_URL=… API_ORIGIN=https://api.ada.example npm run build':
+    "a build (see `npm run build`); tests/api/host-rules.test.ts makes Cloudflare's rules and reads them with its limits",
+  "find dist/client -name '*.br' -delete -o -name '*.gz' -delete":
+    'deletes files of dist/client under the tests running beside this one',
+  'npx netlify-cli deploy --prod --dir dist/client': 'a Netlify account and the network',
+  'npx vercel deploy dist/client --prod': 'a Vercel account and the network',
+  'npx wrangler pages deploy dist/client': 'a Cloudflare account and the network',
   'sudo nginx -t && sudo systemctl reload nginx':
     'root and a running systemd; tests/system/nginx-front.test.ts runs the site with nginx',
   'sudo certbot certonly --standalone -d example.com': 'a public host name and a certificate authority',
