@@ -3,7 +3,7 @@ import type { PassReport } from '../app/background-work.ts';
 import { serviceHandle, type Handle } from '../app/handle.ts';
 import { lastResortAnswer } from '../app/service-exchange.ts';
 import { loadConfig, type Config, type Env } from '../config/env.ts';
-import { logError } from '../log/log.ts';
+import { flushLog, logError } from '../log/log.ts';
 import { assertBuildMatches } from '../server/build-manifest.ts';
 import type { BuildData } from './build-data.ts';
 import { fetchHandlerOver, type FetchHandler } from './fetch-handler.ts';
@@ -75,7 +75,11 @@ export function createFetchHandler(env: Env, build: BuildData): ServiceFunction 
     fetch,
     runScheduled: async () => {
       const { api } = await open();
-      return (api.services.background as NonNullable<typeof api.services.background>).runPass();
+      try {
+        return await (api.services.background as NonNullable<typeof api.services.background>).runPass();
+      } finally {
+        flushLog();
+      }
     },
     close: async () => {
       const current = opening;

@@ -6,6 +6,7 @@ import { RequestAborted } from '../http/request-aborted.ts';
 import { answeredId, requestIdsFor } from '../http/request-id.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import type { ApiResponse, HeaderMap } from '../http/types.ts';
+import { flushLog } from '../log/log.ts';
 import { toApiRequest } from './web-request.ts';
 
 /**
@@ -65,11 +66,14 @@ export function fetchHandlerOver({ config, handle, commonHeaders, takeDueWork }:
       if (!(error instanceof RequestAborted)) throw error;
       // Nobody reads this answer; the log says the client went away (499, as nginx logs it).
       logAccess(ids, clientIp, request.method, url.pathname, 499, started, true);
+      flushLog();
       return new Response(null, { status: 499 });
     }
     const work = context?.waitUntil === undefined ? undefined : takeDueWork?.();
-    if (work !== undefined) context?.waitUntil?.(work);
+    if (work !== undefined) context?.waitUntil?.(work.finally(flushLog));
     logAccess(ids, clientIp, request.method, url.pathname, response.status, started);
+    // Written now, not on the log's 50 ms timer: the host may freeze the instance once it has the answer.
+    flushLog();
     return toWebResponse(response, request.method, serviceHeaderList(response, commonList, requestId));
   };
 }

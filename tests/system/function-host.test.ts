@@ -55,6 +55,17 @@ describe.skipIf(TEST_ENGINE !== 'shared')('the function, with a fresh instance p
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
     expect(again.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    // One access-log line per request, written before the instance could be frozen.
+    await waitFor(
+      () => host.logLines.some((line) => line.clientRequestId === 'caller-id-0001'),
+      'the access-log line of the read',
+    );
+    expect(host.logLines.find((line) => line.clientRequestId === 'caller-id-0001')).toMatchObject({
+      method: 'GET',
+      path: '/api/v1/projects',
+      status: 200,
+      clientIp: '127.0.0.1',
+    });
   });
 
   it('answers bad input in the error shape: a bad query 400, a body past the limit 413, never a 5xx', async () => {
