@@ -68,7 +68,7 @@ describe.skipIf(TEST_ENGINE !== 'shared')('the function, with a fresh instance p
     });
   });
 
-  it('answers bad input in the error shape: a bad query 400, a body past the limit 413, never a 5xx', async () => {
+  it('answers bad input in the error shape: a bad query 400, a body past the limit 413, a foreign Origin 403', async () => {
     const bad = await fetch(`${host.baseUrl}/api/v1/projects?limit=lots`);
     expect(bad.status).toBe(400);
     const body = (await bad.json()) as Record<string, unknown>;
@@ -84,6 +84,20 @@ describe.skipIf(TEST_ENGINE !== 'shared')('the function, with a fresh instance p
     } as RequestInit);
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ code: 'payload_too_large' });
+
+    // A page of another origin may not write, nor talk to the MCP server.
+    const foreign = await postContact(host.baseUrl, VALID, { headers: { origin: 'https://evil.example' } });
+    expect([foreign.status, foreign.body.code]).toEqual([403, 'cross_origin_refused']);
+    const mcp = await fetch(`${host.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        origin: 'https://evil.example',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcp.status).toBe(403);
   });
 
   it('replays a contact answer on a new instance, and answers 409 on another while the first is in flight', async () => {
