@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
@@ -19,6 +19,7 @@ function functionBundle(): Promise<string> {
   bundled ??= (async () => {
     mkdirSync(BUNDLE_DIR, { recursive: true });
     const outfile = path.join(BUNDLE_DIR, `function-${process.pid}.mjs`);
+    process.once('exit', () => rmSync(outfile, { force: true }));
     await build({
       entryPoints: [path.join(ROOT, 'tests/support/fetch-function-entry.ts')],
       outfile,
