@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
@@ -18,11 +18,12 @@ let bundled: Promise<string> | undefined;
 function functionBundle(): Promise<string> {
   bundled ??= (async () => {
     mkdirSync(BUNDLE_DIR, { recursive: true });
-    const outfile = path.join(BUNDLE_DIR, `function-${process.pid}.mjs`);
-    process.once('exit', () => rmSync(outfile, { force: true }));
+    // Written aside, then renamed over the one bundle: a host already importing it sees a whole file.
+    const outfile = path.join(BUNDLE_DIR, 'function.mjs');
+    const written = path.join(BUNDLE_DIR, `function-${process.pid}.mjs`);
     await build({
       entryPoints: [path.join(ROOT, 'tests/support/fetch-function-entry.ts')],
-      outfile,
+      outfile: written,
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -33,6 +34,7 @@ function functionBundle(): Promise<string> {
       },
       logLevel: 'warning',
     });
+    renameSync(written, outfile);
     return outfile;
   })();
   return bundled;
