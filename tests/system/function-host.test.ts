@@ -130,6 +130,14 @@ describe.skipIf(TEST_ENGINE !== 'shared')('the function, with a fresh instance p
     expect(hook.received.slice(before).map((post) => post.body.message)).toContain(`Kicked ${key}`);
   });
 
+  it('runs a created job through waitUntil, after the answer', async () => {
+    const job = await created(host.baseUrl, { task: 'stats' });
+    // Queued, not started: on a function nothing may run past the answer unless the host keeps it.
+    expect(job.status).toBe('pending');
+    await host.settled();
+    expect((await getJob(host.baseUrl, job.jobId)).body.status).toBe('succeeded');
+  });
+
   it('speaks MCP in both eras: a legacy tools/call through the SDK, and 2026-07-28 server/discover and tools/call', async () => {
     const legacy = await connectMcp(`${host.baseUrl}/mcp`);
     try {
