@@ -15,7 +15,7 @@ import { toApiRequest } from './web-request.ts';
  * after the answer); the client address, where the host knows it (Netlify's `context.ip`,
  * Cloudflare's CF-Connecting-IP), is passed as `clientIp`.
  */
-export interface HostContext {
+interface HostContext {
   waitUntil?(promise: Promise<unknown>): void;
   /** The client's address as the host saw it; without it, X-Forwarded-For as TRUST_PROXY says. */
   clientIp?: string;
