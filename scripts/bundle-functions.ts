@@ -1,8 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { build, type Metafile, type Plugin } from 'esbuild';
+import { loadConfig } from '../functions/config/env.ts';
+import { deploysFunctions, filesAtServicePaths, netlifyFunctionPaths } from '../functions/hosts/function-routes.ts';
 import { loadBuild } from '../functions/server/build-output.ts';
 import { buildDataOf } from '../functions/serverless/build-data.ts';
 
@@ -78,17 +80,52 @@ const common = {
   metafile: true,
 } as const;
 
+rmSync(OUT, { recursive: true, force: true });
 const node = await build({
   ...common,
-  entryPoints: {
-    netlify: 'functions/hosts/netlify.ts',
-    'netlify-scheduled': 'functions/hosts/netlify-scheduled.ts',
-    vercel: 'functions/hosts/vercel.ts',
-    'vercel-cron': 'functions/hosts/vercel-cron.ts',
-  },
+  entryPoints: { vercel: 'functions/hosts/vercel.ts', 'vercel-cron': 'functions/hosts/vercel-cron.ts' },
   platform: 'node',
   target: 'node20',
 });
+
+/**
+ * Netlify's functions, each a folder (Netlify docs, "Functions" > "Get started": a subdirectory
+ * whose entry file has its name) holding the bundle and an entry whose `config` is a literal
+ * `export const config = {...}`, the one form Netlify reads without running the file
+ * ("Functions" > "Configuration"), and which the bundle, having a `config` of its own at the
+ * top level, cannot carry. Written only when the build deploys functions (deploysFunctions);
+ * otherwise the folder stays empty and the pages' host serves /contact and /search from their files.
+ */
+const NETLIFY_DIR = `${OUT}/netlify`;
+mkdirSync(NETLIFY_DIR, { recursive: true });
+const netlifyFunctions = [
+  { name: 'portfolio', entry: 'functions/hosts/netlify.ts', config: { path: netlifyFunctionPaths() } },
+  // Every minute: Netlify docs, "Scheduled Functions" (cron syntax, UTC).
+  { name: 'scheduled', entry: 'functions/hosts/netlify-scheduled.ts', config: { schedule: '* * * * *' } },
+];
+const netlify = deploysFunctions(loadConfig())
+  ? await Promise.all(
+      netlifyFunctions.map(async ({ name, entry, config }) => {
+        const dir = `${NETLIFY_DIR}/${name}`;
+        const result = await build({
+          ...common,
+          entryPoints: { service: entry },
+          outdir: dir,
+          platform: 'node',
+          target: 'node20',
+        });
+        const shim = [
+          '// Made by npm run build (scripts/bundle-functions.ts); do not edit.',
+          "import service from './service.mjs';",
+          'export default service;',
+          `export const config = ${JSON.stringify(config)};`,
+        ];
+        writeFileSync(`${dir}/${name}.mjs`, `${shim.join('\n')}\n`);
+        return result;
+      }),
+    )
+  : [];
+
 const workerOptions = {
   ...common,
   entryPoints: { 'cloudflare-worker': 'functions/hosts/cloudflare-worker.ts' },
@@ -150,8 +187,23 @@ function packageOf(input: string): string {
 }
 
 mkdirSync(OUT, { recursive: true });
+
+/**
+ * On Vercel (which sets VERCEL=1 in its builds: Vercel docs, "System environment variables") a
+ * file wins over a rewrite (vercel/vercel, packages/routing-utils, getTransformedRoutes: the
+ * filesystem is checked before the rewrites), so the built files at the function's paths (the
+ * /contact and /search pages the function fills in) leave the output, else the function would
+ * never see their requests.
+ */
+if (process.env.VERCEL === '1' && deploysFunctions(loadConfig())) {
+  const removed = filesAtServicePaths(`${DIST}/client`);
+  for (const file of removed) rmSync(file);
+  process.stdout.write(`function bundles: on Vercel, ${removed.length} built files at the function's paths left out\n`);
+}
 writeFileSync(
   `${OUT}/bundle-report.json`,
   `${JSON.stringify([...report(node.metafile), ...report(worker.metafile)], null, 2)}\n`,
 );
-process.stdout.write(`function bundles: ${OUT}/{netlify,netlify-scheduled,vercel,vercel-cron,cloudflare-worker}.mjs\n`);
+process.stdout.write(
+  `function bundles: ${OUT}/{vercel,vercel-cron,cloudflare-worker}.mjs${netlify.length > 0 ? ', netlify/{portfolio,scheduled}.mjs' : ' (no Netlify functions: DATABASE_URL and REDIS_URL unset, or the dynamic paths proxied)'}\n`,
+);
