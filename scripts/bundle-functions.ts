@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
-import { build, type Metafile, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { loadConfig } from '../functions/config/env.ts';
 import { deploysFunctions, filesAtServicePaths, netlifyFunctionPaths } from '../functions/hosts/function-routes.ts';
 import { loadBuild } from '../functions/server/build-output.ts';
@@ -67,7 +67,7 @@ const bundleDrivers: Plugin = {
   },
 };
 
-const common = {
+const common: BuildOptions & { external: string[] } = {
   bundle: true,
   format: 'esm',
   outdir: OUT,
@@ -78,7 +78,7 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
-} as const;
+};
 
 rmSync(OUT, { recursive: true, force: true });
 const node = await build({
@@ -126,14 +126,14 @@ const netlify = deploysFunctions(loadConfig())
     )
   : [];
 
-const workerOptions = {
+const workerOptions: BuildOptions = {
   ...common,
   entryPoints: { 'cloudflare-worker': 'functions/hosts/cloudflare-worker.ts' },
   platform: 'node',
   target: 'es2023',
   conditions: ['workerd', 'worker'],
   external: [...common.external, 'cloudflare:*'],
-} as const;
+};
 /**
  * workerd gives a module no import.meta.url to make a require from, so the Worker's require is
  * made of imports: every Node.js built-in the bundled CommonJS asks for (found by a first pass),
@@ -141,7 +141,7 @@ const workerOptions = {
  */
 const firstPass = await build({ ...workerOptions, write: false, banner: {} });
 const builtins = new Set<string>();
-for (const output of Object.values(firstPass.metafile.outputs))
+for (const output of Object.values(firstPass.metafile?.outputs ?? {}))
   for (const { path, kind } of output.imports)
     if (kind === 'require-call' && isBuiltin(path)) builtins.add(path.replace(/^node:/, ''));
 const workerRequire = [
@@ -158,7 +158,8 @@ const workerRequire = [
 const worker = await build({ ...workerOptions, banner: { js: workerRequire } });
 
 /** Each output's size (raw and gzip) and its ten largest inputs, grouped by package. */
-function report(metafile: Metafile) {
+function report(metafile: Metafile | undefined) {
+  if (metafile === undefined) throw new Error('esbuild made no metafile');
   return Object.entries(metafile.outputs).map(([file, output]) => {
     const byPackage = new Map<string, number>();
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {

@@ -3,6 +3,8 @@
  * loadBuild reads from dist/ (functions/serverless/build-data.ts), embedded in each host's bundle.
  */
 declare module 'portfolio:build-data' {
+  // An ambient module may not import a relative path (TS2439), so the type is named inline.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-imports
   const build: import('../serverless/build-data.ts').BuildData;
   export default build;
 }

@@ -33,7 +33,7 @@ export const VERCEL_FUNCTION = '/api/portfolio-service';
  * rewrite to a function turning path segments into query parameters of the destination, and
  * does not say which URL the function then reads; with the path in the query, either works.
  */
-export const VERCEL_PATH_PARAM = '__service_path';
+const VERCEL_PATH_PARAM = '__service_path';
 
 /** vercel.json's rewrites of the dynamic paths to the function (path-to-regexp `:path*` for the rest). */
 export function vercelFunctionRewrites(): { source: string; destination: string }[] {
