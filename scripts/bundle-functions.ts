@@ -9,7 +9,7 @@ import { loadBuild } from '../functions/server/build-output.ts';
 import { buildDataOf } from '../functions/serverless/build-data.ts';
 
 /**
- * Part of `npm run build`: one ES module per function host under dist/functions, each the
+ * Part of `npm run build`, after the manifest (which it embeds): one ES module per function host under dist/functions, each the
  * service's fetch handler with the build's data embedded (a function cannot count on reading
  * dist/ at run time). Netlify and Vercel run them on Node.js; the Worker runs on workerd, whose
  * nodejs_compat flag provides the node: modules, and whose `workerd` export condition makes pg
