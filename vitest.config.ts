@@ -86,7 +86,7 @@ export default defineConfig({
       {
         test: {
           name: 'system-shared',
-          include: [...STATEFUL_SYSTEM, 'tests/system/multi-instance*.test.ts'],
+          include: [...STATEFUL_SYSTEM, 'tests/system/multi-instance*.test.ts', 'tests/system/function-*.test.ts'],
           globalSetup: SHARED_SERVERS,
           env: { TEST_ENGINE: 'shared' },
           testTimeout: 120_000,

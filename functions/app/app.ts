@@ -5,7 +5,7 @@ import { Router } from '../http/router.ts';
 import { logError } from '../log/log.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
 import { apiRoutes } from './routes.ts';
-import { createServices, type Services } from './services.ts';
+import { createServices, type ServiceRuntime, type Services } from './services.ts';
 
 /** The API as one object: its shared services, the router over its routes, and each request's caller. */
 export interface Api {
@@ -19,8 +19,9 @@ export async function createApi(
   config: Config,
   projects: readonly ProjectSource[],
   searchIndex?: string,
+  runtime?: ServiceRuntime,
 ): Promise<Api> {
-  const services = await createServices(config, projects, searchIndex);
+  const services = await createServices(config, projects, searchIndex, runtime);
   const contexts = new RequestContexts((credential) => services.keys.verify(credential), services.quotas);
   const router = new Router(apiRoutes(services), {
     contexts,

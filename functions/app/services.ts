@@ -19,12 +19,23 @@ import { CursorCodec } from '../projects/cursor.ts';
 import { loadSearchIndex } from '../search/load-search-index.ts';
 import type { SearchIndex } from '../search/search-index.ts';
 import { openStorage } from '../state/open-storage.ts';
+import { BackgroundWork } from './background-work.ts';
 import type { Storage } from '../state/storage.ts';
 
 /** How often expired records (idempotency keys, test keys, old sandbox messages) are swept. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 /** A contact claim outlives the longest request by this much (see ContactDependencies.claimLeaseMs). */
 const CLAIM_LEASE_MARGIN_MS = 5_000;
+
+/**
+ * Where the service runs: a long-lived server, which runs its background work on timers, or
+ * short-lived function instances, which keep nothing running between requests (the host asks
+ * for that work through `Services.background`) and use a small PostgreSQL pool.
+ */
+export type ServiceRuntime = 'long-lived' | 'function';
+
+/** A function has seconds to answer: PostgreSQL that is not there by then is reported, not waited for. */
+const FUNCTION_POSTGRES_WAIT_MS = 3_000;
 
 /** Everything the handlers share, built once per process from the configuration and the content. */
 export interface Services {
@@ -39,6 +50,8 @@ export interface Services {
   keys: KeyService;
   jobs: JobService;
   search: SearchIndex;
+  /** The background work a function host runs on request (null on a long-lived server, which runs it on timers). */
+  background: BackgroundWork | null;
   /** Stops background work and closes the storage. */
   close(): Promise<void>;
 }
@@ -73,8 +86,10 @@ export async function createServices(
   config: Config,
   projects: readonly ProjectSource[],
   searchIndex?: string,
+  runtime: ServiceRuntime = 'long-lived',
 ): Promise<Services> {
-  const storage = await openStorage(config);
+  const onDemand = runtime === 'function';
+  const storage = onDemand ? await openStorage(config, FUNCTION_POSTGRES_WAIT_MS, true) : await openStorage(config);
   const catalog = new Catalog(projects, config.siteUrl);
   if (storage.readOnly)
     logEvent(
@@ -86,12 +101,26 @@ export async function createServices(
     () => storage.keys.purgeExpired(),
     () => storage.messages.purgeSandbox(Date.now() - config.sandboxRetentionSeconds * 1000),
   ];
-  await purgeExpired(purges);
-  const purgeTimer = setInterval(() => void purgeExpired(purges), PURGE_INTERVAL_MS).unref();
   const notifiers = channelSenders(config).map((sender) => new Notifier(storage.messages, sender, config.notify));
-  for (const notifier of notifiers) notifier.wake();
   const quotas = new QuotaBook(config);
-  const jobs = await JobService.start({ store: storage.jobs, catalog, ...config.jobs });
+  const jobDeps = { store: storage.jobs, catalog, ...config.jobs };
+  let purgeTimer: NodeJS.Timeout | undefined;
+  let jobs: JobService;
+  let background: BackgroundWork | null = null;
+  if (onDemand) {
+    const work = new BackgroundWork(
+      notifiers,
+      () => jobs,
+      () => purgeExpired(purges),
+    );
+    jobs = JobService.open(jobDeps, () => work.markJobsDue());
+    background = work;
+  } else {
+    await purgeExpired(purges);
+    purgeTimer = setInterval(() => void purgeExpired(purges), PURGE_INTERVAL_MS).unref();
+    for (const notifier of notifiers) notifier.wake();
+    jobs = await JobService.start(jobDeps);
+  }
   const [cursorKey, tokenKey, formKey] = await Promise.all([
     storage.secrets.loadOrCreate('cursor'),
     storage.secrets.loadOrCreate('token'),
@@ -116,12 +145,14 @@ export async function createServices(
       channels: notifiers.map((notifier) => notifier.channel),
       claimLeaseMs: config.connections.requestTimeoutMs + CLAIM_LEASE_MARGIN_MS,
       sandboxStorageBytes: config.sandboxStorageBytes,
-      onStored: () => notifiers.forEach((notifier) => notifier.wake()),
+      onStored: () =>
+        background === null ? notifiers.forEach((notifier) => notifier.wake()) : background.markDeliveriesDue(),
     }),
     formTokens,
     keys: new KeyService(storage.keys, new AccessTokens(tokenKey), config.testKeyTtlSeconds, config.tokenTtlSeconds),
     jobs,
     search: loadSearchIndex(searchIndex, projects),
+    background,
     async close() {
       clearInterval(purgeTimer);
       quotas.close();

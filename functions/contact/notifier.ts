@@ -116,6 +116,22 @@ export class Notifier {
     });
   }
 
+  /**
+   * One bounded pass without any timer, for a host that keeps nothing running between requests
+   * (a function instance, kept alive for this by `waitUntil` or a scheduled run): writes results
+   * still held, then sends up to a batch of due deliveries. Resolves with how many sends it tried;
+   * it never rejects (a failure is logged, and the next pass tries again).
+   */
+  async deliverOnce(): Promise<number> {
+    try {
+      await this.writeOutcomes();
+      return await this.deliverDue();
+    } catch (error) {
+      this.storageFailed(error);
+      return 0;
+    }
+  }
+
   /** Stops for good; a result still unwritten gets one last try, else its message is sent again after a restart. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -174,13 +190,14 @@ export class Notifier {
     });
   }
 
-  /** Sends what is due, writing each result before the next send; throws when the outbox fails. */
-  private async deliverDue(): Promise<void> {
+  /** Sends what is due, writing each result before the next send; resolves with the sends tried, throws when the outbox fails. */
+  private async deliverDue(): Promise<number> {
     const { channel } = this.sender;
     const claimMs = this.sender.timeoutMs + CLAIM_MARGIN_MS;
-    for (let sent = 0; sent < BATCH && !this.stopped; sent++) {
+    let sent = 0;
+    for (; sent < BATCH && !this.stopped; sent++) {
       const [due] = await this.messages.claimDue(channel, Date.now(), 1, claimMs);
-      if (due === undefined || this.stopped) return;
+      if (due === undefined || this.stopped) return sent;
       const { message } = due;
       // Counted for each message: a round may go on while more messages come in.
       const notice = {
@@ -189,7 +206,7 @@ export class Notifier {
       };
       const error = await this.sender.send(message, notice);
       // Stopped during the send: the database may be closed; the delivery stays pending.
-      if (this.stopped) return;
+      if (this.stopped) return sent + 1;
       if (error === null) {
         this.unwritten.set(message.id, { delivered: true });
       } else {
@@ -212,6 +229,7 @@ export class Notifier {
       }
       await this.writeOutcomes();
     }
+    return sent;
   }
 
   /** Writes the results still held in memory; throws at the first that fails, keeping it and the rest. */

@@ -27,9 +27,11 @@ export interface JobOwner {
 export class JobService {
   private readonly store: JobStore;
 
+  /** `onQueued` is set for a worker without timers: a new job is then left for its next pass. */
   private constructor(
     private readonly deps: JobServiceDependencies,
     private readonly worker: JobWorker,
+    private readonly onQueued?: () => void,
   ) {
     this.store = deps.store;
   }
@@ -37,6 +39,20 @@ export class JobService {
   /** Recovers what a previous run left and starts this instance's worker on the queue. */
   static async start(deps: JobServiceDependencies): Promise<JobService> {
     return new JobService(deps, await JobWorker.start(deps));
+  }
+
+  /**
+   * For hosts that keep nothing running between requests: a job is stored as pending and
+   * `onQueued` says so (the host may then run a pass through `waitUntil`); the queue is worked
+   * only by `runPass` (JobWorker.open).
+   */
+  static open(deps: JobServiceDependencies, onQueued: () => void): JobService {
+    return new JobService(deps, JobWorker.open(deps), onQueued);
+  }
+
+  /** One bounded pass of the worker: the reaper, the purge, and the jobs that fit the free slots (JobWorker.runPass). */
+  runPass(): Promise<{ reaped: number; started: number }> {
+    return this.worker.runPass();
   }
 
   /**
@@ -60,7 +76,9 @@ export class JobService {
         : queueFull(outcome.waiting, this.deps.concurrency);
     // Started before answering when a slot is free, so the answer says running; it is the job as
     // it was then (a quick task may have finished since, which the first poll shows).
-    const started = await this.worker.startWaitingJobs();
+    let started: readonly string[] = [];
+    if (this.onQueued === undefined) started = await this.worker.startWaitingJobs();
+    else this.onQueued();
     const created = new Date(now).toISOString();
     return {
       jobId: id,

@@ -43,9 +43,50 @@ export class JobWorker {
   /** Fills run one after another, each looking at the queue as it is when it starts. */
   private fills: Promise<void> = Promise.resolve();
   private closed = false;
+  /** The runs under way, so a pass can wait for the jobs it started. */
+  private readonly runs = new Set<Promise<void>>();
 
-  private constructor(private readonly deps: JobServiceDependencies) {
+  /**
+   * `refill`: a finished job frees its slot for the next one at once (a long-lived server); off,
+   * only a pass or a create fills slots, so one pass runs a bounded number of jobs.
+   */
+  private constructor(
+    private readonly deps: JobServiceDependencies,
+    private readonly refill = true,
+  ) {
     this.store = deps.store;
+  }
+
+  /**
+   * A worker with no timer of its own, for hosts that keep nothing running between requests:
+   * the queue is worked only by `runPass`, from `waitUntil` after a job is created or from a
+   * scheduled run. Nothing is recovered at start: on the shared engine, the reaper (in each pass)
+   * sees to the jobs of instances that died.
+   */
+  static open(deps: JobServiceDependencies): JobWorker {
+    return new JobWorker(deps, false);
+  }
+
+  /**
+   * One bounded pass: gives the jobs of dead workers back to the queue, purges expired ones,
+   * fills the free slots (at most `concurrency` jobs) and waits until those runs end. It never
+   * rejects: a failure is logged and the next pass tries again.
+   */
+  async runPass(): Promise<{ reaped: number; started: number }> {
+    let reaped = 0;
+    try {
+      reaped = await this.store.reapExpired(JOB_MAX_ATTEMPTS, INTERRUPTED, Date.now());
+    } catch (error) {
+      logError('job-reaper', error);
+    }
+    try {
+      await this.store.purge(this.deps.resultsPerClient, Date.now());
+    } catch (error) {
+      logError('job-purge', error);
+    }
+    const started = await this.startWaitingJobs();
+    await Promise.all([...this.runs]);
+    return { reaped, started: started.length };
   }
 
   /** Recovers what a previous run left, then starts working the queue. */
@@ -100,12 +141,14 @@ export class JobWorker {
         started.push(job.id);
         const controller = new AbortController();
         this.running.set(job.id, controller);
-        void this.run(job, controller)
+        const run = this.run(job, controller)
           .catch((error: unknown) => logError(job.id, error))
           .finally(() => {
             this.running.delete(job.id);
-            void this.startWaitingJobs();
+            this.runs.delete(run);
+            if (this.refill) void this.startWaitingJobs();
           });
+        this.runs.add(run);
       }
     } catch (error) {
       // The job is stored either way; the maintenance timer tries again.

@@ -8,11 +8,15 @@ import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { answeredId, requestIdsFor, type RequestIds } from '../http/request-id.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { headerValue, type ApiResponse, type HeaderMap } from '../http/types.ts';
-import { logError, logWarning, writeAccessLine } from '../log/log.ts';
+import { logError, logWarning } from '../log/log.ts';
+import { accessLogFor, callService, lastResortAnswer, serviceHeaderList } from '../app/service-exchange.ts';
 import { splitTarget, toApiRequest } from './node-request.ts';
 import { prefersMarkdown } from '../http/prefers-markdown.ts';
 import { notFoundHeaders } from './not-found-headers.ts';
 import { variantFor, type StaticFiles } from './static-files.ts';
+
+/** Re-exported for the api test tier (tests/support/api.ts), which answers as this listener does. */
+export { lastResortAnswer };
 
 export interface ListenerParts {
   config: Config;
@@ -41,27 +45,7 @@ export function createRequestListener({ config, handle, statics, commonHeaders }
   const common = commonHeaders ?? securityHeaders(config);
   const commonList = Object.entries(common).flat();
 
-  function logAccess(
-    ids: RequestIds,
-    clientIp: string,
-    method: string,
-    path: string,
-    status: number,
-    started: number,
-    aborted = false,
-  ): void {
-    if (!config.accessLog) return;
-    writeAccessLine({
-      requestId: ids.requestId,
-      clientRequestId: ids.clientRequestId,
-      clientIp,
-      method,
-      path: path.length > 512 ? path.slice(0, 512) : path,
-      status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      aborted,
-    });
-  }
+  const logAccess = accessLogFor(config);
 
   /**
    * Runs a handler; whatever it throws or rejects with ends here or in the router, and is logged
@@ -79,7 +63,7 @@ export function createRequestListener({ config, handle, statics, commonHeaders }
   ): void {
     const method = req.method ?? 'GET';
     const requestId = answeredId(ids);
-    handle(toApiRequest(req, path, search, clientIp, requestId))
+    callService(handle, toApiRequest(req, path, search, clientIp, requestId), ids)
       .then((response) => {
         if (res.destroyed) throw new RequestAborted('client');
         writeApiResponse(res, response, commonList, method, requestId, req.headers['content-length']);
@@ -197,9 +181,7 @@ export function answerHeaderList(
   requestId: string,
   contentLength?: string,
 ): string[] {
-  const headers = commonList.slice();
-  for (const name in response.headers) headers.push(name, response.headers[name] as string);
-  if (response.headers['x-request-id'] === undefined) headers.push('x-request-id', requestId);
+  const headers = serviceHeaderList(response, commonList, requestId);
   // The unread rest of a refused body: node reads and drops it after the answer when its declared
   // length is small, and the connection serves the next request; a larger or undeclared one
   // would otherwise be read as the next request, so the connection closes.
@@ -207,15 +189,6 @@ export function answerHeaderList(
     headers.push('connection', 'close');
   if (response.body !== null) headers.push('content-length', String(Buffer.byteLength(response.body)));
   return headers;
-}
-
-/** The answer to a failure outside the router: the Error shape, with nothing of the failure in it. */
-export function lastResortAnswer(requestId: string): ApiResponse {
-  return {
-    status: 500,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify({ code: 'internal_error', message: 'Something went wrong on our side.', requestId }),
-  };
 }
 
 /**

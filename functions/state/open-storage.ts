@@ -17,8 +17,12 @@ export const POSTGRES_START_WAIT_MS = 30_000;
  * chosen (pg-driver.ts, sqlite/database.ts), so the other's need not even load on this Node.js.
  * A PostgreSQL that does not answer yet is waited for, up to `startWaitMs`.
  */
-export async function openStorage(config: Config, startWaitMs = POSTGRES_START_WAIT_MS): Promise<Storage> {
-  const options: StorageOptions = { idempotencyTtlMs: config.idempotencyTtlSeconds * 1000 };
+export async function openStorage(
+  config: Config,
+  startWaitMs = POSTGRES_START_WAIT_MS,
+  shortLived = false,
+): Promise<Storage> {
+  const options: StorageOptions = { idempotencyTtlMs: config.idempotencyTtlSeconds * 1000, shortLived };
   if (config.databaseUrl === null) return openSqliteStorage(config.dataDir, options);
   const deadline = Date.now() + startWaitMs;
   for (let attempt = 1; ; attempt++) {

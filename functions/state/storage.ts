@@ -35,6 +35,8 @@ export type StorageEngine = 'sqlite' | 'postgresql';
 export interface StorageOptions {
   /** How long an Idempotency-Key's recorded answer is kept for replays, in milliseconds. */
   idempotencyTtlMs: number;
+  /** Suits the PostgreSQL pool to the host: a long-lived server (the default) or short-lived function instances. */
+  shortLived?: boolean;
 }
 
 /**

@@ -24,7 +24,7 @@ export const SERVER_ENTRY = 'dist/server/portfolio.mjs';
  * see it enforced runs against the build made with the defaults, so it says so with
  * ALLOW_BUILD_MISMATCH; a server whose environment matches the build keeps the check on.
  */
-function serverEnv(dataDir: string, env: Record<string, string>): NodeJS.ProcessEnv {
+export function serverEnv(dataDir: string, env: Record<string, string>): NodeJS.ProcessEnv {
   const full = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env };
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'dist', BUILD_MANIFEST_FILE), 'utf8')) as BuildManifest;
   let differs = false;

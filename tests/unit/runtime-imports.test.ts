@@ -56,8 +56,8 @@ const LAYERS = {
   capability: ['batch', 'contact', 'content', 'docs', 'jobs', 'keys', 'mcp', 'projects', 'search', 'service'],
   /** The storage engines: state/ (what both share), state/sqlite, state/postgres. */
   engine: ['state'],
-  /** What puts the rest together and runs it: the wiring, the Node server, the CLIs, the OpenAPI generator. */
-  host: ['app', 'server', 'cli', 'openapi'],
+  /** What puts the rest together and runs it: the wiring, the Node server, the function host and its hosts' entries, the CLIs, the OpenAPI generator. */
+  host: ['app', 'server', 'serverless', 'hosts', 'cli', 'openapi'],
 } as const;
 
 type Layer = keyof typeof LAYERS;

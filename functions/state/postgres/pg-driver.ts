@@ -20,6 +20,32 @@ function driver(): PgDriver {
 /** PostgreSQL's type oid of BIGINT (int8): every time column, the ids and COUNT(*). */
 const INT8_OID = 20;
 
+/** How many connections a pool keeps, for how long, and whether they may hold the process. */
+export interface PoolSize {
+  max: number;
+  idleTimeoutMillis: number;
+  keepAlive: boolean;
+  allowExitOnIdle: boolean;
+}
+
+/** The node server: one process answers many requests at once for as long as it runs. */
+export const LONG_LIVED_POOL: PoolSize = {
+  max: 16,
+  idleTimeoutMillis: 30_000,
+  keepAlive: true,
+  allowExitOnIdle: false,
+};
+
+/**
+ * A function instance: it answers one request (or a few) at a time, may be frozen between them
+ * and is dropped without notice, and the database counts every open connection of every
+ * instance against its limit (a free tier allows tens). A request uses at most three at once
+ * (the three secrets at a cold start), so three; an idle connection goes after 5 s instead of
+ * staying open on the server for a frozen instance; no TCP keep-alive, and an idle pool never
+ * keeps the event loop alive, so a host that waits for it to drain is not held.
+ */
+export const SHORT_LIVED_POOL: PoolSize = { max: 3, idleTimeoutMillis: 5_000, keepAlive: false, allowExitOnIdle: true };
+
 /**
  * The connection pool of one storage. Times are BIGINT epoch milliseconds, which pg hands back as
  * strings lest a value past 2^53 lose digits; ours stay far below that, so they are read as
@@ -29,17 +55,15 @@ const INT8_OID = 20;
  * database is down or overloaded, and the caller gets StorageUnavailable instead of hanging. TLS
  * and every other connection setting come from the URL, parsed as pg parses it.
  */
-export function createPool(connectionString: string): Pool {
+export function createPool(connectionString: string, size: PoolSize = LONG_LIVED_POOL): Pool {
   const pg = driver();
   const parsers = new pg.TypeOverrides(pg.types);
   parsers.setTypeParser(INT8_OID, Number);
   const pool = new pg.Pool({
     connectionString,
-    max: 16,
+    ...size,
     connectionTimeoutMillis: 3000,
-    idleTimeoutMillis: 30_000,
     statement_timeout: 10_000,
-    keepAlive: true,
     types: parsers,
   });
   // An idle connection that breaks (a server restart) emits 'error' on the pool; unheard, it would

@@ -1,6 +1,6 @@
 import { redactUrl } from '../../config/redact-url.ts';
 import type { Storage, StorageOptions } from '../storage.ts';
-import { createPool } from './pg-driver.ts';
+import { createPool, LONG_LIVED_POOL, SHORT_LIVED_POOL } from './pg-driver.ts';
 import { isUnavailable, withPostgres } from './pg-errors.ts';
 import { PgIdempotencyStore } from './pg-idempotency-store.ts';
 import { PgJobStore } from './pg-job-store.ts';
@@ -25,7 +25,7 @@ export class PostgresUnreachable extends Error {
  */
 export async function openPostgresStorage(url: string, options: StorageOptions): Promise<Storage> {
   const location = redactUrl(url);
-  const pool = createPool(url);
+  const pool = createPool(url, options.shortLived === true ? SHORT_LIVED_POOL : LONG_LIVED_POOL);
   try {
     await runMigrations(pool, location);
   } catch (error) {

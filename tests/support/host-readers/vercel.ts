@@ -75,17 +75,23 @@ export function vercelRoute(
     return { redirect: urlPath.slice(0, -'.html'.length).replace(/\/index$/, '/'), status: 308 };
   const file = fileFor(config, files, urlPath);
   if (file !== undefined) return { file };
+  const destination = vercelRewrite(config, urlPath);
+  if (destination === undefined) return { file: undefined };
+  return /^https?:\/\//.test(destination) ? { proxy: destination } : { file: fileFor(config, files, destination) };
+}
+
+/** The destination of the first rewrite whose source matches `urlPath`, its parameters put in; undefined when none does. */
+export function vercelRewrite(config: VercelJson, urlPath: string): string | undefined {
   for (const rewrite of config.rewrites ?? []) {
     const { regExp, names } = sourceRegExp(rewrite.source);
     const match = regExp.exec(urlPath);
     if (match === null) continue;
-    const destination = rewrite.destination.replace(/:(\w+)\*?/g, (whole, name: string) => {
+    return rewrite.destination.replace(/:(\w+)\*?/g, (whole, name: string) => {
       const at = names.indexOf(name);
       return at === -1 ? whole : (match[at + 1] ?? '');
     });
-    return /^https?:\/\//.test(destination) ? { proxy: destination } : { file: fileFor(config, files, destination) };
   }
-  return { file: undefined };
+  return undefined;
 }
 
 function fileFor(config: VercelJson, files: ReadonlySet<string>, urlPath: string): string | undefined {

@@ -1,0 +1,36 @@
+// The function in a fresh Node.js process, for bench/functions.ts. `cold`: imports the bundle,
+// answers one request, prints the times and exits. `serve`: mounts the bundle's fetch handler in a
+// minimal node:http server (one warm instance, as a host keeps it between requests) and prints its port.
+import { createServer } from 'node:http';
+import { Readable } from 'node:stream';
+
+const [mode, bundle] = process.argv.slice(2);
+const startedImport = performance.now();
+const { default: entry } = await import(bundle);
+
+if (mode === 'cold') {
+  const response = await entry.fetch(new Request('http://127.0.0.1/api/v1/projects'));
+  await response.arrayBuffer();
+  const answered = performance.now();
+  // performance.now() counts from the process's start.
+  process.stdout.write(
+    `${JSON.stringify({ status: response.status, importToAnswerMs: answered - startedImport, processToAnswerMs: answered })}\n`,
+  );
+  process.exit(0);
+}
+
+const server = createServer(async (req, res) => {
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const request = new Request(`http://${req.headers.host}${req.url}`, {
+    method: req.method,
+    headers: Object.entries(req.headers).flatMap(([name, value]) =>
+      Array.isArray(value) ? value.map((one) => [name, one]) : value === undefined ? [] : [[name, value]],
+    ),
+    body: hasBody ? Readable.toWeb(req) : undefined,
+    duplex: 'half',
+  });
+  const response = await entry.fetch(request);
+  res.writeHead(response.status, [...response.headers].flat());
+  res.end(Buffer.from(await response.arrayBuffer()));
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));

@@ -1,0 +1,76 @@
+import type { Config } from '../config/env.ts';
+import { RequestAborted } from '../http/request-aborted.ts';
+import { answeredId, type RequestIds } from '../http/request-id.ts';
+import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import { logError, writeAccessLine } from '../log/log.ts';
+import type { Handle } from './handle.ts';
+
+/**
+ * What every host does around the service's one entry, whatever carries the request: the node
+ * listener (functions/server/request-listener.ts) and the Web-standard fetch handler
+ * (functions/serverless/fetch-handler.ts) both call these, so the request id, the answer to a
+ * crash, the headers every answer carries and the access log are one implementation.
+ */
+
+/** The answer to a failure outside the router: the Error shape, with nothing of the failure in it. */
+export function lastResortAnswer(requestId: string): ApiResponse {
+  return {
+    status: 500,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ code: 'internal_error', message: 'Something went wrong on our side.', requestId }),
+  };
+}
+
+/**
+ * Runs the service's entry for one request. Whatever it throws or rejects with ends here (logged
+ * with both ids, answered as the documented 500) except RequestAborted: the client is gone, and
+ * what that means (no answer, a 408 or 499 in the log) is the host's to say.
+ */
+export async function callService(handle: Handle, request: ApiRequest, ids: RequestIds): Promise<ApiResponse> {
+  try {
+    return await handle(request);
+  } catch (error) {
+    if (error instanceof RequestAborted) throw error;
+    logError(ids.requestId, error, ids.clientRequestId === undefined ? {} : { clientRequestId: ids.clientRequestId });
+    return lastResortAnswer(answeredId(ids));
+  }
+}
+
+/**
+ * The headers of a service answer as a flat [name, value, ...] list: the common ones first (the
+ * security headers; a later entry of the same name wins), the answer's own, then the request id
+ * unless the answer set one.
+ */
+export function serviceHeaderList(response: ApiResponse, commonList: readonly string[], requestId: string): string[] {
+  const headers = commonList.slice();
+  for (const name in response.headers) headers.push(name, response.headers[name] as string);
+  if (response.headers['x-request-id'] === undefined) headers.push('x-request-id', requestId);
+  return headers;
+}
+
+/** One access-log line per request (when ACCESS_LOG is on), whichever host answered it. */
+export type AccessLog = (
+  ids: RequestIds,
+  clientIp: string,
+  method: string,
+  path: string,
+  status: number,
+  started: number,
+  aborted?: boolean,
+) => void;
+
+export function accessLogFor(config: Pick<Config, 'accessLog'>): AccessLog {
+  return (ids, clientIp, method, path, status, started, aborted = false) => {
+    if (!config.accessLog) return;
+    writeAccessLine({
+      requestId: ids.requestId,
+      clientRequestId: ids.clientRequestId,
+      clientIp,
+      method,
+      path: path.length > 512 ? path.slice(0, 512) : path,
+      status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      aborted,
+    });
+  };
+}

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { engineEnv } from './engines.ts';
+import { freePort } from './free-port.ts';
+import { freshDataDir, ROOT } from './server.ts';
+
+/** The Worker as `npm run build` bundled it, run by workerd through `wrangler dev` (wrangler.toml). */
+export interface WorkerdHost {
+  baseUrl: string;
+  /** Stands for the deployment: its PostgreSQL and Redis databases (tests/support/engines.ts). */
+  dataDir: string;
+  /** Every line wrangler and the Worker wrote (the Worker's log lines are JSON after `stdout: `). */
+  output: string[];
+  /** Runs the Worker's Cron Trigger once (wrangler dev's `--test-scheduled` endpoint). */
+  scheduled(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `wrangler dev` on the built Worker (dist/functions/cloudflare-worker.mjs) and static
+ * assets (dist/client), with the run's engine and `vars` passed as `--var`. Offline: no
+ * telemetry, and no fetch of the `Request.cf` object, which wrangler otherwise tries at start
+ * (CLOUDFLARE_CF_FETCH_ENABLED, read by miniflare). Its local state goes to a directory of its own.
+ */
+export async function startWorkerdHost(vars: Record<string, string> = {}): Promise<WorkerdHost> {
+  const dataDir = freshDataDir();
+  const port = await freePort();
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'portfolio-wrangler-'));
+  // The tests' limits differ from the build's, as startServer's do (tests/support/server.ts serverEnv).
+  const allVars = {
+    ...(await engineEnv(dataDir)),
+    ...(Object.keys(vars).length > 0 ? { ALLOW_BUILD_MISMATCH: 'true' } : {}),
+    ...vars,
+  };
+  const child = spawn(
+    path.join(ROOT, 'node_modules/.bin/wrangler'),
+    [
+      'dev',
+      '--local',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      stateDir,
+      '--test-scheduled',
+      '--show-interactive-dev-session=false',
+      ...Object.entries(allVars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
+    ],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: 'false',
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        WRANGLER_LOG_PATH: stateDir,
+        NO_COLOR: '1',
+        CI: '1',
+      },
+    },
+  );
+  const output: string[] = [];
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await new Promise<void>((resolve, reject) => {
+    // Hang-catcher only: workerd starts in seconds, but a busy machine may take long.
+    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output.join('\n')}`)), 90_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`wrangler dev exited with ${code}:\n${output.join('\n')}`));
+    });
+    for (const stream of [child.stdout!, child.stderr!])
+      createInterface({ input: stream }).on('line', (line) => {
+        output.push(line);
+        if (line.includes('Ready on')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+  });
+  return {
+    baseUrl,
+    dataDir,
+    output,
+    scheduled: async () => (await fetch(`${baseUrl}/__scheduled?cron=*+*+*+*+*`)).status,
+    stop: () => stopGroup(child, stateDir),
+  };
+}
+
+/** wrangler runs workerd as its child: the whole process group goes. */
+async function stopGroup(child: ChildProcess, stateDir: string): Promise<void> {
+  if (child.exitCode === null && child.pid !== undefined) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(-child.pid, 'SIGTERM');
+    await exited;
+  }
+  rmSync(stateDir, { recursive: true, force: true });
+}
