@@ -76,6 +76,9 @@ const NOT_RUN: Record<string, string> = {
   'npx netlify-cli deploy --prod --dir dist/client': 'a Netlify account and the network',
   'npx vercel deploy dist/client --prod': 'a Vercel account and the network',
   'npx wrangler pages deploy dist/client': 'a Cloudflare account and the network',
+  'npx wrangler secret put DATABASE_URL': 'a Cloudflare account and the network',
+  'CF_PAGES=1 npm run build && npx wrangler deploy':
+    'a Cloudflare account and the network; tests/system/function-workerd.test.ts runs the built Worker in workerd',
   'sudo nginx -t && sudo systemctl reload nginx':
     'root and a running systemd; tests/system/nginx-front.test.ts runs the site with nginx',
   'sudo certbot certonly --standalone -d example.com': 'a public host name and a certificate authority',
