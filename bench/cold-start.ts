@@ -35,10 +35,11 @@ async function untilOk(port: number, urlPath: string, started: number, deadline:
 }
 
 /**
- * Starts the production entry as `npm run serve` does, on a fresh data directory, and asks for
- * `/` from the moment of spawn until it answers 200, then `/api/v1/projects`.
+ * Starts the production entry as `npm run serve` does, on a fresh data directory (and `env`, such
+ * as the shared engines' URLs), and asks for `/` from the moment of spawn until it answers 200,
+ * then `/api/v1/projects`.
  */
-export async function measureColdStart(): Promise<ColdStart> {
+export async function measureColdStart(env: Record<string, string> = {}): Promise<ColdStart> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [SERVER_ENTRY], {
@@ -49,6 +50,7 @@ export async function measureColdStart(): Promise<ColdStart> {
       HOST: '127.0.0.1',
       ACCESS_LOG: 'false',
       DATA_DIR: mkdtempSync(path.join(WORK_DIR, 'cold-')),
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -7,6 +7,8 @@ import { createInterface } from 'node:readline';
 import { freePort } from '../tests/support/free-port.ts';
 import { HAS_POSTGRES, startPostgres } from '../tests/support/postgres.ts';
 import { HAS_REDIS, startRedis } from '../tests/support/redis.ts';
+import { spawnWranglerDev } from '../tests/support/workerd-host.ts';
+import { measureColdStart } from './cold-start.ts';
 import { BENCH_SERVER_ENV, ROOT, SERVER_ENTRY, WORK_DIR } from './processes.ts';
 
 /**
@@ -123,23 +125,8 @@ try {
       function_.spawnMs.push(atMs);
       function_.loadMs.push(value.importToAnswerMs ?? NaN);
     }
-    const port = await freePort();
-    const started = performance.now();
-    const child = spawn(process.execPath, [SERVER_ENTRY], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...engines,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: mkdtempSync(path.join(WORK_DIR, 'cold-')),
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-      detached: true,
-    });
-    const answered = await untilAnswer(`http://127.0.0.1:${port}/api/v1/projects`, started);
-    if (run >= 0) server.push(answered);
-    stop(child);
+    const { firstApiMs } = await measureColdStart(engines);
+    if (run >= 0) server.push(firstApiMs);
   }
   rows.push(
     `Cold start, median of ${COLD_RUNS} fresh processes (ms): function spawn→first answer ${ms(median(function_.spawnMs))} ` +
@@ -178,39 +165,8 @@ try {
       name: 'Worker in workerd (wrangler dev, a service per request)',
       start: async () => {
         const port = await freePort();
-        const vars = Object.entries({ ...engines, ACCESS_LOG: 'false' }).flatMap(([name, value]) => [
-          '--var',
-          `${name}:${value}`,
-        ]);
-        const wrangler = path.join(ROOT, 'node_modules/.bin/wrangler');
         const state = mkdtempSync(path.join(WORK_DIR, 'wrangler-'));
-        const child = spawn(
-          wrangler,
-          [
-            'dev',
-            '--local',
-            '--ip',
-            '127.0.0.1',
-            '--port',
-            String(port),
-            '--persist-to',
-            state,
-            '--show-interactive-dev-session=false',
-            ...vars,
-          ],
-          {
-            cwd: ROOT,
-            env: {
-              ...process.env,
-              WRANGLER_SEND_METRICS: 'false',
-              CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-              WRANGLER_LOG_PATH: state,
-              CI: '1',
-            },
-            stdio: ['ignore', 'ignore', 'ignore'],
-            detached: true,
-          },
-        );
+        const child = spawnWranglerDev(port, { ...engines, ACCESS_LOG: 'false' }, state, 'ignore');
         await untilAnswer(`http://127.0.0.1:${port}/api/v1/projects`, performance.now());
         return { baseUrl: `http://127.0.0.1:${port}`, stop: () => stop(child) };
       },

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,10 +20,9 @@ export interface WorkerdHost {
 }
 
 /**
- * Starts `wrangler dev` on the built Worker (dist/functions/cloudflare-worker.mjs) and static
- * assets (dist/client), with the run's engine and `vars` passed as `--var`. Offline: no
- * telemetry, and no fetch of the `Request.cf` object, which wrangler otherwise tries at start
- * (CLOUDFLARE_CF_FETCH_ENABLED, read by miniflare). Its local state goes to a directory of its own.
+ * Starts `wrangler dev` (spawnWranglerDev) on the built Worker (dist/functions/cloudflare-worker.mjs)
+ * and static assets (dist/client), with the run's engine and `vars`, its local state in a
+ * directory of its own.
  */
 export async function startWorkerdHost(vars: Record<string, string> = {}): Promise<WorkerdHost> {
   const dataDir = freshDataDir();
@@ -35,35 +34,7 @@ export async function startWorkerdHost(vars: Record<string, string> = {}): Promi
     ...(Object.keys(vars).length > 0 ? { ALLOW_BUILD_MISMATCH: 'true' } : {}),
     ...vars,
   };
-  const child = spawn(
-    path.join(ROOT, 'node_modules/.bin/wrangler'),
-    [
-      'dev',
-      '--local',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--persist-to',
-      stateDir,
-      '--test-scheduled',
-      '--show-interactive-dev-session=false',
-      ...Object.entries(allVars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
-    ],
-    {
-      cwd: ROOT,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        WRANGLER_SEND_METRICS: 'false',
-        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-        WRANGLER_LOG_PATH: stateDir,
-        NO_COLOR: '1',
-        CI: '1',
-      },
-    },
-  );
+  const child = spawnWranglerDev(port, allVars, stateDir, ['ignore', 'pipe', 'pipe']);
   const output: string[] = [];
   const baseUrl = `http://127.0.0.1:${port}`;
   await new Promise<void>((resolve, reject) => {
@@ -89,6 +60,50 @@ export async function startWorkerdHost(vars: Record<string, string> = {}): Promi
     scheduled: async () => (await fetch(`${baseUrl}/__scheduled?cron=*+*+*+*+*`)).status,
     stop: () => stopGroup(child, stateDir),
   };
+}
+
+/**
+ * `wrangler dev` on the built Worker and static assets (wrangler.toml), on 127.0.0.1:`port`, with
+ * `vars` passed as `--var` and its local state in `stateDir`. Offline: no telemetry, and no fetch
+ * of the `Request.cf` object, which wrangler otherwise tries at start (CLOUDFLARE_CF_FETCH_ENABLED,
+ * read by miniflare). Its own process group, so that stopping it stops workerd too. The bench
+ * (bench/functions.ts) starts it the same way.
+ */
+export function spawnWranglerDev(
+  port: number,
+  vars: Record<string, string>,
+  stateDir: string,
+  stdio: StdioOptions,
+): ChildProcess {
+  return spawn(
+    path.join(ROOT, 'node_modules/.bin/wrangler'),
+    [
+      'dev',
+      '--local',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      stateDir,
+      '--test-scheduled',
+      '--show-interactive-dev-session=false',
+      ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
+    ],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio,
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: 'false',
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        WRANGLER_LOG_PATH: stateDir,
+        NO_COLOR: '1',
+        CI: '1',
+      },
+    },
+  );
 }
 
 /** wrangler runs workerd as its child: the whole process group goes. */

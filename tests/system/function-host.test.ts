@@ -10,10 +10,9 @@ import { EmbeddedEngineRefused } from '../../functions/serverless/shared-engines
 import { postContact, storedInbox, VALID } from '../support/contact.ts';
 import { TEST_ENGINE } from '../support/engines.ts';
 import { startFetchHost, type FetchHost } from '../support/fetch-host.ts';
+import { expectMcpInBothEras } from '../support/function-checks.ts';
 import { claimLeaseEnd, slowContactPost } from '../support/instances.ts';
 import { created, getJob } from '../support/jobs.ts';
-import { callTool, connectMcp, structured } from '../support/mcp.ts';
-import { sendModern } from '../support/mcp-eras.ts';
 import { ROOT } from '../support/server.ts';
 import { receiver, waitFor, type Receiver } from '../support/webhook.ts';
 
@@ -139,24 +138,7 @@ describe.skipIf(TEST_ENGINE !== 'shared')('the function, with a fresh instance p
   });
 
   it('speaks MCP in both eras: a legacy tools/call through the SDK, and 2026-07-28 server/discover and tools/call', async () => {
-    const legacy = await connectMcp(`${host.baseUrl}/mcp`);
-    try {
-      expect(structured(await callTool(legacy, 'sandbox_ping'))).toMatchObject({ pong: true });
-    } finally {
-      await legacy.close();
-    }
-    const discover = await sendModern(`${host.baseUrl}/mcp`, 1, 'server/discover', {}, {});
-    expect(discover.body.result).toMatchObject({
-      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'portfolio' } },
-    });
-    const call = await sendModern(
-      `${host.baseUrl}/mcp`,
-      2,
-      'tools/call',
-      { name: 'sandbox_ping', arguments: {} },
-      { 'mcp-name': 'sandbox_ping' },
-    );
-    expect(call.body.result).toMatchObject({ resultType: 'complete', structuredContent: { pong: true } });
+    await expectMcpInBothEras(host.baseUrl);
   });
 
   it('counts a quota across instances: the 429 comes though every request is a new instance', async () => {

@@ -4,8 +4,7 @@ import { loadConfig } from '../../functions/config/env.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { postContact, storedInbox, VALID } from '../support/contact.ts';
 import { TEST_ENGINE } from '../support/engines.ts';
-import { callTool, connectMcp, structured } from '../support/mcp.ts';
-import { sendModern } from '../support/mcp-eras.ts';
+import { expectMcpInBothEras } from '../support/function-checks.ts';
 import { receiver, waitFor, type Receiver } from '../support/webhook.ts';
 import { startWorkerdHost, type WorkerdHost } from '../support/workerd-host.ts';
 
@@ -74,24 +73,7 @@ describe.skipIf(TEST_ENGINE !== 'shared')('the service as a Cloudflare Worker in
   });
 
   it('speaks MCP in both eras: a legacy tools/call through the SDK, and 2026-07-28 server/discover and tools/call', async () => {
-    const legacy = await connectMcp(`${host.baseUrl}/mcp`);
-    try {
-      expect(structured(await callTool(legacy, 'sandbox_ping'))).toMatchObject({ pong: true });
-    } finally {
-      await legacy.close();
-    }
-    const discover = await sendModern(`${host.baseUrl}/mcp`, 1, 'server/discover', {}, {});
-    expect(discover.body.result).toMatchObject({
-      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'portfolio' } },
-    });
-    const call = await sendModern(
-      `${host.baseUrl}/mcp`,
-      2,
-      'tools/call',
-      { name: 'sandbox_ping', arguments: {} },
-      { 'mcp-name': 'sandbox_ping' },
-    );
-    expect(call.body.result).toMatchObject({ resultType: 'complete', structuredContent: { pong: true } });
+    await expectMcpInBothEras(host.baseUrl);
   });
 
   it('runs the Cron Trigger’s pass of the background work', async () => {
