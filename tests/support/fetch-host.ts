@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { engineEnv } from './engines.ts';
-import { freshDataDir, ROOT, serverEnv } from './server.ts';
+import { freshDataDir, logEntry, ROOT, serverEnv } from './server.ts';
 
 /** The function bundle the host imports anew per request; built once per test file. */
 const BUNDLE_DIR = path.join(ROOT, 'node_modules/.cache/fetch-host');
@@ -86,12 +86,7 @@ export async function startFetchHost(
     const timer = setTimeout(() => reject(new Error(`the fetch host did not start: ${stderr}`)), 60_000);
     child.once('exit', (code) => reject(new Error(`the fetch host exited with ${code}: ${stderr}`)));
     createInterface({ input: child.stdout }).on('line', (line) => {
-      let entry: Record<string, unknown>;
-      try {
-        entry = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        entry = { raw: line };
-      }
+      const entry = logEntry(line);
       logLines.push(entry);
       if (entry.message === 'listening') {
         clearTimeout(timer);

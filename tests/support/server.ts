@@ -83,12 +83,7 @@ export async function startServer(
       reject(new Error(`server exited with ${code}: ${stderr}`));
     });
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      let entry: Record<string, unknown>;
-      try {
-        entry = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        entry = { raw: line };
-      }
+      const entry = logEntry(line);
       logLines.push(entry);
       onLog(entry);
       if (entry.message === 'listening') {
@@ -122,4 +117,13 @@ export function startExpectingFailure(env: Record<string, string>): Promise<{ co
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+}
+
+/** One line a process wrote to stdout: its JSON log entry, or `{ raw }` for a line that is not JSON. */
+export function logEntry(line: string): Record<string, unknown> {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return { raw: line };
+  }
 }
