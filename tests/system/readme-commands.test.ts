@@ -77,6 +77,8 @@ const NOT_RUN: Record<string, string> = {
   'npx vercel deploy dist/client --prod': 'a Vercel account and the network',
   'npx wrangler pages deploy dist/client': 'a Cloudflare account and the network',
   'npx wrangler secret put DATABASE_URL': 'a Cloudflare account and the network',
+  'npm run bench:functions':
+    'a benchmark of minutes on its own PostgreSQL and Redis; docs/performance.md gives its figures, and the hosts it starts run in tests/system/function-*.test.ts',
   'CF_PAGES=1 npm run build && npx wrangler deploy':
     'a Cloudflare account and the network; tests/system/function-workerd.test.ts runs the built Worker in workerd',
   'sudo nginx -t && sudo systemctl reload nginx':
