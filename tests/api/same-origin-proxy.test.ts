@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { VALID } from '../support/contact.ts';
+import { toolsListFrom } from '../support/mcp.ts';
 
 /**
  * The service behind a static host's proxy rules (BACKEND_ORIGIN): the visitor's browser is on
@@ -25,20 +25,7 @@ async function api(env: Record<string, string>): Promise<InProcessApi> {
   return server;
 }
 
-function listTools(server: InProcessApi, host: string, path = '/mcp') {
-  return server.request({
-    method: 'POST',
-    path,
-    headers: {
-      host,
-      origin: SITE,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-  });
-}
+const listTools = (server: InProcessApi, host: string, path = '/mcp') => toolsListFrom(server, SITE, host, path);
 
 describe('the service behind a same-origin proxy (BACKEND_ORIGIN)', () => {
   let server: InProcessApi;

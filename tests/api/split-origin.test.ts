@@ -7,6 +7,7 @@ import { mcpServers } from '../../functions/mcp/mcp-servers.ts';
 import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { storedInbox, VALID } from '../support/contact.ts';
+import { toolsListFrom } from '../support/mcp.ts';
 
 /** The pages on one origin, the dynamic part on another (API_ORIGIN). */
 const SITE = 'https://ada.example';
@@ -188,19 +189,7 @@ describe('the service on its own origin', () => {
   });
 
   it("answers MCP at the API origin's host name (the Host check), and still refuses another", async () => {
-    const list = (host: string) =>
-      server.request({
-        method: 'POST',
-        path: '/mcp',
-        headers: {
-          host,
-          origin: SITE,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-      });
+    const list = (host: string) => toolsListFrom(server, SITE, host);
     expect((await list(new URL(API).host)).status).toBe(200);
     expect((await list('rebound.example')).status).toBe(403);
   });

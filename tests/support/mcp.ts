@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { InProcessApi } from './api.ts';
 import { errorSchema } from './schemas.ts';
 
 /** An SDK client connected over real HTTP to one of the servers (`/mcp` or `/mcp/docs`). */
@@ -52,3 +53,19 @@ export const PRODUCT_TOOL_NAMES = [
   'sandbox_ping',
   'compare_projects',
 ];
+
+/** A 2025-era tools/list to an in-process API, as a page on `origin` sends it to `host`. */
+export function toolsListFrom(server: InProcessApi, origin: string, host: string, path = '/mcp') {
+  return server.request({
+    method: 'POST',
+    path,
+    headers: {
+      host,
+      origin,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+}
