@@ -1,3 +1,3 @@
-// Vercel Cron Jobs: one pass of the background work (functions/hosts/vercel-cron.ts), called by
+// Vercel Cron Jobs: one pass of the background work (functions/hosts/vercel/cron.ts), called by
 // the schedule in vercel.json.
 export { default } from '../dist/functions/vercel-cron.mjs';

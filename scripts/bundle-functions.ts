@@ -4,9 +4,9 @@ import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { loadConfig } from '../functions/config/env.ts';
-import { deploysFunctions, filesAtServicePaths, netlifyFunctionPaths } from '../functions/hosts/function-routes.ts';
-import { loadBuild } from '../functions/server/build-output.ts';
-import { buildDataOf } from '../functions/serverless/build-data.ts';
+import { deploysFunctions, filesAtServicePaths, netlifyFunctionPaths } from '../functions/hosts/static/function-routes.ts';
+import { loadBuild } from '../functions/hosts/static/build-output.ts';
+import { buildDataOf } from '../functions/hosts/fetch/build-data.ts';
 
 /**
  * Part of `npm run build`, after the manifest (which it embeds): one ES module per function host under dist/functions, each the
@@ -83,7 +83,7 @@ const common: BuildOptions & { external: string[] } = {
 rmSync(OUT, { recursive: true, force: true });
 const node = await build({
   ...common,
-  entryPoints: { vercel: 'functions/hosts/vercel.ts', 'vercel-cron': 'functions/hosts/vercel-cron.ts' },
+  entryPoints: { vercel: 'functions/hosts/vercel/function.ts', 'vercel-cron': 'functions/hosts/vercel/cron.ts' },
   platform: 'node',
   target: 'node20',
 });
@@ -99,9 +99,9 @@ const node = await build({
 const NETLIFY_DIR = `${OUT}/netlify`;
 mkdirSync(NETLIFY_DIR, { recursive: true });
 const netlifyFunctions = [
-  { name: 'portfolio', entry: 'functions/hosts/netlify.ts', config: { path: netlifyFunctionPaths() } },
+  { name: 'portfolio', entry: 'functions/hosts/netlify/function.ts', config: { path: netlifyFunctionPaths() } },
   // Every minute: Netlify docs, "Scheduled Functions" (cron syntax, UTC).
-  { name: 'scheduled', entry: 'functions/hosts/netlify-scheduled.ts', config: { schedule: '* * * * *' } },
+  { name: 'scheduled', entry: 'functions/hosts/netlify/scheduled.ts', config: { schedule: '* * * * *' } },
 ];
 const netlify = deploysFunctions(loadConfig())
   ? await Promise.all(
@@ -128,7 +128,7 @@ const netlify = deploysFunctions(loadConfig())
 
 const workerOptions: BuildOptions = {
   ...common,
-  entryPoints: { 'cloudflare-worker': 'functions/hosts/cloudflare-worker.ts' },
+  entryPoints: { 'cloudflare-worker': 'functions/hosts/cloudflare/worker.ts' },
   platform: 'node',
   target: 'es2023',
   conditions: ['workerd', 'worker'],

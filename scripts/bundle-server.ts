@@ -18,7 +18,7 @@ const BANNER = [
 
 await build({
   entryPoints: {
-    portfolio: 'functions/server/main.ts',
+    portfolio: 'functions/hosts/node/main.ts',
     inbox: 'functions/cli/inbox.ts',
     'data-copy': 'functions/cli/data-copy.ts',
     backup: 'functions/cli/backup.ts',

@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { NGINX_SITE_FILE, nginxSiteForBuild } from '../functions/server/nginx-site-for-build.ts';
+import { NGINX_SITE_FILE, nginxSiteForBuild } from '../functions/hosts/nginx/site-for-build.ts';
 
 /**
  * Part of `npm run build`, and `npm run nginx-site` on its own: writes dist/nginx/portfolio.conf,
  * the nginx site that serves this build's files itself and passes the service's paths to the
- * Node service (functions/server/nginx-site.ts). Options change what belongs to the machine:
+ * Node service (functions/hosts/nginx/site.ts). Options change what belongs to the machine:
  *
  *   --root <dir>          the static output on the server (default: dist/client here, absolute)
  *   --server-name <name>  server_name and certbot's certificate paths (default: SITE_URL's host)

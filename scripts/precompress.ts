@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { isCompressible, mediaTypeFor } from '../functions/server/media-types.ts';
-import { type COMPRESSED_VARIANTS } from '../functions/server/static-files.ts';
+import { isCompressible, mediaTypeFor } from '../functions/hosts/static/media-types.ts';
+import { type COMPRESSED_VARIANTS } from '../functions/hosts/static/built-files.ts';
 
 /**
  * Part of `npm run build`: writes `<file>.br` and `<file>.gz` beside every compressible file of

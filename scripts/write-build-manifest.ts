@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bakedEnvironment } from '../functions/config/baked-config.ts';
 import { loadConfig } from '../functions/config/env.ts';
-import { BUILD_MANIFEST_FILE, type BuildManifest } from '../functions/server/build-manifest.ts';
+import { BUILD_MANIFEST_FILE, type BuildManifest } from '../functions/hosts/static/build-manifest.ts';
 import { sourceHash } from './source-hash.mjs';
 
 /**

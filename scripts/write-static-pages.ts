@@ -3,10 +3,10 @@ import path from 'node:path';
 import { loadConfig } from '../functions/config/env.ts';
 import { contactAsMarkdown } from '../functions/contact/contact-markdown.ts';
 import { ContactPage } from '../functions/contact/contact-page.ts';
-import { withLlmsTxtPointer } from '../functions/pages/llms-txt-pointer.ts';
+import { withLlmsTxtPointer } from '../functions/site/llms-txt-pointer.ts';
 import { searchAsMarkdown } from '../functions/search/search-markdown.ts';
 import { SearchPage } from '../functions/search/search-page.ts';
-import { pageTemplateFile } from '../functions/server/build-output.ts';
+import { pageTemplateFile } from '../functions/hosts/static/build-output.ts';
 
 /**
  * Part of `npm run build`, after Astro: /contact and /search are pages the service fills in per

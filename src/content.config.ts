@@ -20,7 +20,7 @@ const projects = defineCollection({
 /**
  * Documentation pages: content/docs/<path>.md is published at /<path> and as Markdown at
  * /<path>.md. Facts (quotas, error codes, operations...) are written as {{fact}} slots and
- * filled at build from the code that defines them (functions/docs/facts.ts).
+ * filled at build from the code that defines them (functions/discovery/doc-facts.ts).
  */
 const docs = defineCollection({
   loader: glob({ pattern: '**/*.md', base: './content/docs' }),

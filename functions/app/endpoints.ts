@@ -1,7 +1,7 @@
 import type { Api } from './app.ts';
 import { contactFormHandler } from '../contact/contact-form.ts';
 import { ContactPage } from '../contact/contact-page.ts';
-import type { DocPage } from '../docs/doc-page.ts';
+import type { DocPage } from '../site/doc-page.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import { mcpRoutes } from '../mcp/mcp-routes.ts';
 import { MCP_SERVERS } from '../mcp/server-identity.ts';

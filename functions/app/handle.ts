@@ -1,4 +1,4 @@
-import type { DocPage } from '../docs/doc-page.ts';
+import type { DocPage } from '../site/doc-page.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Api } from './app.ts';
 import { isRouterPath, isServicePath } from '../config/public-urls.ts';
@@ -7,7 +7,7 @@ import { serviceEndpoints, type PagePath } from './endpoints.ts';
 /**
  * The whole service as one function: the API and the OAuth token endpoint through the router,
  * the contact form, the search page and both MCP servers through the endpoint table. It knows no
- * host: the node listener (functions/server/request-listener.ts), `astro dev`
+ * host: the node listener (functions/hosts/node/request-listener.ts), `astro dev`
  * (src/lib/dev-service.ts) and the api test tier (tests/support/api.ts) all call it.
  */
 export type Handle = (request: ApiRequest) => Promise<ApiResponse>;

@@ -7,8 +7,8 @@ import type { Handle } from './handle.ts';
 
 /**
  * What every host does around the service's one entry, whatever carries the request: the node
- * listener (functions/server/request-listener.ts) and the Web-standard fetch handler
- * (functions/serverless/fetch-handler.ts) both call these, so the request id, the answer to a
+ * listener (functions/hosts/node/request-listener.ts) and the Web-standard fetch handler
+ * (functions/hosts/fetch/fetch-handler.ts) both call these, so the request id, the answer to a
  * crash, the headers every answer carries and the access log are one implementation.
  */
 

@@ -8,7 +8,7 @@ export const BAKED_VARIABLES = (Object.keys(ENV_VARIABLES) as EnvVariable[]).fil
   (variable) => envVariable(variable).baked === true,
 );
 
-/** What a build records of its environment (see functions/server/build-manifest.ts). */
+/** What a build records of its environment (see functions/hosts/static/build-manifest.ts). */
 export function bakedEnvironment(env: Env): BakedEnvironment {
   return Object.fromEntries(BAKED_VARIABLES.map((variable) => [variable, effectiveValue(env, variable)]));
 }

@@ -17,7 +17,7 @@ const ROUTER_PREFIXES = ['/api/', '/oauth/'] as const;
 const PATHS_OUTSIDE_ROUTER = ['/mcp', '/mcp/docs', '/contact', '/contact.md', '/search', '/search.md'] as const;
 
 /**
- * The same paths as a host's proxy rules say them (functions/server/redirects-file.ts,
+ * The same paths as a host's proxy rules say them (functions/hosts/static/redirects-file.ts,
  * vercel-config.ts and nginx-site.ts): exact paths, and prefixes that end in `/`.
  */
 export const SERVICE_PATHS: { readonly exact: readonly string[]; readonly prefixes: readonly string[] } = {

@@ -7,8 +7,8 @@ import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { prefersMarkdown } from '../http/prefers-markdown.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
-import { withLlmsTxtPointer } from '../pages/llms-txt-pointer.ts';
-import { MARKDOWN, markdownAlternateLink, markdownTwinPath } from '../pages/markdown-twin.ts';
+import { withLlmsTxtPointer } from '../site/llms-txt-pointer.ts';
+import { MARKDOWN, markdownAlternateLink, markdownTwinPath } from '../site/markdown-twin.ts';
 import { contactAsMarkdown } from './contact-markdown.ts';
 import type { ContactService } from './contact-service.ts';
 import {
@@ -22,7 +22,7 @@ import type { FormTokens } from './form-token.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
 import { CONTACT_LIMITS } from './schema.ts';
 import type { PublicOrigins } from '../config/public-urls.ts';
-import { linksToSite } from '../pages/links-to-site.ts';
+import { linksToSite } from '../site/links-to-site.ts';
 
 const HTML = 'text/html; charset=utf-8';
 const THANKS = '/contact/thanks';

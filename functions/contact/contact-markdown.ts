@@ -1,6 +1,6 @@
 import { serviceUrl, type PublicOrigins } from '../config/public-urls.ts';
 import { OPERATIONS } from '../operations/operations.ts';
-import { markdownTwinPath } from '../pages/markdown-twin.ts';
+import { markdownTwinPath } from '../site/markdown-twin.ts';
 import { CONTACT_PAGE } from './contact-page.ts';
 import { CONTACT_LIMITS } from './schema.ts';
 

@@ -36,7 +36,7 @@ export const API_VERSIONS = ['v1'] as const;
  * RFC 8288 links every API response carries to the catalog (RFC 9727), the description and the
  * AI Catalog (its `ai-catalog` relation: Agent-Card/ai-catalog, specification/ai-catalog.md,
  * "Link Relation Discovery"); each type hint is the media type that URL is served with
- * (functions/server/media-types.ts; the paths are functions/docs/discovery-documents.ts's, which
+ * (functions/hosts/static/media-types.ts; the paths are functions/site/discovery-documents.ts's, which
  * this layer cannot import; tests/system/discovery.test.ts holds them equal).
  */
 export const DISCOVERY_LINKS =

@@ -1,7 +1,7 @@
-import { markdownTwinText } from '../pages/twin-text.ts';
+import { markdownTwinText } from '../site/twin-text.ts';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { AGENT_GUIDE_PATH, type DocPage } from '../docs/doc-page.ts';
+import { AGENT_GUIDE_PATH, type DocPage } from '../site/doc-page.ts';
 import { DOCS_TOOLS, type DocsContext } from './docs-tools.ts';
 import { registerServerCardResource, type CardReader } from './server-card-resource.ts';
 import { newDualEraServer, withdrawListChanged } from './dual-era-server.ts';

@@ -1,6 +1,6 @@
-import { markdownTwinText } from '../pages/twin-text.ts';
+import { markdownTwinText } from '../site/twin-text.ts';
 import { z } from 'zod';
-import type { DocPage } from '../docs/doc-page.ts';
+import type { DocPage } from '../site/doc-page.ts';
 import { ApiError } from '../http/api-error.ts';
 import { OPERATIONS } from '../operations/operations.ts';
 import { searchQuery, searchResponseSchema } from '../search/schema.ts';

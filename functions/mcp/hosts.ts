@@ -17,10 +17,10 @@ export type HostVerdict = { ok: true } | { ok: false; message: string };
  * Which Host headers the MCP servers answer (MCP transports, "Security Warning": against DNS
  * rebinding, a page of another site whose name resolves to this server names that site in Host).
  * Host names only, whatever the port, as the SDK's validateHostHeader compares them: a reverse
- * proxy passes the public name on without its port (nginx's `$host`, functions/server/nginx-site.ts).
+ * proxy passes the public name on without its port (nginx's `$host`, functions/hosts/nginx/site.ts).
  * Allowed: the SITE_URL host, the API_ORIGIN host (where the servers answer when the pages are
  * served elsewhere) and the BACKEND_ORIGIN host (a static host's proxy rules name it in the Host
- * they send, functions/server/proxy-target.ts), each with its `sandbox.` name, the configured extra names, and loopback
+ * they send, functions/hosts/static/proxy-target.ts), each with its `sandbox.` name, the configured extra names, and loopback
  * names when the service listens on loopback only (a browser that names localhost reached
  * localhost, which a rebinding page cannot make it do).
  */

@@ -1,5 +1,5 @@
 import type { Config } from '../config/env.ts';
-import type { DocPage } from '../docs/doc-page.ts';
+import type { DocPage } from '../site/doc-page.ts';
 import type { RequestContexts } from '../http/request-context.ts';
 import type { Router } from '../http/router.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';

@@ -1,5 +1,5 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
-import type { DocPage } from '../docs/doc-page.ts';
+import type { DocPage } from '../site/doc-page.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { buildDocsServer } from './docs-server.ts';
 import { DOCS_TOOLS } from './docs-tools.ts';

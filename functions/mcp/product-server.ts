@@ -1,5 +1,5 @@
 import { ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
-import { markdownTwinText } from '../pages/twin-text.ts';
+import { markdownTwinText } from '../site/twin-text.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { projectAsMarkdown } from '../projects/project-markdown.ts';
 import { newDualEraServer, withdrawListChanged } from './dual-era-server.ts';

@@ -1,5 +1,5 @@
 import { publicUrl, type PublicOrigins } from '../config/public-urls.ts';
-import { markdownTwinPath } from '../pages/markdown-twin.ts';
+import { markdownTwinPath } from '../site/markdown-twin.ts';
 import { SEARCH_PAGE, type SearchPageState } from './search-page.ts';
 import { SEARCH_TYPE_LABELS, SEARCH_TYPES } from './search-types.ts';
 

@@ -1,6 +1,6 @@
 import { serviceUrl, type PublicOrigins } from '../config/public-urls.ts';
 import { deprecatedAliases } from '../operations/deprecation.ts';
-import { API_BASE_PATH, protectedResourceMetadataPath } from '../docs/discovery-documents.ts';
+import { API_BASE_PATH, protectedResourceMetadataPath } from '../site/discovery-documents.ts';
 import { conditionalJson, representation } from '../http/json.ts';
 import { strictQuery } from '../http/query.ts';
 import type { RouteHandler } from '../http/router.ts';

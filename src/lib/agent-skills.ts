@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
-import { AGENT_SKILLS, agentSkillPath } from '../../functions/docs/discovery-documents.ts';
+import { AGENT_SKILLS, agentSkillPath } from '../../functions/site/discovery-documents.ts';
 import { docPages } from './docs.ts';
 
 /** A skill as published: its SKILL.md bytes and what the index says of it. */

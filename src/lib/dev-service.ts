@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApi, type Api } from '../../functions/app/app.ts';
 import { loadConfig } from '../../functions/config/env.ts';
-import { BUILT_ELSEWHERE } from '../../functions/docs/discovery-documents.ts';
-import type { DocPage } from '../../functions/docs/doc-page.ts';
+import { BUILT_ELSEWHERE } from '../../functions/site/discovery-documents.ts';
+import type { DocPage } from '../../functions/site/doc-page.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { isPageEndpoint } from '../../functions/app/endpoints.ts';
 import { isServicePath, serviceHandle } from '../../functions/app/handle.ts';
-import { splitTarget } from '../../functions/server/node-request.ts';
-import { createRequestListener } from '../../functions/server/request-listener.ts';
+import { splitTarget } from '../../functions/hosts/node/node-request.ts';
+import { createRequestListener } from '../../functions/hosts/node/request-listener.ts';
 import { projectSources } from './catalog.ts';
 import { docPages } from './docs.ts';
 import { searchIndexJson } from './search-index.ts';

@@ -1,9 +1,9 @@
-import { markdownTwinText } from '../../functions/pages/twin-text.ts';
+import { markdownTwinText } from '../../functions/site/twin-text.ts';
 import { createMarkdownProcessor } from '@astrojs/markdown-remark';
 import { getCollection } from 'astro:content';
 import { loadConfig } from '../../functions/config/env.ts';
-import type { DocPage } from '../../functions/docs/doc-page.ts';
-import { docFacts, fillFacts } from '../../functions/docs/facts.ts';
+import type { DocPage } from '../../functions/site/doc-page.ts';
+import { docFacts, fillFacts } from '../../functions/discovery/doc-facts.ts';
 import { MARKDOWN_OPTIONS } from './markdown-options.ts';
 
 /** A documentation page with its facts filled in. */

@@ -1,4 +1,4 @@
-import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
+import { markdownTwinPath } from '../../functions/site/markdown-twin.ts';
 
 /**
  * The home page's links for developers and agents, in its HTML (src/pages/index.astro) and its

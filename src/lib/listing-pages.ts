@@ -1,6 +1,6 @@
 import type { Catalog } from '../../functions/projects/catalog.ts';
 import type { Project } from '../../functions/projects/schema.ts';
-import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
+import { markdownTwinPath } from '../../functions/site/markdown-twin.ts';
 import { buildCatalog, domainLabel, stackSlug } from './catalog.ts';
 import { absolute } from './site-documents.ts';
 

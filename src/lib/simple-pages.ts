@@ -1,4 +1,4 @@
-import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
+import { markdownTwinPath } from '../../functions/site/markdown-twin.ts';
 import { absolute } from './site-documents.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { publicUrl } from '../../functions/config/public-urls.ts';
 import { loadConfig } from '../../functions/config/env.ts';
-import { withLlmsTxtPointer } from '../../functions/pages/llms-txt-pointer.ts';
-import { MARKDOWN } from '../../functions/pages/markdown-twin.ts';
+import { withLlmsTxtPointer } from '../../functions/site/llms-txt-pointer.ts';
+import { MARKDOWN } from '../../functions/site/markdown-twin.ts';
 
 /** The absolute URL of `path`: on SITE_URL, or on API_ORIGIN for a dynamic path (functions/config/public-urls.ts). */
 export function absolute(path: string): string {

@@ -1,5 +1,5 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { MARKDOWN } from '../../functions/pages/markdown-twin.ts';
+import { MARKDOWN } from '../../functions/site/markdown-twin.ts';
 import { docTwin, loadDocs, type Doc } from '../lib/docs.ts';
 import { textResponse } from '../lib/site-documents.ts';
 

@@ -1,10 +1,10 @@
 import type { APIRoute } from 'astro';
 import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
-import { AI_CATALOG_PATH } from '../../functions/docs/discovery-documents.ts';
+import { AI_CATALOG_PATH } from '../../functions/site/discovery-documents.ts';
 import { cardBesideServer, MCP_SERVERS, type McpServerId } from '../../functions/mcp/server-identity.ts';
 import { OPERATIONS } from '../../functions/operations/operations.ts';
-import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
+import { markdownTwinPath } from '../../functions/site/markdown-twin.ts';
 import { buildCatalog, domainLabel, stackSlug } from '../lib/catalog.ts';
 import { loadDocs } from '../lib/docs.ts';
 import { loadSite } from '../../functions/config/site.ts';

@@ -3,17 +3,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServicePath, SERVICE_PATHS, type PublicOrigins } from '../../functions/config/public-urls.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
-import { builtFileHeaders, HOST_RULE_FILES, type HeaderTable } from '../../functions/server/built-file-headers.ts';
-import { cloudflareHeaderRules, cloudflarePageHeaders } from '../../functions/server/cloudflare-headers.ts';
-import { headerRules } from '../../functions/server/header-rules.ts';
-import { answeredByService, staticHostPaths } from '../../functions/server/static-host-paths.ts';
-import { CLOUDFLARE_MAX_HEADER_RULES, headersFile } from '../../functions/server/headers-file.ts';
-import { redirectsFile } from '../../functions/server/redirects-file.ts';
-import { COMPRESSED_VARIANTS, listBuiltFiles } from '../../functions/server/static-files.ts';
-import { vercelConfig, vercelIgnore } from '../../functions/server/vercel-config.ts';
-import { proxyTarget } from '../../functions/server/proxy-target.ts';
+import { builtFileHeaders, HOST_RULE_FILES, type HeaderTable } from '../../functions/hosts/static/built-file-headers.ts';
+import { cloudflareHeaderRules, cloudflarePageHeaders } from '../../functions/hosts/cloudflare/cloudflare-headers.ts';
+import { headerRules } from '../../functions/hosts/static/header-rules.ts';
+import { answeredByService, staticHostPaths } from '../../functions/hosts/static/static-host-paths.ts';
+import { CLOUDFLARE_MAX_HEADER_RULES, headersFile } from '../../functions/hosts/static/headers-file.ts';
+import { redirectsFile } from '../../functions/hosts/static/redirects-file.ts';
+import { COMPRESSED_VARIANTS, listBuiltFiles } from '../../functions/hosts/static/built-files.ts';
+import { vercelConfig, vercelIgnore } from '../../functions/hosts/vercel/vercel-config.ts';
+import { proxyTarget } from '../../functions/hosts/static/proxy-target.ts';
 import { loadConfig } from '../../functions/config/env.ts';
-import { docFacts } from '../../functions/docs/facts.ts';
+import { docFacts } from '../../functions/discovery/doc-facts.ts';
 import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
 import {
   cloudflareFileFor,

@@ -7,7 +7,7 @@ import { toolsListFrom } from '../support/mcp.ts';
 /**
  * The service behind a static host's proxy rules (BACKEND_ORIGIN): the visitor's browser is on
  * SITE_URL and names it in Origin; the host's proxy passes the request on to the backend with the
- * backend's own name in Host (functions/server/proxy-target.ts).
+ * backend's own name in Host (functions/hosts/static/proxy-target.ts).
  */
 const SITE = 'https://ada.example';
 const BACKEND = 'https://backend.ada.example';

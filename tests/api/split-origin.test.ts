@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../functions/config/env.ts';
-import { docFacts } from '../../functions/docs/facts.ts';
+import { docFacts } from '../../functions/discovery/doc-facts.ts';
 import { mcpServers } from '../../functions/mcp/mcp-servers.ts';
 import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';

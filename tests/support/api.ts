@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createApi, type Api } from '../../functions/app/app.ts';
 import { loadConfig, type Config } from '../../functions/config/env.ts';
-import type { DocPage } from '../../functions/docs/doc-page.ts';
+import type { DocPage } from '../../functions/site/doc-page.ts';
 import { isServicePath, serviceHandle } from '../../functions/app/handle.ts';
 import { payloadTooLarge } from '../../functions/http/api-error.ts';
 import { clientIpOf } from '../../functions/http/client-ip.ts';
@@ -11,15 +11,15 @@ import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { headerValue, type ApiRequest, type ApiResponse } from '../../functions/http/types.ts';
 import { logError } from '../../functions/log/log.ts';
 import type { ProjectSource } from '../../functions/projects/catalog.ts';
-import { mediaTypeFor } from '../../functions/server/media-types.ts';
-import { pageTemplateFile } from '../../functions/server/build-output.ts';
-import { answerHeaderList, lastResortAnswer } from '../../functions/server/request-listener.ts';
+import { mediaTypeFor } from '../../functions/hosts/static/media-types.ts';
+import { pageTemplateFile } from '../../functions/hosts/static/build-output.ts';
+import { answerHeaderList, lastResortAnswer } from '../../functions/hosts/node/request-listener.ts';
 import { engineEnv } from './engines.ts';
 import { freshDataDir, ROOT } from './server.ts';
 
 /**
  * The api tier: the production router, the contact form, the search page and both MCP servers,
- * wired as `functions/server/main.ts` wires them, called in process on a fresh data directory
+ * wired as `functions/hosts/node/main.ts` wires them, called in process on a fresh data directory
  * with real SQLite (or PostgreSQL and Redis in the api-shared project, see ./engines.ts). No port, no child process: a request is an ApiRequest built the way the MCP
  * caller builds one (functions/mcp/api-caller.ts), and the answer gets the headers the node
  * listener adds (security headers, X-Request-Id, Content-Length, Connection: close on 413).

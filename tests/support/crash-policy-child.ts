@@ -3,7 +3,7 @@
  * promise rejected, shows it still runs, then throws from a timer.
  */
 import { flushLog, logEvent } from '../../functions/log/log.ts';
-import { installCrashPolicy } from '../../functions/server/crash-policy.ts';
+import { installCrashPolicy } from '../../functions/hosts/node/crash-policy.ts';
 
 installCrashPolicy((reason, exitCode) => {
   logEvent('draining', { reason, exitCode });

@@ -75,7 +75,7 @@ const server = createServer(async (req, res) => {
     }
     const headerList = [...response.headers].flat();
     // A body the handler left unread (a 413, a 409 before the body) ends the connection, lest the
-    // rest be read as the next request; node:http hosts do the same (functions/server/request-listener.ts).
+    // rest be read as the next request; node:http hosts do the same (functions/hosts/node/request-listener.ts).
     if (hasBody && !req.complete) headerList.push('connection', 'close');
     res.writeHead(response.status, headerList);
     res.end(Buffer.from(await response.arrayBuffer()));

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { NGINX_SITE_FILE, nginxSiteForBuild } from '../../functions/server/nginx-site-for-build.ts';
+import { NGINX_SITE_FILE, nginxSiteForBuild } from '../../functions/hosts/nginx/site-for-build.ts';
 import { freePort } from './free-port.ts';
 import { ROOT } from './server.ts';
 
@@ -42,7 +42,7 @@ function substitute(text: string, pattern: RegExp, replacement: string): string 
 }
 
 /**
- * The site `npm run build` writes for the build in dist/ (functions/server/nginx-site-for-build.ts),
+ * The site `npm run build` writes for the build in dist/ (functions/hosts/nginx/site-for-build.ts),
  * made for example.com with the service's port, and with only what belongs to the machine swapped:
  * loopback ports for 80 and 443 (the IPv6 listeners dropped) and a certificate made for the test.
  * With two services, the site's second `server` line (commented out) is enabled for the second.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { bakedMismatches } from '../../functions/config/baked-config.ts';
-import { BUILD_MANIFEST_FILE, type BuildManifest } from '../../functions/server/build-manifest.ts';
+import { BUILD_MANIFEST_FILE, type BuildManifest } from '../../functions/hosts/static/build-manifest.ts';
 import { engineEnv } from './engines.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));

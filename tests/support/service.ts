@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../../functions/config/env.ts';
-import { loadBuild } from '../../functions/server/build-output.ts';
-import { startServer } from '../../functions/server/start-server.ts';
+import { loadBuild } from '../../functions/hosts/static/build-output.ts';
+import { startServer } from '../../functions/hosts/node/start-server.ts';
 import { engineEnv } from './engines.ts';
 import { freshDataDir, ROOT } from './server.ts';
 
@@ -13,7 +13,7 @@ export interface InProcessService {
 }
 
 /**
- * Starts the production service in process on a free port (functions/server/start-server.ts):
+ * Starts the production service in process on a free port (functions/hosts/node/start-server.ts):
  * the real node:http server with its sockets, headers and client addresses, without a child
  * process. For what the entry itself does (signals, exit codes, the build check, the log on
  * stdout) tests start the compiled entry instead (./server.ts). The access log is off, so the

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { bakedEnvironment } from '../../functions/config/baked-config.ts';
-import { BUILD_MANIFEST_FILE, type BuildManifest } from '../../functions/server/build-manifest.ts';
+import { BUILD_MANIFEST_FILE, type BuildManifest } from '../../functions/hosts/static/build-manifest.ts';
 import { ASTRO_CLI, ROOT } from './server.ts';
 
 const run = promisify(execFile);

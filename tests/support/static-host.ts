@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
-import { mediaTypeFor } from '../../functions/server/media-types.ts';
+import { mediaTypeFor } from '../../functions/hosts/static/media-types.ts';
 
 /** A static host serving a build's client folder, as a test runs it. */
 export interface StaticHost {

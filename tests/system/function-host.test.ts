@@ -3,10 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../functions/config/env.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
-import { loadBuild } from '../../functions/server/build-output.ts';
-import { buildDataOf } from '../../functions/serverless/build-data.ts';
-import { createFetchHandler } from '../../functions/serverless/create-fetch-handler.ts';
-import { EmbeddedEngineRefused } from '../../functions/serverless/shared-engines.ts';
+import { loadBuild } from '../../functions/hosts/static/build-output.ts';
+import { buildDataOf } from '../../functions/hosts/fetch/build-data.ts';
+import { createFetchHandler } from '../../functions/hosts/fetch/create-fetch-handler.ts';
+import { EmbeddedEngineRefused } from '../../functions/hosts/fetch/shared-engines.ts';
 import { postContact, storedInbox, VALID } from '../support/contact.ts';
 import { TEST_ENGINE } from '../support/engines.ts';
 import { startFetchHost, type FetchHost } from '../support/fetch-host.ts';
@@ -17,7 +17,7 @@ import { ROOT } from '../support/server.ts';
 import { receiver, waitFor, type Receiver } from '../support/webhook.ts';
 
 /**
- * The service as a function (functions/serverless/create-fetch-handler.ts) behind a minimal
+ * The service as a function (functions/hosts/fetch/create-fetch-handler.ts) behind a minimal
  * Web-standard host that imports the function bundle anew for every request
  * (tests/support/fetch-host.ts): any state kept in memory between requests is lost here, as on
  * a host where any instance may be new, so what must hold across requests (quotas, idempotency,

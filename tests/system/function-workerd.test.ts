@@ -9,7 +9,7 @@ import { receiver, waitFor, type Receiver } from '../support/webhook.ts';
 import { startWorkerdHost, type WorkerdHost } from '../support/workerd-host.ts';
 
 /**
- * The Worker bundle (functions/hosts/cloudflare-worker.ts, bundled by scripts/bundle-functions.ts)
+ * The Worker bundle (functions/hosts/cloudflare/worker.ts, bundled by scripts/bundle-functions.ts)
  * in workerd, Cloudflare's runtime, through `wrangler dev --local`: pg over `cloudflare:sockets`
  * and ioredis over node:net reach the run's PostgreSQL and Redis, and every request gets a
  * service of its own (a Worker cannot reuse another request's connections), so nothing that must

@@ -25,7 +25,7 @@ describe('a server whose log reader went away', () => {
     await waitFor(() => server.stderr().includes(NOTICE), 'the notice of the broken log');
     expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
     expect(await server.stop('SIGTERM')).toBe(0);
-    // It drained and exited by itself, not at the shutdown deadline (functions/server/main.ts).
+    // It drained and exited by itself, not at the shutdown deadline (functions/hosts/node/main.ts).
     expect(server.stderr()).not.toContain('Draining did not finish');
     expect(server.stderr().split(NOTICE)).toHaveLength(2);
     expect(server.stderr()).not.toMatch(/\n\s+at /);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { llmsTxtPointer } from '../../functions/pages/llms-txt-pointer.ts';
+import { llmsTxtPointer } from '../../functions/site/llms-txt-pointer.ts';
 import { startService, type InProcessService } from '../support/service.ts';
 import { sitemapPaths } from '../support/sitemap.ts';
 

@@ -6,7 +6,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AI_CATALOG_PATH } from '../../functions/docs/discovery-documents.ts';
+import { AI_CATALOG_PATH } from '../../functions/site/discovery-documents.ts';
 import { cardBesideServer, MCP_SERVERS, SERVER_CARD_PATHS } from '../../functions/mcp/server-identity.ts';
 import { connectMcp } from '../support/mcp.ts';
 import { sendModern } from '../support/mcp-eras.ts';

@@ -27,7 +27,7 @@ function plainGet(
 }
 
 /**
- * The nginx site the build writes (dist/nginx/portfolio.conf, functions/server/nginx-site.ts), run
+ * The nginx site the build writes (dist/nginx/portfolio.conf, functions/hosts/nginx/site.ts), run
  * by Debian's nginx in front of the production server with TRUST_PROXY=1, as the Deploy section
  * sets them up on one machine (only ports and the certificate differ: tests/support/nginx.ts).
  * nginx serves the built files itself (tests/system/nginx-static.test.ts compares them with the

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServicePath } from '../../functions/app/handle.ts';
 import { siteBaseUrl } from '../../functions/config/site-url.ts';
-import { builtFileHeaders, type HeaderTable } from '../../functions/server/built-file-headers.ts';
-import { NGINX_SITE_FILE, nginxSiteForBuild } from '../../functions/server/nginx-site-for-build.ts';
-import { listBuiltFiles } from '../../functions/server/static-files.ts';
+import { builtFileHeaders, type HeaderTable } from '../../functions/hosts/static/built-file-headers.ts';
+import { NGINX_SITE_FILE, nginxSiteForBuild } from '../../functions/hosts/nginx/site-for-build.ts';
+import { listBuiltFiles } from '../../functions/hosts/static/built-files.ts';
 import { freePort } from '../support/free-port.ts';
 import {
   checkInDebianConfig,
@@ -60,7 +60,7 @@ interface Answer {
 }
 
 /**
- * The generated nginx site (functions/server/nginx-site.ts) run by Debian's nginx with NOTHING
+ * The generated nginx site (functions/hosts/nginx/site.ts) run by Debian's nginx with NOTHING
  * behind it: its upstream is a port nobody listens on, so every answer below is nginx's own. Each
  * is compared, live, with the Node service's answer to the same request (in process,
  * tests/support/service.ts): status, body and every header the header table decides (type,

@@ -116,7 +116,7 @@ describe('no secrets, internals or stack traces in answers', () => {
       '/form.key',
       '/.env',
       '/package.json',
-      '/functions/server/main.ts',
+      '/functions/hosts/node/main.ts',
       '/%2e%2e/package.json',
       '/..%2fpackage.json',
       '/.git/config',

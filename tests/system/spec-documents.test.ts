@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { DISCOVERY_DOCUMENTS } from '../../functions/docs/discovery-documents.ts';
+import { DISCOVERY_DOCUMENTS } from '../../functions/site/discovery-documents.ts';
 import { OAUTH_SCOPES } from '../../functions/keys/schema.ts';
-import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
+import { markdownTwinPath } from '../../functions/site/markdown-twin.ts';
 import { VALID } from '../support/contact.ts';
 import { groupFor, isAllowed, parseRobots } from '../support/robots.ts';
 import { startService, type InProcessService } from '../support/service.ts';

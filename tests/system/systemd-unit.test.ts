@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ENV_VARIABLES } from '../../functions/config/env-variables.ts';
 import { loadConfig } from '../../functions/config/env.ts';
-import { nginxSiteForBuild } from '../../functions/server/nginx-site-for-build.ts';
-import { DRAIN_TIMEOUT_MS } from '../../functions/server/start-server.ts';
+import { nginxSiteForBuild } from '../../functions/hosts/nginx/site-for-build.ts';
+import { DRAIN_TIMEOUT_MS } from '../../functions/hosts/node/start-server.ts';
 import { ROOT } from '../support/server.ts';
 
 const run = promisify(execFile);

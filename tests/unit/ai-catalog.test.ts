@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { describe, expect, it } from 'vitest';
-import { aiCatalog } from '../../functions/docs/ai-catalog.ts';
+import { aiCatalog } from '../../functions/discovery/ai-catalog.ts';
 import { cardName } from '../../functions/mcp/server-identity.ts';
 import { ROOT } from '../support/server.ts';
 

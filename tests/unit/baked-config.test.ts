@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { BAKED_VARIABLES, bakedEnvironment, bakedMismatches } from '../../functions/config/baked-config.ts';
 import { loadConfig } from '../../functions/config/env.ts';
 import { loadSite } from '../../functions/config/site.ts';
-import { BuildMismatch } from '../../functions/server/build-manifest.ts';
+import { BuildMismatch } from '../../functions/hosts/static/build-manifest.ts';
 import { ENV_VARIABLES, type EnvVariable } from '../../functions/config/env-variables.ts';
-import { docFacts } from '../../functions/docs/facts.ts';
+import { docFacts } from '../../functions/discovery/doc-facts.ts';
 import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
 
 describe('the baked configuration', () => {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { limitConnections } from '../../functions/server/connection-limits.ts';
+import { limitConnections } from '../../functions/hosts/node/connection-limits.ts';
 
 /** Just what the caps read of a socket: its peer address, destroy() and 'close'. */
 class FakeSocket extends EventEmitter {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../functions/config/env.ts';
-import { docFacts, fillFacts } from '../../functions/docs/facts.ts';
+import { docFacts, fillFacts } from '../../functions/discovery/doc-facts.ts';
 
 describe('documentation facts', () => {
   const facts = docFacts(loadConfig({ READ_RATE_LIMIT: '7/30', SITE_URL: 'https://ada.example' }));

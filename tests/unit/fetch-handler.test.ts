@@ -3,8 +3,8 @@ import { loadConfig } from '../../functions/config/env.ts';
 import { ApiError } from '../../functions/http/api-error.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import type { ApiRequest, ApiResponse } from '../../functions/http/types.ts';
-import { fetchHandlerOver } from '../../functions/serverless/fetch-handler.ts';
-import { toApiRequest } from '../../functions/serverless/web-request.ts';
+import { fetchHandlerOver } from '../../functions/hosts/fetch/fetch-handler.ts';
+import { toApiRequest } from '../../functions/hosts/fetch/web-request.ts';
 
 const config = { ...loadConfig({}), accessLog: false };
 

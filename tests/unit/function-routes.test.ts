@@ -10,7 +10,7 @@ import {
   originalRequest,
   VERCEL_FUNCTION,
   vercelFunctionRewrites,
-} from '../../functions/hosts/function-routes.ts';
+} from '../../functions/hosts/static/function-routes.ts';
 import { vercelRewrite, type VercelJson } from '../support/host-readers/vercel.ts';
 import { ROOT } from '../support/server.ts';
 

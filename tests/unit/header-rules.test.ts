@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { headerRules } from '../../functions/server/header-rules.ts';
-import { headersFile } from '../../functions/server/headers-file.ts';
+import { headerRules } from '../../functions/hosts/static/header-rules.ts';
+import { headersFile } from '../../functions/hosts/static/headers-file.ts';
 import { cloudflareHeadersFor, parseCloudflareHeaders } from '../support/host-readers/cloudflare.ts';
 import { netlifyHeadersFor, parseNetlifyHeaders } from '../support/host-readers/netlify.ts';
 

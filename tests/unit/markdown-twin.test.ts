@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteMarkdownLinks } from '../../functions/pages/absolute-links.ts';
-import { llmsTxtPointer, withLlmsTxtPointer } from '../../functions/pages/llms-txt-pointer.ts';
-import { markdownTwinPath } from '../../functions/pages/markdown-twin.ts';
+import { absoluteMarkdownLinks } from '../../functions/site/absolute-links.ts';
+import { llmsTxtPointer, withLlmsTxtPointer } from '../../functions/site/llms-txt-pointer.ts';
+import { markdownTwinPath } from '../../functions/site/markdown-twin.ts';
 
 const SITE = 'https://example.test';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SERVICE_PATHS } from '../../functions/config/public-urls.ts';
-import { builtFileHeaders } from '../../functions/server/built-file-headers.ts';
+import { builtFileHeaders } from '../../functions/hosts/static/built-file-headers.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
-import { nginxSite } from '../../functions/server/nginx-site.ts';
+import { nginxSite } from '../../functions/hosts/nginx/site.ts';
 
 const FILES = [
   '/index.html',

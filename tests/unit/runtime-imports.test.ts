@@ -26,7 +26,7 @@ function loadedBy(entry: string): Set<string> {
 }
 
 describe('what the production server loads', () => {
-  const modules = [...loadedBy('functions/server/main.ts')];
+  const modules = [...loadedBy('functions/hosts/node/main.ts')];
 
   it('reaches the MCP servers and the API (the walk itself works)', () => {
     expect(modules).toContain(path.join(ROOT, 'functions/mcp/product-tools.ts'));
@@ -50,14 +50,17 @@ describe('what the production server loads', () => {
  * and the ones below, with the exceptions the rules below name; docs/architecture.md explains them.
  */
 const LAYERS = {
-  /** Request and quota primitives, the log, the configuration, the operation catalog. */
-  foundation: ['config', 'log', 'http', 'limits', 'pages', 'operations'],
+  /**
+   * The configuration, the log, quota and request primitives, what pages and documents share, the
+   * operation catalog; in this order, lowest first, which holds inside the layer too.
+   */
+  foundation: ['config', 'log', 'limits', 'http', 'site', 'operations'],
   /** What the service does; each owns its handlers, schemas and store interfaces. */
-  capability: ['batch', 'contact', 'content', 'docs', 'jobs', 'keys', 'mcp', 'projects', 'search', 'service'],
+  capability: ['batch', 'contact', 'content', 'discovery', 'jobs', 'keys', 'mcp', 'projects', 'search', 'service'],
   /** The storage engines: state/ (what both share), state/sqlite, state/postgres. */
   engine: ['state'],
-  /** What puts the rest together and runs it: the wiring, the Node server, the function host and its hosts' entries, the CLIs, the OpenAPI generator. */
-  host: ['app', 'server', 'serverless', 'hosts', 'cli', 'openapi'],
+  /** What puts the rest together and runs it: the wiring, one room per host the service runs on, the CLIs, the OpenAPI generator. */
+  host: ['app', 'hosts', 'cli', 'openapi'],
 } as const;
 
 type Layer = keyof typeof LAYERS;
@@ -71,6 +74,17 @@ function layerOf(module: string): Layer {
 
 /** A capability's store interface (contact/message-store.ts), the one kind of capability module an engine may import. */
 const isStoreInterface = (module: string) => layerOf(module) === 'capability' && module.endsWith('-store.ts');
+
+/** A module's top-level folder under functions/ (`http` for `http/router.ts`). */
+const folderOf = (module: string) => module.split(path.sep)[0]!;
+
+/** The rooms of functions/hosts/ every host may build on; any other room is one host's own. */
+const SHARED_HOST_ROOMS = ['static', 'fetch'] as const;
+/** A module's room under functions/hosts/ (`node` for `hosts/node/main.ts`), or undefined outside it. */
+const hostRoomOf = (module: string) => {
+  const [top, room] = module.split(path.sep);
+  return top === 'hosts' ? room : undefined;
+};
 
 const FUNCTIONS = path.join(ROOT, 'functions');
 const edges = importEdges(FUNCTIONS);
@@ -93,6 +107,14 @@ describe('imports only point down (functions/)', () => {
     ).toEqual([]);
   });
 
+  it('inside the foundation, a folder imports only itself and the folders before it (config, log, limits, http, site, operations)', () => {
+    const order: readonly string[] = LAYERS.foundation;
+    const rank = (module: string) => order.indexOf(folderOf(module));
+    expect(
+      shown(edges.filter(({ from, to }) => layerOf(from) === 'foundation' && rank(to) > rank(from))),
+    ).toEqual([]);
+  });
+
   it('capabilities import no engine and no host', () => {
     expect(
       shown(edges.filter(({ from, to }) => layerOf(from) === 'capability' && ['engine', 'host'].includes(layerOf(to)))),
@@ -112,7 +134,27 @@ describe('imports only point down (functions/)', () => {
     expect(shown(edges.filter(({ from, to }) => layerOf(to) === 'host' && layerOf(from) !== 'host'))).toEqual([]);
   });
 
+  it("a host's room imports no other host's room: only static/ and fetch/, which every host shares", () => {
+    const shared: readonly (string | undefined)[] = SHARED_HOST_ROOMS;
+    const sideways = edges.filter(({ from, to }) => {
+      const [fromRoom, toRoom] = [hostRoomOf(from), hostRoomOf(to)];
+      if (fromRoom === undefined || toRoom === undefined || fromRoom === toRoom) return false;
+      // static/ is the bottom room; fetch/ may build on it; the others on both.
+      if (fromRoom === 'static') return true;
+      if (fromRoom === 'fetch') return toRoom !== 'static';
+      return !shared.includes(toRoom);
+    });
+    expect(shown(sideways)).toEqual([]);
+  });
+
   it('no two modules import each other, directly or through others', () => {
     expect(importCircles(edges)).toEqual([]);
+  });
+
+  it('no two folders import each other, directly or through others', () => {
+    const folderEdges = edges
+      .map(({ from, to, typeOnly }) => ({ from: folderOf(from), to: folderOf(to), typeOnly }))
+      .filter(({ from, to }) => from !== to);
+    expect(importCircles(folderEdges)).toEqual([]);
   });
 });

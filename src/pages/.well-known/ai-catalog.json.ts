@@ -1,13 +1,13 @@
 import type { APIRoute } from 'astro';
 import { loadConfig } from '../../../functions/config/env.ts';
 import { loadSite } from '../../../functions/config/site.ts';
-import { aiCatalog } from '../../../functions/docs/ai-catalog.ts';
-import { AI_CATALOG_MEDIA_TYPE } from '../../../functions/docs/discovery-documents.ts';
+import { aiCatalog } from '../../../functions/discovery/ai-catalog.ts';
+import { AI_CATALOG_MEDIA_TYPE } from '../../../functions/site/discovery-documents.ts';
 import { buildOpenApiDocument } from '../../../functions/openapi/document.ts';
 import { publishedSkills } from '../../lib/agent-skills.ts';
 import { textResponse } from '../../lib/site-documents.ts';
 
-/** The AI Catalog (functions/docs/ai-catalog.ts): both MCP servers, the agent skills and the OpenAPI description. */
+/** The AI Catalog (functions/discovery/ai-catalog.ts): both MCP servers, the agent skills and the OpenAPI description. */
 export const GET: APIRoute = async () => {
   const config = loadConfig();
   const catalog = aiCatalog({

@@ -6,21 +6,21 @@ import {
   OPENAPI_JSON_PATH,
   OPENAPI_YAML_PATH,
   protectedResourceMetadataPath,
-} from '../../../functions/docs/discovery-documents.ts';
+} from '../../../functions/site/discovery-documents.ts';
 import {
   cardBesideServer,
   MCP_SERVERS,
   SERVER_CARD_MEDIA_TYPE,
   type McpServerId,
 } from '../../../functions/mcp/server-identity.ts';
-import { API_CATALOG_MEDIA_TYPE } from '../../../functions/server/media-types.ts';
+import { API_CATALOG_MEDIA_TYPE } from '../../../functions/hosts/static/media-types.ts';
 import { absolute, textResponse } from '../../lib/site-documents.ts';
 
 /**
  * /.well-known/api-catalog (RFC 9727): a linkset (RFC 9264) with one entry for the API, whose
  * relations point at its descriptions, documentation, metadata and status, and one entry per
  * MCP server, described by its server card (at the path its draft reserves). Each `type` hint is the media type the server sends
- * for that URL (functions/server/media-types.ts), parameters aside; the API's service-meta also
+ * for that URL (functions/hosts/static/media-types.ts), parameters aside; the API's service-meta also
  * names its RFC 9728 metadata, and each MCP server's the origin's, which covers it.
  */
 export const GET: APIRoute = () => {

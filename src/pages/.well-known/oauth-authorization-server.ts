@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { API_BASE_PATH } from '../../../functions/docs/discovery-documents.ts';
+import { API_BASE_PATH } from '../../../functions/site/discovery-documents.ts';
 import { OAUTH_SCOPES } from '../../../functions/keys/schema.ts';
 import { absolute, textResponse } from '../../lib/site-documents.ts';
 

@@ -1,0 +1,98 @@
+import type { IncomingMessage } from 'node:http';
+import { payloadTooLarge } from '../../http/api-error.ts';
+import { RequestAborted } from '../../http/request-aborted.ts';
+import type { ApiRequest } from '../../http/types.ts';
+
+/** Splits a request target into path and query; absolute-form targets (RFC 9112 section 3.2.2) too. */
+export function splitTarget(target: string): { path: string; search: string } {
+  let value = target;
+  if (!value.startsWith('/')) {
+    try {
+      const url = new URL(value);
+      value = url.pathname + url.search;
+    } catch {
+      value = '/';
+    }
+  }
+  const question = value.indexOf('?');
+  return question === -1
+    ? { path: value, search: '' }
+    : { path: value.slice(0, question), search: value.slice(question + 1) };
+}
+
+/** The handler's view of a node request (a class, so no closure is made per request). */
+class NodeApiRequest implements ApiRequest {
+  readonly method: string;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingMessage['headers'];
+
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly path: string,
+    search: string,
+    readonly clientIp: string,
+    readonly requestId: string,
+  ) {
+    this.method = req.method ?? 'GET';
+    this.query = new URLSearchParams(search);
+    this.headers = req.headers;
+  }
+
+  readBody(maxBytes: number): Promise<Buffer> {
+    return readBody(this.req, maxBytes);
+  }
+}
+
+export function toApiRequest(
+  req: IncomingMessage,
+  path: string,
+  search: string,
+  clientIp: string,
+  requestId: string,
+): ApiRequest {
+  return new NodeApiRequest(req, path, search, clientIp, requestId);
+}
+
+/**
+ * Reads the body up to `maxBytes`. A declared Content-Length over the limit is refused before
+ * a byte is read; an undeclared body is refused as soon as it passes the limit, and the rest is
+ * left unread (the server then closes the connection). A body that stops arriving rejects with
+ * RequestAborted as soon as the connection ends: the client closed it, or the server's request
+ * timeout did (node then answers 408 itself).
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const tooLarge = () => payloadTooLarge(maxBytes);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
+  const aborted = () => new RequestAborted(timedOut(req) ? 'timeout' : 'client');
+  // Ended before the handler asked for the body: its 'error' and 'close' have already fired.
+  if (req.destroyed && !req.complete) return Promise.reject(aborted());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.off('data', onData);
+        req.pause();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    // An ended connection surfaces as 'error' (ECONNRESET "aborted") or only as 'close'; a settled
+    // promise ignores whichever comes second.
+    const ended = () => {
+      if (!req.complete) reject(aborted());
+    };
+    req.once('error', ended);
+    req.once('close', ended);
+  });
+}
+
+/** node destroys the socket with ERR_HTTP_REQUEST_TIMEOUT when requestTimeout or headersTimeout passes. */
+function timedOut(req: IncomingMessage): boolean {
+  return (req.socket.errored as NodeJS.ErrnoException | null)?.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+}

@@ -1,0 +1,240 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isServicePath, type Handle } from '../../app/handle.ts';
+import type { Config } from '../../config/env.ts';
+import { clientIpOf } from '../../http/client-ip.ts';
+import { ifNoneMatchHits } from '../../http/etag.ts';
+import { RequestAborted } from '../../http/request-aborted.ts';
+import { methodNotAllowed } from '../../http/method-not-allowed.ts';
+import { answeredId, requestIdsFor, type RequestIds } from '../../http/request-id.ts';
+import { securityHeaders } from '../../http/security-headers.ts';
+import { headerValue, type ApiResponse, type HeaderMap } from '../../http/types.ts';
+import { logError, logWarning } from '../../log/log.ts';
+import { accessLogFor, callService, lastResortAnswer, serviceHeaderList } from '../../app/service-exchange.ts';
+import { splitTarget, toApiRequest } from './node-request.ts';
+import { prefersMarkdown } from '../../http/prefers-markdown.ts';
+import { notFoundHeaders } from '../static/not-found-headers.ts';
+import { variantFor, type StaticFiles } from './static-files.ts';
+
+/** Re-exported for the api test tier (tests/support/api.ts), which answers as this listener does. */
+export { lastResortAnswer };
+
+export interface ListenerParts {
+  config: Config;
+  /** The service's one entry (functions/app/handle.ts), for every path it answers. */
+  handle: Handle;
+  /** The prerendered output; without it (under `astro dev`, which renders pages itself) other paths go to `next`. */
+  statics?: StaticFiles;
+  /** Headers on every response; by default the security headers for the configured site. */
+  commonHeaders?: HeaderMap;
+}
+
+const TEXT = 'text/plain; charset=utf-8';
+
+/**
+ * The production request path: the service's paths go straight to its one entry (the router and
+ * the endpoints, functions/app/handle.ts), prerendered pages and documents come from memory, and
+ * anything else is the 404 page. `astro dev` mounts the same listener without the files, as a
+ * connect middleware (src/lib/dev-service.ts). Every page is prerendered, so Astro's request
+ * handler has nothing to render here (and, mounted, it answers 500 for `/404`).
+ *
+ * Every response gets the security headers, an X-Request-Id and one access-log line. Headers
+ * go to `writeHead` in one object: a single `setHeader` beforehand would send node down its
+ * slow path for every header.
+ */
+export function createRequestListener({ config, handle, statics, commonHeaders }: ListenerParts) {
+  const common = commonHeaders ?? securityHeaders(config);
+  const commonList = Object.entries(common).flat();
+
+  const logAccess = accessLogFor(config);
+
+  /**
+   * Runs a handler; whatever it throws or rejects with ends here or in the router, and is logged
+   * with the request's id. (A request scope through AsyncLocalStorage would also name requests in
+   * errors nobody caught, but on node 20 it hooks every promise: 7 % of the read throughput.)
+   */
+  function serveDynamic(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ids: RequestIds,
+    clientIp: string,
+    path: string,
+    search: string,
+    started: number,
+  ): void {
+    const method = req.method ?? 'GET';
+    const requestId = answeredId(ids);
+    callService(handle, toApiRequest(req, path, search, clientIp, requestId), ids)
+      .then((response) => {
+        if (res.destroyed) throw new RequestAborted('client');
+        writeApiResponse(res, response, commonList, method, requestId, req.headers['content-length']);
+        logAccess(ids, clientIp, method, path, res.statusCode, started);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof RequestAborted) {
+          res.destroy();
+          logAccess(ids, clientIp, method, path, error.reason === 'timeout' ? 408 : 499, started, true);
+          return;
+        }
+        failSafe(res, ids, error, commonList);
+        logAccess(ids, clientIp, method, path, res.statusCode, started);
+      });
+  }
+
+  // Only with TRUST_PROXY=0, and only until the first X-Forwarded-For: then a boolean per request.
+  let proxyWarningDue = config.trustProxy === 0;
+
+  return (req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
+    const started = performance.now();
+    const ids = requestIdsFor(req.headers['x-request-id']);
+    const forwardedFor = req.headers['x-forwarded-for'];
+    const clientIp = clientIpOf(req.socket.remoteAddress, forwardedFor, config.trustProxy);
+    if (proxyWarningDue && forwardedFor !== undefined) {
+      proxyWarningDue = false;
+      warnUntrustedProxy(clientIp);
+    }
+    const method = req.method ?? 'GET';
+    const { path, search } = splitTarget(req.url ?? '/');
+
+    if (isServicePath(path)) {
+      serveDynamic(req, res, ids, clientIp, path, search, started);
+      return;
+    }
+
+    if (statics === undefined) {
+      next?.();
+      return;
+    }
+    const requestId = answeredId(ids);
+    const accept = headerValue(req, 'accept');
+    const wantsMarkdown = prefersMarkdown(accept);
+    const file = (wantsMarkdown ? statics.markdownTwin(path) : undefined) ?? statics.get(path);
+    if (file === undefined) {
+      // A missing `.md` URL asks for Markdown as plainly as Accept does.
+      const asMarkdown = wantsMarkdown || path.endsWith('.md');
+      notFoundOrRedirect(res, statics, path, search, method, { ...common, 'x-request-id': requestId }, asMarkdown);
+    } else if (method === 'OPTIONS' && file.preflightHeaderList !== undefined) {
+      res.writeHead(204, [...file.preflightHeaderList, 'x-request-id', requestId]);
+      res.end();
+    } else if (method !== 'GET' && method !== 'HEAD') {
+      const allowed = file.preflightHeaderList === undefined ? 'GET, HEAD' : 'GET, HEAD, OPTIONS';
+      writeApiResponse(res, methodNotAllowed(allowed), commonList, method, requestId);
+    } else if (ifNoneMatchHits(headerValue(req, 'if-none-match'), file.etag)) {
+      res.writeHead(304, [...file.notModifiedHeaderList, 'x-request-id', requestId]);
+      res.end();
+    } else {
+      const variant = variantFor(file, headerValue(req, 'accept-encoding'));
+      res.writeHead(200, [...variant.headerList, 'x-request-id', requestId]);
+      res.end(method === 'HEAD' ? undefined : variant.body);
+    }
+    logAccess(ids, clientIp, method, path, res.statusCode, started);
+  };
+}
+
+/**
+ * The TRUST_PROXY trap, said once per server: behind a proxy left untrusted, every visitor
+ * arrives from the proxy's address and shares one quota (the contact form then tells everyone
+ * to wait). Without a proxy in front, a client sent the header itself and ignoring it is right.
+ */
+function warnUntrustedProxy(peer: string): void {
+  logWarning(
+    'A request came with X-Forwarded-For while TRUST_PROXY=0, so the header is ignored and every client behind ' +
+      'that proxy shares its address and one quota. Set TRUST_PROXY to the number of proxies in front of the ' +
+      'service: 1 behind nginx (or Cloudflare alone), 2 behind Cloudflare and nginx. With no proxy in front, ' +
+      'leave it at 0.',
+    { variable: 'TRUST_PROXY', peer },
+  );
+}
+
+/**
+ * Writes a router or page response. Headers go to node as one flat [name, value, ...] list: merging
+ * header objects per request (spreads over a dozen keys) measured at a third of the request's
+ * CPU time, while the list costs little more than the writes themselves.
+ */
+function writeApiResponse(
+  res: ServerResponse,
+  response: ApiResponse,
+  commonList: readonly string[],
+  method: string,
+  requestId: string,
+  contentLength?: string,
+): void {
+  res.writeHead(response.status, answerHeaderList(response, commonList, requestId, contentLength));
+  res.end(method === 'HEAD' ? undefined : (response.body ?? undefined));
+}
+
+/**
+ * The most of a refused body (413) that is read and dropped so the connection stays open. Closing
+ * a connection with bytes still unread makes the kernel reset it, and a proxy still sending the
+ * body (nginx) then answers 502 instead of passing our 413 on; every body such a proxy lets
+ * through (the generated nginx site allows 64 KiB, functions/hosts/nginx/site.ts) is well within this.
+ */
+const DROPPED_BODY_MAX_BYTES = 256 * 1024;
+
+/**
+ * The headers a router or page answer goes out with, as a flat [name, value, ...] list: the
+ * common ones first (a later entry of the same name wins), the request id, and the length.
+ * `contentLength` is the request's, which decides what happens to a refused body.
+ */
+export function answerHeaderList(
+  response: ApiResponse,
+  commonList: readonly string[],
+  requestId: string,
+  contentLength?: string,
+): string[] {
+  const headers = serviceHeaderList(response, commonList, requestId);
+  // The unread rest of a refused body: node reads and drops it after the answer when its declared
+  // length is small, and the connection serves the next request; a larger or undeclared one
+  // would otherwise be read as the next request, so the connection closes.
+  if (response.status === 413 && !(Number(contentLength) <= DROPPED_BODY_MAX_BYTES))
+    headers.push('connection', 'close');
+  if (response.body !== null) headers.push('content-length', String(Buffer.byteLength(response.body)));
+  return headers;
+}
+
+/**
+ * A path with a trailing slash redirects to its clean URL; any other unknown path gets the 404
+ * page, or its Markdown twin when the request asked for Markdown.
+ */
+function notFoundOrRedirect(
+  res: ServerResponse,
+  statics: StaticFiles,
+  path: string,
+  search: string,
+  method: string,
+  headers: HeaderMap,
+  asMarkdown: boolean,
+): void {
+  const trimmed = path.replace(/\/+$/, '');
+  if (
+    path !== trimmed &&
+    trimmed !== '' &&
+    statics.get(trimmed) !== undefined &&
+    (method === 'GET' || method === 'HEAD')
+  ) {
+    res
+      .writeHead(301, { ...headers, location: search ? `${trimmed}?${search}` : trimmed, 'content-length': '0' })
+      .end();
+    return;
+  }
+  const page = (asMarkdown ? statics.notFoundMarkdown : undefined) ?? statics.notFoundPage;
+  if (page === undefined) {
+    res.writeHead(404, { ...headers, 'content-type': TEXT }).end('Not Found\n');
+    return;
+  }
+  res.writeHead(404, {
+    ...notFoundHeaders(headers, page.identity.headers, statics.notFoundMarkdown !== undefined),
+    'content-length': String(page.identity.body.length),
+  });
+  res.end(method === 'HEAD' ? undefined : page.identity.body);
+}
+
+/** Last resort for a failure outside the router: log it with both ids, and answer 500 if nothing was sent yet. */
+function failSafe(res: ServerResponse, ids: RequestIds, error: unknown, commonList: readonly string[]): void {
+  logError(ids.requestId, error, ids.clientRequestId === undefined ? {} : { clientRequestId: ids.clientRequestId });
+  const requestId = answeredId(ids);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  writeApiResponse(res, lastResortAnswer(requestId), commonList, 'GET', requestId);
+}
