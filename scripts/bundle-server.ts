@@ -1,39 +1,5 @@
-import { build } from 'esbuild';
+import { bundleServer } from '../functions/hosts/node/bundle.ts';
 
-/**
- * Part of `npm run build`: compiles the production entry and the owner's CLIs (inbox, data-copy, backup, restore) into single ES modules
- * under dist/server, so production runs `node dist/server/portfolio.mjs` with no TypeScript
- * compiler at run time and loads one file instead of hundreds. better-sqlite3 stays external: it
- * is a native addon, loaded from node_modules only when SQLite is the engine; so do the Redis and
- * PostgreSQL drivers, loaded only when REDIS_URL or DATABASE_URL selects them.
- */
-const BANNER = [
-  // The first import, so evaluated before anything else in the bundle: an unsupported Node.js stops
-  // here with one line (scripts/check-node.mjs, which reads package.json; dist/server is two below it).
-  "import '../../scripts/check-node.mjs';",
-  // Bundled CommonJS dependencies call require(); an ES module has none of its own.
-  "import { createRequire as __createRequire } from 'node:module';",
-  'const require = __createRequire(import.meta.url);',
-].join('\n');
-
-await build({
-  entryPoints: {
-    portfolio: 'functions/hosts/node/main.ts',
-    inbox: 'functions/cli/inbox.ts',
-    'data-copy': 'functions/cli/data-copy.ts',
-    backup: 'functions/cli/backup.ts',
-    restore: 'functions/cli/restore.ts',
-  },
-  outdir: 'dist/server',
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['better-sqlite3', 'ioredis', 'pg', 'rate-limiter-flexible'],
-  banner: { js: BANNER },
-  sourcemap: 'linked',
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+/** Part of `npm run build`: the Node server and the CLIs, compiled (functions/hosts/node/bundle.ts). */
+await bundleServer();
 process.stdout.write('bundle: dist/server/portfolio.mjs and the CLIs inbox, data-copy, backup, restore (.mjs)\n');

@@ -102,7 +102,7 @@ export async function createServices(
     () => storage.messages.purgeSandbox(Date.now() - config.sandboxRetentionSeconds * 1000),
   ];
   const notifiers = channelSenders(config).map((sender) => new Notifier(storage.messages, sender, config.notify));
-  const quotas = new QuotaBook(config);
+  const quotas = await QuotaBook.open(config);
   const jobDeps = { store: storage.jobs, catalog, ...config.jobs };
   let purgeTimer: NodeJS.Timeout | undefined;
   let jobs: JobService;

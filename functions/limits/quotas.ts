@@ -42,9 +42,14 @@ export class QuotaBook {
   private readonly redis: RedisQuotaStore | null;
   private readonly maxClients: number;
 
-  constructor(config: Config) {
+  /** The quotas of `config`, on a connection to its Redis when REDIS_URL is set. */
+  static async open(config: Config): Promise<QuotaBook> {
+    return new QuotaBook(config, config.redisUrl === null ? null : await RedisQuotaStore.open(config.redisUrl));
+  }
+
+  private constructor(config: Config, redis: RedisQuotaStore | null) {
     const table = quotaTable(config);
-    this.redis = config.redisUrl === null ? null : new RedisQuotaStore(config.redisUrl);
+    this.redis = redis;
     this.maxClients = config.rateLimitMaxClients;
     const limiter = (tier: Tier, name: QuotaName) => this.counter(`quota:${tier}:${name}`, table[tier][name]);
     const build = (tier: Tier) => ({

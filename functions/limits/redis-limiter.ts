@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateQuota } from '../config/rate-quota.ts';
@@ -8,14 +7,29 @@ import type { Eventually, MemoryLimiter, QuotaLimiter, RateDecision } from './ra
 type RedisConstructor = new (url: string, options: RedisOptions) => RedisClient;
 type RateLimiterRedisConstructor = typeof RateLimiterRedis;
 
+/** What RedisQuotaStore needs of its drivers. */
+interface RedisDrivers {
+  Redis: RedisConstructor;
+  RateLimiterRedis: RateLimiterRedisConstructor;
+}
+
 /**
- * The drivers, loaded only when REDIS_URL selects this engine (and left out of the server bundle):
- * an instance on the embedded engine never loads them.
+ * The drivers, loaded only when REDIS_URL selects this engine: an instance on the embedded engine
+ * never loads them. The server bundle leaves them out (read from node_modules at run time); a
+ * function bundle carries them, since esbuild bundles what a dynamic import names.
  */
-function drivers(): { Redis: RedisConstructor; RateLimiterRedis: RateLimiterRedisConstructor } {
-  const require = createRequire(import.meta.url);
-  const { Redis } = require('ioredis') as { Redis: RedisConstructor };
-  const { RateLimiterRedis } = require('rate-limiter-flexible') as { RateLimiterRedis: RateLimiterRedisConstructor };
+async function drivers(): Promise<RedisDrivers> {
+  // Both are CommonJS: Node.js gives their exports as the default export, and as named exports
+  // only where it can tell them from the source; a bundle gives both.
+  type Module<T> = Partial<T> & { default: Partial<T> };
+  const [ioredis, flexible] = (await Promise.all([import('ioredis'), import('rate-limiter-flexible')])) as unknown as [
+    Module<{ Redis: RedisConstructor }>,
+    Module<{ RateLimiterRedis: RateLimiterRedisConstructor }>,
+  ];
+  const Redis = ioredis.Redis ?? ioredis.default.Redis;
+  const RateLimiterRedis = flexible.RateLimiterRedis ?? flexible.default.RateLimiterRedis;
+  if (Redis === undefined || RateLimiterRedis === undefined)
+    throw new Error('ioredis or rate-limiter-flexible changed its exports');
   return { Redis, RateLimiterRedis };
 }
 
@@ -43,8 +57,12 @@ export class RedisQuotaStore {
   private probe: NodeJS.Timeout | undefined;
   private probing = false;
 
-  constructor(url: string) {
-    const loaded = drivers();
+  /** A store on a new connection to the Redis at `url`, its drivers loaded first. */
+  static async open(url: string): Promise<RedisQuotaStore> {
+    return new RedisQuotaStore(url, await drivers());
+  }
+
+  private constructor(url: string, loaded: RedisDrivers) {
     this.RateLimiterRedis = loaded.RateLimiterRedis;
     this.client = new loaded.Redis(url, {
       enableOfflineQueue: false,

@@ -39,7 +39,7 @@ const LIMITER_ENGINES: LimiterEngine[] = [
     name: 'Redis',
     skip: !HAS_REDIS,
     make: async (quota) => {
-      const store = new RedisQuotaStore(await freshRedisUrl());
+      const store = await RedisQuotaStore.open(await freshRedisUrl());
       stores.push(store);
       await store.firstConnection();
       return new RedisLimiter(quota, 'contract', store, new MemoryLimiter(quota, 1000));

@@ -52,7 +52,7 @@ function freshSqlite(): { dataDir: string; db: Db } {
 async function freshPostgres(): Promise<{ url: string; pool: Pool }> {
   const url = await freshDatabaseUrl();
   await (await openPostgresStorage(url, { idempotencyTtlMs: 60_000 })).close();
-  const pool = createPool(url);
+  const pool = await createPool(url);
   pools.push(pool);
   return { url, pool };
 }

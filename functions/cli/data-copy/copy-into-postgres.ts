@@ -54,7 +54,7 @@ const WRITE_BEGIN = `BEGIN; SET LOCAL statement_timeout = 0; SET LOCAL lock_time
 /** Copies `source` into the PostgreSQL at `url`, whose schema is brought up to date first. */
 export async function copyIntoPostgres(url: string, source: SqliteSource, options: CopyOptions): Promise<CopyReport> {
   const location = redactUrl(url);
-  const pool = createPool(url);
+  const pool = await createPool(url);
   try {
     const hasSchema = options.dryRun ? await schemaExists(pool, location) : await migrated(pool, location);
     return await inTransaction(

@@ -30,7 +30,7 @@ export interface StaticFile {
 /**
  * The prerendered output, loaded into memory once at start with every header precomputed:
  * a request for a page or document costs a map lookup and a write. Which file answers which
- * path, and with which headers, is the build's header table (./built-file-headers.ts), the one
+ * path, and with which headers, is the build's header table (../static/built-file-headers.ts), the one
  * every host's rules are made from; this adds what a host computes from the bytes: the ETag,
  * the length, and the precompressed variants. Compression happened at build; start only reads
  * the `.br`/`.gz` files beside each file (a file without them is sent as it is), which keeps

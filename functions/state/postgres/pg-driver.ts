@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { Pool, TypeOverrides, types } from 'pg';
 import { logError } from '../../log/log.ts';
 
@@ -9,12 +8,14 @@ interface PgDriver {
 }
 
 /**
- * The driver, loaded only when DATABASE_URL selects this engine (and left out of the server
- * bundle): an instance on the embedded engine never loads it.
+ * The driver, loaded only when DATABASE_URL selects this engine: an instance on the embedded
+ * engine never loads it. The server bundle leaves it out (read from node_modules at run time);
+ * a function bundle carries it, since esbuild bundles what a dynamic import names.
  */
-function driver(): PgDriver {
-  const require = createRequire(import.meta.url);
-  return require('pg') as PgDriver;
+async function driver(): Promise<PgDriver> {
+  const pg = (await import('pg')) as PgDriver & { default?: PgDriver };
+  // pg is CommonJS: Node.js gives its exports as the default export (and as named ones where it can tell).
+  return pg.default ?? pg;
 }
 
 /** PostgreSQL's type oid of BIGINT (int8): every time column, the ids and COUNT(*). */
@@ -55,8 +56,8 @@ export const SHORT_LIVED_POOL: PoolSize = { max: 3, idleTimeoutMillis: 5_000, ke
  * database is down or overloaded, and the caller gets StorageUnavailable instead of hanging. TLS
  * and every other connection setting come from the URL, parsed as pg parses it.
  */
-export function createPool(connectionString: string, size: PoolSize = LONG_LIVED_POOL): Pool {
-  const pg = driver();
+export async function createPool(connectionString: string, size: PoolSize = LONG_LIVED_POOL): Promise<Pool> {
+  const pg = await driver();
   const parsers = new pg.TypeOverrides(pg.types);
   parsers.setTypeParser(INT8_OID, Number);
   const pool = new pg.Pool({

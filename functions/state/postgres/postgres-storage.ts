@@ -25,7 +25,7 @@ export class PostgresUnreachable extends Error {
  */
 export async function openPostgresStorage(url: string, options: StorageOptions): Promise<Storage> {
   const location = redactUrl(url);
-  const pool = createPool(url, options.shortLived === true ? SHORT_LIVED_POOL : LONG_LIVED_POOL);
+  const pool = await createPool(url, options.shortLived === true ? SHORT_LIVED_POOL : LONG_LIVED_POOL);
   try {
     await runMigrations(pool, location);
   } catch (error) {
