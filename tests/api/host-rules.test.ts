@@ -3,7 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServicePath, SERVICE_PATHS, type PublicOrigins } from '../../functions/config/public-urls.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
-import { builtFileHeaders, HOST_RULE_FILES, type HeaderTable } from '../../functions/hosts/static/built-file-headers.ts';
+import {
+  builtFileHeaders,
+  HOST_RULE_FILES,
+  type HeaderTable,
+} from '../../functions/hosts/static/built-file-headers.ts';
 import { cloudflareHeaderRules, cloudflarePageHeaders } from '../../functions/hosts/cloudflare/cloudflare-headers.ts';
 import { headerRules } from '../../functions/hosts/static/header-rules.ts';
 import { answeredByService, staticHostPaths } from '../../functions/hosts/static/static-host-paths.ts';

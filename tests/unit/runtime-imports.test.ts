@@ -110,9 +110,7 @@ describe('imports only point down (functions/)', () => {
   it('inside the foundation, a folder imports only itself and the folders before it (config, log, limits, http, site, operations)', () => {
     const order: readonly string[] = LAYERS.foundation;
     const rank = (module: string) => order.indexOf(folderOf(module));
-    expect(
-      shown(edges.filter(({ from, to }) => layerOf(from) === 'foundation' && rank(to) > rank(from))),
-    ).toEqual([]);
+    expect(shown(edges.filter(({ from, to }) => layerOf(from) === 'foundation' && rank(to) > rank(from)))).toEqual([]);
   });
 
   it('capabilities import no engine and no host', () => {
