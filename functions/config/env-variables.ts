@@ -1,5 +1,4 @@
-import { JOB_MAX_ATTEMPTS, SANDBOX_STORAGE_MIN_BYTES } from './fixed-limits.ts';
-import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
+import { BODY_BYTES_PER_REQUEST, JOB_MAX_ATTEMPTS, SANDBOX_STORAGE_MIN_BYTES } from './fixed-limits.ts';
 import { SITE_URL_DEFAULT_SOURCE } from './site-url.ts';
 import { SERVICE_PATHS_TEXT } from './public-urls.ts';
 import { loadSite } from './site.ts';
