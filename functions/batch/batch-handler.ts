@@ -1,11 +1,11 @@
 import { ApiError, type BatchFailure } from '../http/api-error.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
-import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
+import { fieldProblems, PLAIN_WORDS } from '../config/field-problems.ts';
 import { jsonResponse } from '../http/json.ts';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';
 import type { RouteHandler } from '../http/router.ts';
-import { bodyRequests } from '../limits/charge.ts';
+import { bodyRequests } from '../http/charge.ts';
 import { OPERATIONS } from '../operations/operations.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { batchRequestSchema, type BatchOp } from './schema.ts';

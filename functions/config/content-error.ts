@@ -1,5 +1,5 @@
 import type { ZodError } from 'zod';
-import { fieldProblems } from '../http/field-problems.ts';
+import { fieldProblems } from './field-problems.ts';
 
 /** One thing wrong in one content file: the field (a path such as `links[0].url`) and the rule it breaks. */
 export interface ContentProblem {

@@ -1,5 +1,5 @@
 // Limits that no variable changes, kept beside the configuration because the descriptions of
-// its variables cite them (env-variables.ts), and a lower layer cannot import a capability.
+// its variables cite them (env-variables.ts), and the configuration imports nothing above it.
 
 /**
  * The least SANDBOX_STORAGE_BYTES may be: more than the largest contact message takes (each UTF-16
@@ -10,3 +10,10 @@ export const SANDBOX_STORAGE_MIN_BYTES = 64 * 1024;
 
 /** Runs of one job at most: a job whose instance died is run again by another, then failed as interrupted. */
 export const JOB_MAX_ATTEMPTS = 3;
+
+/**
+ * Body bytes one counted request covers. Requests are far smaller; a larger body counts one
+ * request per started share, since reading it costs the server more than one request's worth
+ * (`npm run bench:abuse`).
+ */
+export const BODY_BYTES_PER_REQUEST = 16 * 1024;

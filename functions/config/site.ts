@@ -1,7 +1,7 @@
 import siteJson from '../../content/site.json' with { type: 'json' };
 import { z } from 'zod';
 import { ContentError, contentProblems } from './content-error.ts';
-import { PLAIN_WORDS } from '../http/field-problems.ts';
+import { PLAIN_WORDS } from './field-problems.ts';
 import { SITE_URL_RULE, siteBaseUrl } from './site-url.ts';
 
 /** Where the owner's identity lives, relative to the repository; named in every error about it. */

@@ -3,7 +3,7 @@ import { ApiError } from '../http/api-error.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { QuotaLimiter } from '../limits/rate-limiter.ts';
 import { OPERATIONS } from '../operations/operations.ts';
-import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
+import { fieldProblems, PLAIN_WORDS } from '../config/field-problems.ts';
 import type { IdempotencyStore, KeyRef, RecordedAnswer } from './idempotency-store.ts';
 import type { FormTokens } from './form-token.ts';
 import type { Channel, MessageStore, SubmissionOutcome } from './message-store.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProblemWords } from '../http/field-problems.ts';
+import type { ProblemWords } from '../config/field-problems.ts';
 
 export const CONTACT_LIMITS = {
   nameMax: 200,
@@ -46,7 +46,7 @@ const formSignalsSchema = z
 /** The contact submission: name, email and message, and `form` from the contact page; unknown fields are refused. */
 export const contactSchema = z.object({ ...messageFields, form: formSignalsSchema.optional() }).strict();
 
-/** How the contact body's problems are worded (functions/http/field-problems.ts). */
+/** How the contact body's problems are worded (functions/config/field-problems.ts). */
 export const CONTACT_PROBLEM_WORDS: ProblemWords = {
   unknownField: 'is not a field of this operation',
   notAnObject: 'must be a JSON object with name, email and message',

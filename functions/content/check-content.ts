@@ -10,7 +10,7 @@ import {
   projectImageFields,
 } from '../projects/schema.ts';
 import { ContentError, contentProblems, type ContentProblem } from '../config/content-error.ts';
-import { PLAIN_WORDS } from '../http/field-problems.ts';
+import { PLAIN_WORDS } from '../config/field-problems.ts';
 
 /** Where the projects live, relative to the repository; each `<slug>.md` there is one project. */
 export const PROJECTS_DIR = 'content/projects';

@@ -12,7 +12,7 @@ import { TASKS, DEFAULT_TASK } from '../jobs/tasks.ts';
 import { API_BASE_PATH } from '../site/discovery-documents.ts';
 import { TEST_KEY_PREFIX } from '../keys/key-format.ts';
 import { OAUTH_ERRORS, OAUTH_SCOPES } from '../keys/schema.ts';
-import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
+import { BODY_BYTES_PER_REQUEST } from '../config/fixed-limits.ts';
 import { QUOTA_NAMES, quotaTable, TIERS } from '../limits/quotas.ts';
 import { OPERATIONS, type OperationId } from '../operations/operations.ts';
 import { LIST_LIMIT } from '../projects/schema.ts';

@@ -2,12 +2,10 @@ import { STATUS_CODES } from 'node:http';
 import { ERROR_CODES, type ErrorCode, type ErrorCodeSpec } from './error-codes.ts';
 import { jsonResponse } from './json.ts';
 import type { ApiResponse, HeaderMap } from './types.ts';
+import type { FieldProblem } from '../config/field-problems.ts';
 
-/** One problem with one field of a request body. */
-export interface FieldProblem {
-  field: string;
-  problem: string;
-}
+// The errors of a bad body carry this shape; its importers take it from the error it belongs to.
+export type { FieldProblem };
 
 /** One failed operation of a batch. */
 export interface BatchFailure {

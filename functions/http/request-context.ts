@@ -1,5 +1,6 @@
 import { StorageUnavailable } from './storage-unavailable.ts';
 import { ApiError } from './api-error.ts';
+import { charge } from './charge.ts';
 import { clientKeyOf } from './client-ip.ts';
 import type { QuotaBook, QuotaHolder, QuotaName, Tier } from '../limits/quotas.ts';
 import type { Eventually } from '../limits/rate-limiter.ts';
@@ -47,7 +48,7 @@ const NOTHING_PAID: Paid = Object.freeze({});
 export type CredentialVerifier = (credential: string) => Promise<string | null>;
 
 /** Where a context's charges are counted (limits/quotas.ts). */
-type Quotas = Pick<QuotaBook, 'charge' | 'refund'>;
+type Quotas = Pick<QuotaBook, 'account' | 'refund'>;
 
 /** Makes the context of each request: who is calling, and the quotas they are charged on. */
 export class RequestContexts {
@@ -140,7 +141,8 @@ class Context implements RequestContext {
   charge(quota: QuotaName, units = 1, what = 'requests'): Eventually<HeaderMap> {
     const covered = Math.min(this.paid[quota] ?? 0, units);
     if (covered > 0) this.paid[quota] = (this.paid[quota] ?? 0) - covered;
-    return this.quotas.charge(this, quota, units - covered, what);
+    const { limiter, key } = this.quotas.account(this, quota);
+    return charge(limiter, key, units - covered, what);
   }
 
   refund(quota: QuotaName, units = 1): Promise<void> {

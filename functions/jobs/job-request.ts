@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from '../http/api-error.ts';
-import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
+import { fieldProblems, PLAIN_WORDS } from '../config/field-problems.ts';
 import { jobRequestSchema } from './schema.ts';
 import { DEFAULT_TASK, TASK_NAMES, TASKS, type TaskName } from './tasks.ts';
 

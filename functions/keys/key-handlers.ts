@@ -1,5 +1,5 @@
 import { ApiError } from '../http/api-error.ts';
-import { fieldProblems, PLAIN_WORDS } from '../http/field-problems.ts';
+import { fieldProblems, PLAIN_WORDS } from '../config/field-problems.ts';
 import { jsonResponse } from '../http/json.ts';
 import { readOptionalJson } from '../http/json-body.ts';
 import { strictQuery } from '../http/query.ts';

@@ -1,7 +1,6 @@
 import type { Config } from '../config/env.ts';
 import type { RateQuota } from '../config/rate-quota.ts';
-import { charge } from './charge.ts';
-import { MemoryLimiter, type Eventually, type QuotaLimiter } from './rate-limiter.ts';
+import { MemoryLimiter, type QuotaLimiter } from './rate-limiter.ts';
 import { RedisLimiter, RedisQuotaStore } from './redis-limiter.ts';
 
 /** The quotas an operation can count against. */
@@ -80,15 +79,6 @@ export class QuotaBook {
     return this.redis === null ? Promise.resolve() : this.redis.firstConnection();
   }
 
-  /**
-   * Counts `units` of a quota against a caller: the RateLimit-* headers, or a 429 `rate_limited`
-   * thrown with them (limits/charge.ts). Zero units count nothing and give the quota as it stands.
-   */
-  charge(holder: QuotaHolder, name: QuotaName, units: number, what: string): Eventually<Record<string, string>> {
-    const { limiter, key } = this.account(holder, name);
-    return charge(limiter, key, units, what);
-  }
-
   /** Gives back units charged for a request that turned out not to use the quota (a message not stored). */
   refund(holder: QuotaHolder, name: QuotaName, units: number): Promise<void> {
     const { limiter, key } = this.account(holder, name);
@@ -98,9 +88,10 @@ export class QuotaBook {
   /**
    * Where a caller's units of a quota are counted. Keys are counted per client IP whatever key
    * the caller holds, so keys cannot be used to mint more keys faster; sandbox messages have
-   * counters of their own, so testing never eats a visitor's message quota.
+   * counters of their own, so testing never eats a visitor's message quota. A request's context
+   * charges it (http/request-context.ts), since what is over a quota is answered in HTTP.
    */
-  private account(holder: QuotaHolder, name: QuotaName): { limiter: QuotaLimiter; key: string } {
+  account(holder: QuotaHolder, name: QuotaName): { limiter: QuotaLimiter; key: string } {
     if (name === 'keys') return { limiter: this.limiters.anonymous.keys, key: holder.clientKey };
     const limiter = this.limiters[holder.tier][name];
     if (name === 'contact' && holder.sandbox) return { limiter, key: `sandbox:${holder.quotaKey}` };

@@ -3,7 +3,7 @@
 import { ApiError, errorBody, type ErrorBody } from '../http/api-error.ts';
 import type { RequestContexts } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
-import { bodyRequests } from '../limits/charge.ts';
+import { bodyRequests } from '../http/charge.ts';
 import { FORWARDED_HEADERS, MESSAGE_QUOTA, type McpCaller } from './api-caller.ts';
 import type { HostVerdict } from './hosts.ts';
 import { MAX_TOOL_ARGUMENTS } from './tool-registry.ts';

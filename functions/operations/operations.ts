@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../http/error-codes.ts';
-import { BODY_BYTES_PER_REQUEST } from '../limits/charge.ts';
+import { BODY_BYTES_PER_REQUEST } from '../config/fixed-limits.ts';
 import type { QuotaName } from '../limits/quotas.ts';
 
 /** What is known about an operation without running it: the source for routing, OpenAPI and docs. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../functions/http/json-depth.ts';
 import { flushLog } from '../../functions/log/log.ts';
 import { MAX_LISTED_NAMES, MAX_QUERY_PARAMETERS } from '../../functions/http/query.ts';
-import { BODY_BYTES_PER_REQUEST } from '../../functions/limits/charge.ts';
+import { BODY_BYTES_PER_REQUEST } from '../../functions/config/fixed-limits.ts';
 import { MAX_TOOL_ARGUMENTS } from '../../functions/mcp/tool-registry.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { callTool, connectMcp, structured, toolError } from '../support/mcp.ts';

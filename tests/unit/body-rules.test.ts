@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contactMessageSchema, idempotencyKeyHeader } from '../../functions/contact/schema.ts';
-import { fieldProblems, PLAIN_WORDS } from '../../functions/http/field-problems.ts';
+import { fieldProblems, PLAIN_WORDS } from '../../functions/config/field-problems.ts';
 import { createKeySchema } from '../../functions/keys/schema.ts';
 
 /**

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RequestContexts } from '../../functions/http/request-context.ts';
 import type { ApiRequest } from '../../functions/http/types.ts';
-import { charge } from '../../functions/limits/charge.ts';
 import { MemoryLimiter } from '../../functions/limits/rate-limiter.ts';
 import { SearchIndex } from '../../functions/search/search-index.ts';
 import { searchPageHandler } from '../../functions/search/search-page-handler.ts';
@@ -65,7 +64,7 @@ describe('searchPageHandler', () => {
   const handler = (limit = 100) => {
     const limiter = new MemoryLimiter({ count: limit, seconds: 60 }, 100);
     const contexts = new RequestContexts(() => Promise.resolve(null), {
-      charge: (holder, _quota, units, what) => charge(limiter, holder.quotaKey, units, what),
+      account: (holder) => ({ limiter, key: holder.quotaKey }),
       refund: (holder, _quota, units) => limiter.refund(holder.quotaKey, units),
     });
     const page = searchPageHandler(index, new SearchPage(template), {

@@ -1,5 +1,10 @@
 import type { z, ZodError } from 'zod';
-import type { FieldProblem } from './api-error.ts';
+
+/** One problem with one field of a request body or a content file. */
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
 
 /** How a body's problems are worded where they differ between operations. */
 export interface ProblemWords {

@@ -1,12 +1,6 @@
-import { ApiError } from '../http/api-error.ts';
-import { rateLimitHeaders, type Eventually, type QuotaLimiter, type RateDecision } from './rate-limiter.ts';
-
-/**
- * Body bytes one counted request covers. Requests are far smaller; a larger body counts one
- * request per started share, since reading it costs the server more than one request's worth
- * (`npm run bench:abuse`).
- */
-export const BODY_BYTES_PER_REQUEST = 16 * 1024;
+import { BODY_BYTES_PER_REQUEST } from '../config/fixed-limits.ts';
+import { rateLimitHeaders, type Eventually, type QuotaLimiter, type RateDecision } from '../limits/rate-limiter.ts';
+import { ApiError } from './api-error.ts';
 
 /** How many requests a body of `bytes` counts as: one per started BODY_BYTES_PER_REQUEST, at least one. */
 export function bodyRequests(bytes: number): number {
