@@ -83,7 +83,7 @@ export interface JobLimits {
   leaseSeconds: number;
 }
 
-/** What keeps slow or idle connections from holding the server's sockets (see server/connection-limits.ts). */
+/** What keeps slow or idle connections from holding the server's sockets (see functions/hosts/node/connection-limits.ts). */
 export interface ConnectionLimits {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
