@@ -22,7 +22,7 @@ PostgreSQL (DATABASE_URL) has its own tools. Back up with
 readable by you alone (it holds the signing secrets and the visitors' details); to put it back,
   ${PG_RESTORE}.`;
 
-function main(): void {
+async function main(): Promise<void> {
   const options = fileCommandOptions(USAGE);
   if (options === null) return;
   // On PostgreSQL no file name helps: say so first, so a bare `npm run backup` points to pg_dump.
@@ -38,17 +38,15 @@ function main(): void {
   if (options.file === undefined) throw new Error('Name one file to write the backup to.');
   requireDatabase(service, 'backup');
   const { file } = options;
-  const { database, contents } = makeBackup(config.dataDir, file, { force: options.force });
+  const { database, contents } = await makeBackup(config.dataDir, file, { force: options.force });
   process.stdout.write(`Backed up ${database} to ${file}:\n  ${describeContents(contents)}\n`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  try {
-    main();
-  } catch (error) {
+  main().catch((error: unknown) => {
     process.stderr.write(
       `${error instanceof Error ? error.message : String(error)}\n(npm run backup -- --help for usage)\n`,
     );
     process.exit(1);
-  }
+  });
 }

@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     );
   }
   const dataDir = options['data-dir'] === undefined ? config.dataDir : ownersPath(options['data-dir']);
-  const source = readSqliteSource(dataDir, Date.now());
+  const source = await readSqliteSource(dataDir, Date.now());
   const report = await copyIntoPostgres(config.databaseUrl, source, {
     dryRun: options['dry-run'],
     replaceSecrets: options['replace-secrets'],

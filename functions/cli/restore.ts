@@ -21,7 +21,7 @@ newer version is refused.
 PostgreSQL (DATABASE_URL) has its own tools: for a pg_dump,
   ${PG_RESTORE}.`;
 
-function main(): void {
+async function main(): Promise<void> {
   const options = fileCommandOptions(USAGE);
   if (options === null) return;
   const { config } = loadServiceConfig(options.envFile);
@@ -33,7 +33,7 @@ function main(): void {
     );
   }
   if (options.file === undefined) throw new Error('Name the backup file to restore.');
-  const { database, contents } = restoreBackup(options.file, config.dataDir, {
+  const { database, contents } = await restoreBackup(options.file, config.dataDir, {
     force: options.force,
   });
   process.stdout.write(
@@ -42,12 +42,10 @@ function main(): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  try {
-    main();
-  } catch (error) {
+  main().catch((error: unknown) => {
     process.stderr.write(
       `${error instanceof Error ? error.message : String(error)}\n(npm run restore -- --help for usage)\n`,
     );
     process.exit(1);
-  }
+  });
 }

@@ -51,7 +51,7 @@ describe.each(STORE_ENGINES)('the secret store on $name', ({ name, skip, open, i
       const dataDir = mountTmpfs(256) as string;
       try {
         remount(dataDir, 'ro');
-        const storage = openSqliteStorage(dataDir, { idempotencyTtlMs: CONTRACT_TTL_MS });
+        const storage = await openSqliteStorage(dataDir, { idempotencyTtlMs: CONTRACT_TTL_MS });
         try {
           expect(storage.readOnly).toBe(true);
           const first = await storage.secrets.loadOrCreate('cursor');

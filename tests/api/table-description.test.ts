@@ -42,10 +42,10 @@ afterAll(async () => {
 });
 
 /** A new DATA_DIR whose database the SQLite engine has just opened, and so migrated. */
-function freshSqlite(): { dataDir: string; db: Db } {
+async function freshSqlite(): Promise<{ dataDir: string; db: Db }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'table-description-'));
   dirs.push(dataDir);
-  return { dataDir, db: openDatabase(dataDir) };
+  return { dataDir, db: await openDatabase(dataDir) };
 }
 
 /** A new database that the PostgreSQL engine has just opened, and so migrated, with a pool on it. */
@@ -115,8 +115,8 @@ function referencedLater(references: Record<string, string[]>): string[] {
 }
 
 describe('the described tables', () => {
-  it('are the tables and columns a freshly migrated SQLite database has, by name, type and primary key', () => {
-    const { db } = freshSqlite();
+  it('are the tables and columns a freshly migrated SQLite database has, by name, type and primary key', async () => {
+    const { db } = await freshSqlite();
     try {
       const { schema, references } = sqliteSchema(db);
       expect(schema).toEqual(described('sqlite'));
@@ -192,7 +192,7 @@ describe.skipIf(!HAS_POSTGRES)('data:copy, derived from the description', () => 
   it('carries every described column of a row with every column set', async () => {
     const copied = COPIED_TABLES.map((copy) => copy.table);
     expect(copied).toEqual(Object.keys(EVERY_COLUMN));
-    const { dataDir, db } = freshSqlite();
+    const { dataDir, db } = await freshSqlite();
     try {
       for (const table of copied) {
         const row = EVERY_COLUMN[table]!;
@@ -211,7 +211,7 @@ describe.skipIf(!HAS_POSTGRES)('data:copy, derived from the description', () => 
     }
 
     const { url, pool } = await freshPostgres();
-    await copyIntoPostgres(url, readSqliteSource(dataDir, NOW), { dryRun: false, replaceSecrets: false });
+    await copyIntoPostgres(url, await readSqliteSource(dataDir, NOW), { dryRun: false, replaceSecrets: false });
 
     for (const table of copied) {
       // Every boolean above is SQLite's 1; the columns only PostgreSQL has keep their defaults (null).

@@ -40,7 +40,7 @@ export const STORE_ENGINES: StoreEngine[] = [
     skip: false,
     claimsLapse: false,
     open: async () => openSqliteAt(newDataDir()),
-    instances: async (count) => Array<Storage>(count).fill(openSqliteAt(newDataDir())),
+    instances: async (count) => Array<Storage>(count).fill(await openSqliteAt(newDataDir())),
     reopen: async (storage) => {
       await forget(storage);
       return openSqliteAt(path.dirname(storage.location));
@@ -106,8 +106,8 @@ function newDataDir(): string {
   return dir;
 }
 
-function openSqliteAt(dataDir: string): Storage {
-  return remember(openSqliteStorage(dataDir, { idempotencyTtlMs: CONTRACT_TTL_MS }));
+async function openSqliteAt(dataDir: string): Promise<Storage> {
+  return remember(await openSqliteStorage(dataDir, { idempotencyTtlMs: CONTRACT_TTL_MS }));
 }
 
 async function openPostgresAt(url: string): Promise<Storage> {

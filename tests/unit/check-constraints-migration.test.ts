@@ -62,7 +62,7 @@ it('keeps every message, delivery, answer, share and index when the tables are m
   const idempotencyColumns = columnsOf(db, 'idempotency');
   db.close();
 
-  const storage = openSqliteStorage(dataDir, { idempotencyTtlMs: 60_000 });
+  const storage = await openSqliteStorage(dataDir, { idempotencyTtlMs: 60_000 });
   try {
     const inbox = await storage.messages.list({ sandbox: false });
     expect(inbox).toEqual([
@@ -156,7 +156,7 @@ it('keeps every job, key and share when their tables are made anew with a key th
   const before = { schema: schemaOf(db), rows: rowsOf(db), jobs: columnsOf(db, 'jobs') };
   db.close();
 
-  await openSqliteStorage(dataDir, { idempotencyTtlMs: 60_000 }).close();
+  await (await openSqliteStorage(dataDir, { idempotencyTtlMs: 60_000 })).close();
 
   const after = new Database(path.join(dataDir, 'portfolio.db'));
   try {

@@ -6,15 +6,15 @@ import { openSqlite, type Db } from '../../functions/state/sqlite/database.ts';
 import { GroupCommit } from '../../functions/state/sqlite/group-commit.ts';
 
 /** A WAL database on disk, as the service opens it, and a second connection that sees only what is committed. */
-function databases(): { db: Db; reader: Db } {
+async function databases(): Promise<{ db: Db; reader: Db }> {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'group-commit-')), 'test.db');
-  const db = openSqlite(file);
+  const db = await openSqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.exec(`CREATE TABLE parents (id INTEGER PRIMARY KEY);
     CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE,
       parent INTEGER REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)`);
-  return { db, reader: openSqlite(file, { readonly: true }) };
+  return { db, reader: await openSqlite(file, { readonly: true }) };
 }
 
 const opened: Db[] = [];
@@ -22,8 +22,8 @@ afterEach(() => {
   for (const db of opened.splice(0)) db.close();
 });
 
-function setUp() {
-  const { db, reader } = databases();
+async function setUp() {
+  const { db, reader } = await databases();
   opened.push(db, reader);
   const insert = db.prepare('INSERT INTO items (label, parent) VALUES (?, ?)');
   const labels = () =>
@@ -33,7 +33,7 @@ function setUp() {
 
 describe('GroupCommit', () => {
   it('commits the writes of one turn together, and settles none before the commit', async () => {
-    const { commits, insert, labels } = setUp();
+    const { commits, insert, labels } = await setUp();
     let seenBeforeCommit: string[] | undefined;
     const writes = ['a', 'b', 'c'].map((label) =>
       commits.run(() => {
@@ -49,7 +49,7 @@ describe('GroupCommit', () => {
   });
 
   it('rolls back and rejects only the write that throws; the rest of the group is stored', async () => {
-    const { commits, insert, labels } = setUp();
+    const { commits, insert, labels } = await setUp();
     const first = commits.run(() => insert.run('a', null));
     const failing = commits.run(() => {
       insert.run('half done', null);
@@ -63,7 +63,7 @@ describe('GroupCommit', () => {
   });
 
   it('rejects every write of the group when the commit fails, and stores none of them', async () => {
-    const { commits, insert, labels, db } = setUp();
+    const { commits, insert, labels, db } = await setUp();
     // A deferred foreign key is checked at COMMIT: the one bad row makes the whole commit fail.
     const writes = [
       commits.run(() => insert.run('a', null)),
@@ -79,7 +79,7 @@ describe('GroupCommit', () => {
   });
 
   it('stores what is queued when flushed before the database closes', async () => {
-    const { commits, insert, labels } = setUp();
+    const { commits, insert, labels } = await setUp();
     const write = commits.run(() => insert.run('queued', null));
     commits.flush();
     await write;

@@ -12,7 +12,7 @@ import { projectSource, refusal } from '../support/fixtures.ts';
 
 const SITE = 'https://ada.example';
 const jobs = await JobService.start({
-  store: new SqliteJobStore(openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-handlers-')))),
+  store: new SqliteJobStore(await openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-handlers-')))),
   // Three projects, so a digest takes a few steps: long enough to be seen running and pending.
   catalog: new Catalog(
     ['alpha', 'beta', 'gamma'].map((slug) => projectSource(slug, 2024, 'web', ['Go'])),

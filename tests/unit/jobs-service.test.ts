@@ -24,10 +24,8 @@ const opened: JobService[] = [];
 const LIVE = { sandbox: false, quotaKey: '192.0.2.1' };
 const SANDBOX = { sandbox: true, quotaKey: '192.0.2.1' };
 
-async function service(
-  options: Partial<JobServiceDependencies> = {},
-  db: Db = openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-'))),
-) {
+async function service(options: Partial<JobServiceDependencies> = {}, reopened?: Db) {
+  const db = reopened ?? (await openDatabase(mkdtempSync(path.join(tmpdir(), 'jobs-'))));
   const jobs = await JobService.start({
     store: new SqliteJobStore(db),
     catalog,

@@ -43,7 +43,9 @@ const SEND_LIMIT_MS = 10_000;
 describe('Notifier', () => {
   it('retries, with backoff and no rejection left unhandled, when the inbox cannot be read or written, and posts each message once', async () => {
     const receiver = await hook();
-    const storage = openSqliteStorage(mkdtempSync(path.join(tmpdir(), 'notifier-')), { idempotencyTtlMs: 60_000 });
+    const storage = await openSqliteStorage(mkdtempSync(path.join(tmpdir(), 'notifier-')), {
+      idempotencyTtlMs: 60_000,
+    });
     const messages = storage.messages;
     const id = await storeMessage(
       storage,
@@ -82,7 +84,9 @@ describe('Notifier', () => {
     const receiver = await hook();
     const mailbox = await startMailbox();
     const trickler = await startTrickler(mailbox, 1);
-    const storage = openSqliteStorage(mkdtempSync(path.join(tmpdir(), 'notifier-')), { idempotencyTtlMs: 60_000 });
+    const storage = await openSqliteStorage(mkdtempSync(path.join(tmpdir(), 'notifier-')), {
+      idempotencyTtlMs: 60_000,
+    });
     const { messages } = storage;
     const store = (text: string) =>
       storeMessage(storage, { sandbox: false, name: 'Ada', email: 'ada@example.com', message: text }, [

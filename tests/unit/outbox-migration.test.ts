@@ -23,7 +23,7 @@ it('moves the webhook state of an existing inbox into the outbox, and gives othe
   insert.run(1, 'sandbox', 5, 'sandbox', 0, null, null);
   db.close();
 
-  const storage = openSqliteStorage(dataDir, { idempotencyTtlMs: 60_000 });
+  const storage = await openSqliteStorage(dataDir, { idempotencyTtlMs: 60_000 });
   try {
     const live = await storage.messages.list({ sandbox: false });
     expect(Object.fromEntries(live.map((message) => [message.message, message.deliveries]))).toEqual({

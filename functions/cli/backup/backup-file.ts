@@ -35,11 +35,11 @@ export function dropSecrets(db: Db): void {
 }
 
 /** Reads a backup without changing it; refuses a file that is not one, or not whole. */
-export function readBackup(file: string): BackupContents {
+export async function readBackup(file: string): Promise<BackupContents> {
   if (!existsSync(file)) throw new Error(`${file} does not exist.`);
   let db: Db;
   try {
-    db = openSqlite(file, { readonly: true, fileMustExist: true });
+    db = await openSqlite(file, { readonly: true, fileMustExist: true });
     db.pragma('schema_version');
   } catch (error) {
     throw new Error(`${file} is not a SQLite database, so not a backup made by npm run backup.`, { cause: error });

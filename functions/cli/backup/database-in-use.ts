@@ -8,10 +8,10 @@ import { openSqlite, type Db } from '../../state/sqlite/database.ts';
  * start a write transaction while the service runs; alone, it can, and its close folds any -wal
  * file left by a crash back into the database.
  */
-export function assertNotInUse(database: string): void {
+export async function assertNotInUse(database: string): Promise<void> {
   let db: Db;
   try {
-    db = openSqlite(database, { fileMustExist: true, timeout: 1000 });
+    db = await openSqlite(database, { fileMustExist: true, timeout: 1000 });
   } catch {
     return; // Not a database SQLite can open: no service can be using it.
   }

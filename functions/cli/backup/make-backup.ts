@@ -16,7 +16,7 @@ export interface BackupReport {
  * any byte goes in (it holds messages and secrets), and renamed into place at the end. The
  * database is copied whatever its schema version: the version that wrote it can restore it.
  */
-export function makeBackup(dataDir: string, file: string, { force }: { force: boolean }): BackupReport {
+export async function makeBackup(dataDir: string, file: string, { force }: { force: boolean }): Promise<BackupReport> {
   const database = databaseFile(dataDir);
   if (!existsSync(database)) {
     throw new Error(
@@ -31,14 +31,14 @@ export function makeBackup(dataDir: string, file: string, { force }: { force: bo
   try {
     rmSync(partial, { force: true });
     makePrivateFile(partial);
-    copyDatabase(database, partial);
-    const backup = openSqlite(partial);
+    await copyDatabase(database, partial);
+    const backup = await openSqlite(partial);
     try {
       addSecrets(backup, readSecretFiles(dataDir));
     } finally {
       backup.close();
     }
-    const contents = readBackup(partial);
+    const contents = await readBackup(partial);
     renameSync(partial, file);
     return { database, contents };
   } finally {
@@ -57,8 +57,8 @@ export function makeBackup(dataDir: string, file: string, { force }: { force: bo
  *
  * The database is opened read-only: a backup never writes to the live database.
  */
-function copyDatabase(database: string, target: string): void {
-  const db = openSqlite(database, { readonly: true, fileMustExist: true });
+async function copyDatabase(database: string, target: string): Promise<void> {
+  const db = await openSqlite(database, { readonly: true, fileMustExist: true });
   try {
     db.prepare('VACUUM INTO ?').run(target);
   } finally {

@@ -22,13 +22,17 @@ export interface RestoreReport {
  * as it would the live database); a newer one is refused before anything is written, and so is a
  * damaged one (verifyBackup), leaving DATA_DIR as it was.
  */
-export function restoreBackup(file: string, dataDir: string, { force }: { force: boolean }): RestoreReport {
-  const contents = readBackup(file);
+export async function restoreBackup(
+  file: string,
+  dataDir: string,
+  { force }: { force: boolean },
+): Promise<RestoreReport> {
+  const contents = await readBackup(file);
   // Restored, a newer schema would stop the service at start; the version that wrote it can restore it.
   if (contents.schemaVersion > MIGRATIONS.length) {
     throw new SchemaTooNew(contents.schemaVersion, MIGRATIONS.length, file);
   }
-  verifyBackup(file, contents);
+  await verifyBackup(file, contents);
   const database = databaseFile(dataDir);
   const present = [database, ...SECRET_NAMES.map((name) => secretFile(dataDir, name))].filter((item) =>
     existsSync(item),
@@ -47,13 +51,13 @@ export function restoreBackup(file: string, dataDir: string, { force }: { force:
     makePrivateFile(partial);
     copyFileSync(file, partial);
     makePrivateFile(partial, false); // the copy takes the backup file's mode
-    const db = openSqlite(partial);
+    const db = await openSqlite(partial);
     try {
       dropSecrets(db);
     } finally {
       db.close();
     }
-    if (existsSync(database)) assertNotInUse(database);
+    if (existsSync(database)) await assertNotInUse(database);
     // A -wal file of the replaced database would be replayed into the restored one.
     for (const suffix of ['-wal', '-shm', '-journal']) rmSync(database + suffix, { force: true });
     renameSync(partial, database);

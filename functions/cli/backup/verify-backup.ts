@@ -15,12 +15,12 @@ const BACKUP_ONLY = new Set(['backup_secrets']);
  *
  * The schema version must be one this code knows (restoreBackup refuses a newer one first).
  */
-export function verifyBackup(file: string, contents: BackupContents): void {
+export async function verifyBackup(file: string, contents: BackupContents): Promise<void> {
   const damaged = (what: string) => damagedBackup(file, what);
-  const db = openSqlite(file, { readonly: true, fileMustExist: true });
+  const db = await openSqlite(file, { readonly: true, fileMustExist: true });
   try {
     if (contents.schemaVersion < 0) throw damaged(`its schema version is ${contents.schemaVersion}`);
-    const difference = schemaDifference(db, contents.schemaVersion);
+    const difference = await schemaDifference(db, contents.schemaVersion);
     if (difference !== undefined) throw damaged(`it has schema version ${contents.schemaVersion} but ${difference}`);
   } finally {
     db.close();
@@ -43,8 +43,8 @@ export function verifyBackup(file: string, contents: BackupContents): void {
  * it is that schema. Something missing would fail the service's statements; something more would
  * fail the migration that creates it when the service starts.
  */
-function schemaDifference(db: Db, version: number): string | undefined {
-  const reference = openSqlite(':memory:');
+async function schemaDifference(db: Db, version: number): Promise<string | undefined> {
+  const reference = await openSqlite(':memory:');
   try {
     for (const migration of MIGRATIONS.slice(0, version)) reference.exec(migration);
     const expected = schemaOf(reference);

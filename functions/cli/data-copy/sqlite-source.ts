@@ -17,7 +17,7 @@ export interface SqliteSource {
  * empty copy: it is most likely the wrong directory. The database is opened as the service opens
  * it, so an older schema is brought up to date and a newer one is refused (SchemaTooNew).
  */
-export function readSqliteSource(dataDir: string, now: number): SqliteSource {
+export async function readSqliteSource(dataDir: string, now: number): Promise<SqliteSource> {
   const file = databaseFile(dataDir);
   if (!existsSync(file)) {
     throw new Error(
@@ -25,7 +25,7 @@ export function readSqliteSource(dataDir: string, now: number): SqliteSource {
         "Pass --data-dir, or the instance's environment file (--env-file /etc/portfolio/portfolio.env), or set DATA_DIR, for the directory the SQLite instance used.",
     );
   }
-  const db = openDatabase(dataDir);
+  const db = await openDatabase(dataDir);
   try {
     const rows = new Map(
       COPIED_TABLES.map((copy) => {

@@ -1,6 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { SchemaTooNew } from '../schema-too-new.ts';
 import { makePrivateDir, makePrivateFile } from '../private-files.ts';
@@ -8,16 +7,24 @@ import { MIGRATIONS } from './migrations.ts';
 
 export type Db = BetterSqlite3.Database;
 
+type Driver = typeof BetterSqlite3;
+
 /**
- * Opens a SQLite database file (or an in-memory image) through better-sqlite3. Its addon is built
- * on Node-API, whose binary interface does not change between Node.js releases, and the package
- * carries it prebuilt for the common platforms: one install loads on every supported Node.js line,
- * with nothing compiled. It is loaded on the first open, so a server on PostgreSQL never loads it.
+ * The driver, loaded when a database is first opened (Node.js keeps it for the later opens), so a
+ * server on PostgreSQL never loads it. Every bundle leaves it out: a native addon is read from
+ * node_modules at run time. The addon is built on Node-API, whose binary interface does not change
+ * between Node.js releases, and the package carries it prebuilt for the common platforms: one
+ * install loads on every supported Node.js line, with nothing compiled.
  */
-let driver: typeof BetterSqlite3 | undefined;
-export function openSqlite(...args: ConstructorParameters<typeof BetterSqlite3>): Db {
-  driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-  return new driver(...args);
+async function driver(): Promise<Driver> {
+  // better-sqlite3 is CommonJS (`module.exports = Database`): Node.js gives it as the default export.
+  return (await import('better-sqlite3')).default;
+}
+
+/** Opens a SQLite database file (or an in-memory image) through better-sqlite3, loading it first if need be. */
+export async function openSqlite(...args: ConstructorParameters<Driver>): Promise<Db> {
+  const Database = await driver();
+  return new Database(...args);
 }
 
 /**
@@ -26,9 +33,9 @@ export function openSqlite(...args: ConstructorParameters<typeof BetterSqlite3>)
  * crash of the process (kill -9): the commit is in the OS before the call returns. Surviving
  * power loss as well would need synchronous=FULL, an fsync per commit.
  */
-export function openDatabase(dataDir: string): Db {
+export async function openDatabase(dataDir: string): Promise<Db> {
   try {
-    return openWritable(dataDir);
+    return await openWritable(dataDir);
   } catch (error) {
     if (!READ_ONLY_FAILURES.has((error as { code?: string }).code ?? '')) throw error;
     return openReadOnlyCopy(databaseFile(dataDir));
@@ -55,7 +62,7 @@ export function isReadOnly(db: Db): boolean {
  * and every write fails with SQLITE_READONLY, which handlers answer as 503 storage_unavailable.
  * The copy is of the main file, so changes still in a -wal file of a crashed process are not seen.
  */
-function openReadOnlyCopy(file: string): Db {
+async function openReadOnlyCopy(file: string): Promise<Db> {
   let image: Buffer | null = null;
   try {
     image = readFileSync(file);
@@ -64,7 +71,7 @@ function openReadOnlyCopy(file: string): Db {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const db = image === null ? openSqlite(':memory:') : openSqlite(image);
+  const db = await openSqlite(image ?? ':memory:');
   migrate(db, file);
   db.pragma('query_only = ON');
   readOnlyCopies.add(db);
@@ -76,11 +83,11 @@ function openReadOnlyCopy(file: string): Db {
  * made 0600 before SQLite opens it, and SQLite gives the -wal and -shm files it creates the mode
  * of the database file; files left by an older version are narrowed after the open.
  */
-function openWritable(dataDir: string): Db {
+async function openWritable(dataDir: string): Promise<Db> {
   makePrivateDir(dataDir);
   const file = databaseFile(dataDir);
   makePrivateFile(file);
-  const db = openSqlite(file);
+  const db = await openSqlite(file);
   db.pragma('journal_mode = WAL');
   for (const suffix of ['-wal', '-shm']) makePrivateFile(file + suffix, false);
   db.pragma('synchronous = NORMAL');

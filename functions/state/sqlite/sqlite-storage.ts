@@ -11,8 +11,8 @@ import { SqliteKeyStore } from './sqlite-key-store.ts';
 import { SqliteMessageStore } from './sqlite-message-store.ts';
 
 /** The embedded engine, the default: one SQLite file (and the secret files) in DATA_DIR. */
-export function openSqliteStorage(dataDir: string, options: StorageOptions): Storage {
-  const db = openDatabase(dataDir);
+export async function openSqliteStorage(dataDir: string, options: StorageOptions): Promise<Storage> {
+  const db = await openDatabase(dataDir);
   const inFlight = new InFlightKeys();
   const idempotency = new SqliteIdempotencyStore(db, inFlight);
   const ping = db.prepare('SELECT 1');
