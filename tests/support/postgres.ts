@@ -14,6 +14,14 @@ const run = promisify(execFile);
 export const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
 export const HAS_POSTGRES = existsSync(path.join(POSTGRES_BIN, 'initdb'));
 
+/**
+ * How long a pool opened on a test URL waits for a connection, in seconds: the URL's
+ * connect_timeout, which functions/state/postgres/pg-driver.ts honours. Its default of 3 s ran
+ * out on a loaded machine while 50 concurrent claims queued for connections; a hang is still
+ * caught by the tier's test timeout.
+ */
+const CONNECT_TIMEOUT_S = 60;
+
 /** A throwaway PostgreSQL on loopback: its own port and data directory, trust authentication. */
 export interface ThrowawayPostgres {
   /** The admin URL (user postgres, database postgres). */
@@ -71,7 +79,7 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
   };
   process.once('exit', stopAtExit);
   await start();
-  const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+  const url = `postgresql://postgres@127.0.0.1:${port}/postgres?connect_timeout=${CONNECT_TIMEOUT_S}`;
   return {
     url,
     port,

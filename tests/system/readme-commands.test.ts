@@ -75,7 +75,8 @@ const NOT_RUN: Record<string, string> = {
     'deletes files of dist/client under the tests running beside this one',
   'npx netlify-cli deploy --prod --dir dist/client': 'a Netlify account and the network',
   'npx vercel deploy dist/client --prod': 'a Vercel account and the network',
-  'npx wrangler pages deploy dist/client': 'a Cloudflare account and the network',
+  'cd dist/client && npx wrangler pages deploy .':
+    'a Cloudflare account and the network; tests/system/cloudflare-pages-functions.test.ts shows wrangler finds no Pages Functions where it runs',
   'npx wrangler secret put DATABASE_URL': 'a Cloudflare account and the network',
   'npm run bench:functions':
     'a benchmark of minutes on its own PostgreSQL and Redis; docs/performance.md gives its figures, and the hosts it starts run in tests/system/function-*.test.ts',

@@ -47,14 +47,32 @@ export const LONG_LIVED_POOL: PoolSize = {
  */
 export const SHORT_LIVED_POOL: PoolSize = { max: 3, idleTimeoutMillis: 5_000, keepAlive: false, allowExitOnIdle: true };
 
+/** How long a request waits for a connection when the URL does not say. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
+
+/**
+ * The URL's `connect_timeout`, libpq's name for it (whole seconds), which pg parses but leaves
+ * unused: a deployment whose database is slow to accept connections (a loaded machine, a cold
+ * serverless database) raises it there instead of failing at 3 s.
+ */
+function connectTimeoutMillis(connectionString: string): number {
+  const value = URL.parse(connectionString)?.searchParams.get('connect_timeout');
+  if (value === null || value === undefined) return DEFAULT_CONNECT_TIMEOUT_MS;
+  const seconds = Number(value);
+  if (!Number.isSafeInteger(seconds) || seconds <= 0)
+    throw new Error(`The PostgreSQL URL's connect_timeout is ${value}: it takes whole seconds above 0`);
+  return seconds * 1000;
+}
+
 /**
  * The connection pool of one storage. Times are BIGINT epoch milliseconds, which pg hands back as
  * strings lest a value past 2^53 lose digits; ours stay far below that, so they are read as
  * numbers, on this pool only (the driver's global parsers stay as they are).
  *
- * A request waits at most 3 s for a connection and a statement runs at most 10 s: past that the
- * database is down or overloaded, and the caller gets StorageUnavailable instead of hanging. TLS
- * and every other connection setting come from the URL, parsed as pg parses it.
+ * A request waits at most 3 s for a connection (or what the URL's connect_timeout says) and a
+ * statement runs at most 10 s: past that the database is down or overloaded, and the caller gets
+ * StorageUnavailable instead of hanging. TLS and every other connection setting come from the URL,
+ * parsed as pg parses it.
  */
 export async function createPool(connectionString: string, size: PoolSize = LONG_LIVED_POOL): Promise<Pool> {
   const pg = await driver();
@@ -63,7 +81,7 @@ export async function createPool(connectionString: string, size: PoolSize = LONG
   const pool = new pg.Pool({
     connectionString,
     ...size,
-    connectionTimeoutMillis: 3000,
+    connectionTimeoutMillis: connectTimeoutMillis(connectionString),
     statement_timeout: 10_000,
     types: parsers,
   });
