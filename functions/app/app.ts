@@ -6,6 +6,7 @@ import { logError } from '../log/log.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
 import { apiRoutes } from './routes.ts';
 import { createServices, type ServiceRuntime, type Services } from './services.ts';
+import type { ConnectionSlots } from '../state/storage.ts';
 
 /** The API as one object: its shared services, the router over its routes, and each request's caller. */
 export interface Api {
@@ -20,8 +21,9 @@ export async function createApi(
   projects: readonly ProjectSource[],
   searchIndex?: string,
   runtime?: ServiceRuntime,
+  slots?: ConnectionSlots,
 ): Promise<Api> {
-  const services = await createServices(config, projects, searchIndex, runtime);
+  const services = await createServices(config, projects, searchIndex, runtime, slots);
   const contexts = new RequestContexts((credential) => services.keys.verify(credential), services.quotas);
   const router = new Router(apiRoutes(services), {
     contexts,

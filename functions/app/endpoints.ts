@@ -42,9 +42,14 @@ export function serviceEndpoints(
   docs: readonly DocPage[],
   pageTemplate: (path: PagePath) => string,
 ): Map<string, Endpoint> {
-  const { contact, formTokens, search, config, catalog } = api.services;
+  const { contact, signing, search, config, catalog } = api.services;
   const { router, contexts } = api;
-  const contactForm = contactFormHandler(contact, formTokens, new ContactPage(pageTemplate('/contact')), config);
+  const contactForm = contactFormHandler(
+    contact,
+    () => signing.load().then((signers) => signers.formTokens),
+    new ContactPage(pageTemplate('/contact')),
+    config,
+  );
   const searchForm = searchPageHandler(search, new SearchPage(pageTemplate('/search')), config);
   const contactPage: Endpoint = (request) => contactForm(request, contexts.visitor(request));
   const searchPage: Endpoint = (request) => searchForm(request, contexts.visitor(request));

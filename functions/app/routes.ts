@@ -28,7 +28,10 @@ import type { Services } from './services.ts';
 export function apiRoutes(services: Services): Route[] {
   const { catalog, config, jobs } = services;
   const handlers: Record<CurrentId, RouteHandler> = {
-    listProjects: listProjectsHandler(catalog, services.cursors),
+    listProjects: listProjectsHandler(catalog, {
+      current: () => services.signing.current?.cursors,
+      load: () => services.signing.load().then((signers) => signers.cursors),
+    }),
     getProject: getProjectHandler(catalog),
     search: searchHandler(services.search, config.siteUrl),
     createContact: contactHandler(services.contact),

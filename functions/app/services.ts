@@ -10,17 +10,16 @@ import {
 import { Notifier, type ChannelSender } from '../contact/notifier.ts';
 import { WebhookSender } from '../contact/webhook-sender.ts';
 import { JobService } from '../jobs/job-service.ts';
-import { AccessTokens } from '../keys/access-token.ts';
 import { KeyService } from '../keys/key-service.ts';
 import { logError, logEvent, logWarning } from '../log/log.ts';
 import { QuotaBook } from '../limits/quotas.ts';
 import { Catalog, type ProjectSource } from '../projects/catalog.ts';
-import { CursorCodec } from '../projects/cursor.ts';
 import { loadSearchIndex } from '../search/load-search-index.ts';
 import type { SearchIndex } from '../search/search-index.ts';
 import { openStorage } from '../state/open-storage.ts';
 import { BackgroundWork } from './background-work.ts';
-import type { Storage } from '../state/storage.ts';
+import { SigningKeys } from './signing-keys.ts';
+import type { ConnectionSlots, Storage } from '../state/storage.ts';
 
 /** How often expired records (idempotency keys, test keys, old sandbox messages) are swept. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -34,19 +33,15 @@ const CLAIM_LEASE_MARGIN_MS = 5_000;
  */
 export type ServiceRuntime = 'long-lived' | 'function';
 
-/** A function has seconds to answer: PostgreSQL that is not there by then is reported, not waited for. */
-const FUNCTION_POSTGRES_WAIT_MS = 3_000;
-
 /** Everything the handlers share, built once per process from the configuration and the content. */
 export interface Services {
   config: Config;
   catalog: Catalog;
-  cursors: CursorCodec;
+  /** The signers (cursors, form tokens, access tokens), whose secrets are read when first needed. */
+  signing: SigningKeys;
   quotas: QuotaBook;
   storage: Storage;
   contact: ContactService;
-  /** The contact page's fill-time tokens, issued with the page and checked by the contact service. */
-  formTokens: FormTokens;
   keys: KeyService;
   jobs: JobService;
   search: SearchIndex;
@@ -87,9 +82,10 @@ export async function createServices(
   projects: readonly ProjectSource[],
   searchIndex?: string,
   runtime: ServiceRuntime = 'long-lived',
+  slots?: ConnectionSlots,
 ): Promise<Services> {
   const onDemand = runtime === 'function';
-  const storage = onDemand ? await openStorage(config, FUNCTION_POSTGRES_WAIT_MS, true) : await openStorage(config);
+  const storage = await openStorage(config, { runtime, slots });
   const catalog = new Catalog(projects, config.siteUrl);
   if (storage.readOnly)
     logEvent(
@@ -121,17 +117,13 @@ export async function createServices(
     for (const notifier of notifiers) notifier.wake();
     jobs = await JobService.start(jobDeps);
   }
-  const [cursorKey, tokenKey, formKey] = await Promise.all([
-    storage.secrets.loadOrCreate('cursor'),
-    storage.secrets.loadOrCreate('token'),
-    storage.secrets.loadOrCreate('form'),
-  ]);
-  const formTokens = new FormTokens(formKey, config.contactMinFillSeconds * 1000, config.apiOrigin === null);
+  const signing = new SigningKeys(storage.secrets, config);
+  const formTokens = () => signing.load().then((signers) => signers.formTokens);
 
   return {
     config,
     catalog,
-    cursors: new CursorCodec(cursorKey),
+    signing,
     quotas,
     storage,
     contact: new ContactService({
@@ -148,8 +140,12 @@ export async function createServices(
       onStored: () =>
         background === null ? notifiers.forEach((notifier) => notifier.wake()) : background.markDeliveriesDue(),
     }),
-    formTokens,
-    keys: new KeyService(storage.keys, new AccessTokens(tokenKey), config.testKeyTtlSeconds, config.tokenTtlSeconds),
+    keys: new KeyService(
+      storage.keys,
+      () => signing.load().then((signers) => signers.accessTokens),
+      config.testKeyTtlSeconds,
+      config.tokenTtlSeconds,
+    ),
     jobs,
     search: loadSearchIndex(searchIndex, projects),
     background,

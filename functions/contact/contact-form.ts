@@ -39,13 +39,23 @@ const THANKS = '/contact/thanks';
  */
 export function contactFormHandler(
   service: ContactService,
-  formTokens: FormTokens,
+  /** The fill-time tokens' signer, whose key is read when first needed. */
+  formTokens: () => Promise<FormTokens>,
   page: ContactPage,
   origins: PublicOrigins,
 ) {
   const { siteUrl, apiOrigin } = origins;
   const markdown = withLlmsTxtPointer(contactAsMarkdown(origins), siteUrl);
   const twinLink = markdownAlternateLink(`${siteUrl}${markdownTwinPath('/contact')}`);
+  /**
+   * A new fill-time token, or none while its key cannot be read (the database down): the page is
+   * still shown, and a post of it is then checked as one of a page that carried no token.
+   */
+  const freshFormToken = () =>
+    formTokens().then(
+      (tokens) => tokens.issue(),
+      () => '',
+    );
   // On an origin of its own, the service sends the visitor back to the pages on SITE_URL.
   const thanks = apiOrigin === null ? THANKS : `${siteUrl}${THANKS}`;
   const onSite = (body: string) => (apiOrigin === null ? body : linksToSite(body, siteUrl));
@@ -69,7 +79,7 @@ export function contactFormHandler(
         body: markdown,
       };
     }
-    if (read) return html(200, { token: randomUUID(), formToken: formTokens.issue() });
+    if (read) return html(200, { token: randomUUID(), formToken: await freshFormToken() });
     if (request.method !== 'POST') return methodNotAllowed('GET, HEAD, POST');
 
     let values: Record<ContactField, string> = { name: '', email: '', message: '' };
@@ -88,7 +98,8 @@ export function contactFormHandler(
       // A form shown again keeps its fill time running from the first view; a bad token gets a new one.
       formToken = form.get(GUARD_FIELDS.formToken) ?? '';
       const guards = { token: formToken, honeypot: form.get(GUARD_FIELDS.honeypot) ?? '' };
-      if (!['ok', 'too_fast'].includes(formTokens.check(formToken))) formToken = formTokens.issue();
+      const tokens = await formTokens();
+      if (!['ok', 'too_fast'].includes(tokens.check(formToken))) formToken = tokens.issue();
       // The page as a static file carries no key: this post is then its own (a resent form may be sent twice).
       const key = form.get('idempotency_key') ?? '';
       try {
@@ -118,7 +129,7 @@ export function contactFormHandler(
       const errors = (error.errors ?? []).filter((detail): detail is FieldProblem => 'field' in detail);
       return html(
         error.status,
-        { token, formToken: formToken === '' ? formTokens.issue() : formToken, values, summary, errors },
+        { token, formToken: formToken === '' ? await freshFormToken() : formToken, values, summary, errors },
         error.headers,
       );
     }

@@ -33,8 +33,8 @@ export interface ContactRequest {
 export interface ContactDependencies {
   idempotency: IdempotencyStore;
   messages: MessageStore;
-  /** Checks the fill-time token a post of the contact page carries. */
-  formTokens: FormTokens;
+  /** Checks the fill-time token a post of the contact page carries (its key is read when first needed). */
+  formTokens: () => Promise<FormTokens>;
   /** Messages kept per form token, FORM_TOKEN_MAX_MESSAGES in its lifetime (functions/contact/form-token.ts). */
   formTokenMessages: QuotaLimiter;
   /** The channels configured now: each live message is queued for delivery to each. */
@@ -99,7 +99,7 @@ export class ContactService {
       let counted: string | undefined;
       let signals: FormSignals | undefined;
       if (form !== undefined) {
-        let token = this.deps.formTokens.check(form.token);
+        let token = (await this.deps.formTokens()).check(form.token);
         if (token === 'ok') {
           if ((await this.deps.formTokenMessages.consume(form.token)).allowed) counted = form.token;
           else token = 'reused';

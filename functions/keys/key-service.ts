@@ -25,7 +25,8 @@ export class KeyService {
 
   constructor(
     private readonly store: KeyStore,
-    private readonly tokens: AccessTokens,
+    /** The access tokens' signer, whose key is read when first needed. */
+    private readonly tokens: () => Promise<AccessTokens>,
     private readonly ttlSeconds: number,
     private readonly tokenTtlSeconds: number,
   ) {}
@@ -48,7 +49,7 @@ export class KeyService {
   async verify(credential: string, now = Date.now()): Promise<string | null> {
     if (TEST_KEY_PATTERN.test(credential))
       return this.liveKey(await this.byHash(hashKey(credential)), now)?.keyId ?? null;
-    const keyId = this.tokens.verify(credential, now);
+    const keyId = (await this.tokens()).verify(credential, now);
     return keyId === null ? null : (this.liveKey(await this.byId(keyId), now)?.keyId ?? null);
   }
 
@@ -63,7 +64,7 @@ export class KeyService {
     if (key === undefined || key.keyId !== keyId) return null;
     // A token never outlives its key.
     const expiresAt = Math.min(now + this.tokenTtlSeconds * 1000, key.expiresAt);
-    return { token: this.tokens.issue(keyId, expiresAt), expiresIn: Math.floor((expiresAt - now) / 1000) };
+    return { token: (await this.tokens()).issue(keyId, expiresAt), expiresIn: Math.floor((expiresAt - now) / 1000) };
   }
 
   private byHash(hash: string): Promise<StoredKey | undefined> {

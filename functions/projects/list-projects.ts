@@ -3,26 +3,50 @@ import { ApiError } from '../http/api-error.ts';
 import { conditionalJson, representation, type Representation } from '../http/json.ts';
 import { parseQuery } from '../http/query.ts';
 import type { RouteHandler } from '../http/router.ts';
+import type { ApiRequest } from '../http/types.ts';
 import type { Catalog, ProjectFilter } from './catalog.ts';
 import type { CursorCodec } from './cursor.ts';
 import { listProjectsQuery } from './schema.ts';
 
 const CURSOR_WORDS = { refusal: () => invalidCursor('The cursor is not one this service issued, or it was altered.') };
 
+/** The cursor codec, whose key is read from the storage when a page first needs it. */
+export interface CursorKey {
+  /** The codec once its key is loaded, else undefined. */
+  current(): CursorCodec | undefined;
+  load(): Promise<CursorCodec>;
+}
+
+/** What a page does with cursors: read the one it was given, make the next. */
+type CursorSigner = Pick<CursorCodec, 'encode' | 'decode'>;
+
+/** Thrown by KEYLESS when a page needs the key: the handler loads it and answers again. */
+const KEY_NEEDED = Symbol('cursor key needed');
+/** The codec before its key is loaded: a page without a cursor in or out never needs one. */
+const KEYLESS: CursorSigner = {
+  encode: () => {
+    throw KEY_NEEDED;
+  },
+  decode: () => {
+    throw KEY_NEEDED;
+  },
+};
+
 /**
  * listProjects: one page of projects in catalog order. The cursor carries the position and the
  * filter it was made with; pages are cached by that position, so a repeated read costs only a
- * cursor check and a map lookup.
+ * cursor check and a map lookup. The cursors' key is read from the storage only when a page
+ * takes or makes a cursor, so a first page that holds every project needs no database.
  */
-export function listProjectsHandler(catalog: Catalog, cursors: CursorCodec): RouteHandler {
+export function listProjectsHandler(catalog: Catalog, cursors: CursorKey): RouteHandler {
   const pages = new LRUCache<string, Representation>({ max: 1000 });
 
-  return (request) => {
+  const answer = (request: ApiRequest, codec: CursorSigner) => {
     const { limit, cursor, domain, stack } = parseQuery(request.query, listProjectsQuery, { cursor: CURSOR_WORDS });
     let filter = normalizeFilter({ domain, stack });
     let after: string | null = null;
     if (cursor !== undefined) {
-      const state = cursors.decode(cursor);
+      const state = codec.decode(cursor);
       if (state === null) throw CURSOR_WORDS.refusal();
       const explicit = domain !== undefined || stack !== undefined;
       if (explicit && (filter.domain !== state.filter.domain || filter.stack !== state.filter.stack)) {
@@ -35,14 +59,31 @@ export function listProjectsHandler(catalog: Catalog, cursors: CursorCodec): Rou
     const key = `${filter.domain ?? ''}\u0000${filter.stack ?? ''}\u0000${after ?? ''}\u0000${limit}`;
     let page = pages.get(key);
     if (page === undefined) {
-      page = representation(buildPage(catalog, cursors, filter, after, limit));
+      page = representation(buildPage(catalog, codec, filter, after, limit));
       pages.set(key, page);
     }
     return conditionalJson(request, page);
   };
+
+  return (request) => {
+    const codec = cursors.current();
+    if (codec !== undefined) return answer(request, codec);
+    try {
+      return answer(request, KEYLESS);
+    } catch (thrown) {
+      if (thrown !== KEY_NEEDED) throw thrown;
+      return cursors.load().then((loaded) => answer(request, loaded));
+    }
+  };
 }
 
-function buildPage(catalog: Catalog, cursors: CursorCodec, filter: ProjectFilter, after: string | null, limit: number) {
+function buildPage(
+  catalog: Catalog,
+  cursors: CursorSigner,
+  filter: ProjectFilter,
+  after: string | null,
+  limit: number,
+) {
   const matches = catalog.filter(filter);
   let start = 0;
   if (after !== null) {

@@ -17,7 +17,14 @@ export class FileSecretStore implements SecretStore {
 
   constructor(private readonly dataDir: string) {}
 
-  async loadOrCreate(name: SecretName): Promise<Buffer> {
+  async loadAll(): Promise<Record<SecretName, Buffer>> {
+    return Object.fromEntries(SECRET_NAMES.map((name) => [name, this.loadOrCreate(name)])) as Record<
+      SecretName,
+      Buffer
+    >;
+  }
+
+  private loadOrCreate(name: SecretName): Buffer {
     const kept = readSecretFile(this.dataDir, name) ?? this.made.get(name);
     if (kept !== undefined) return kept;
     const secret = createSecretFile(this.dataDir, name);

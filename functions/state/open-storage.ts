@@ -11,18 +11,22 @@ import type { Storage, StorageOptions } from './storage.ts';
  */
 export const POSTGRES_START_WAIT_MS = 30_000;
 
+/** How the storage is opened for the host it runs on (StorageOptions' runtime and slots). */
+export type StorageHost = Pick<StorageOptions, 'runtime' | 'slots'>;
+
 /**
  * The engine the configuration selects: PostgreSQL when DATABASE_URL is set (every instance
  * sharing it is one service), else SQLite in DATA_DIR. Each engine loads its driver only when
  * chosen (pg-driver.ts, sqlite/database.ts), so the other's need not even load on this Node.js.
- * A PostgreSQL that does not answer yet is waited for, up to `startWaitMs`.
+ * A long-lived server connects now, waiting up to `startWaitMs` for a PostgreSQL that does not
+ * answer yet; a function instance connects when a store first needs the database.
  */
 export async function openStorage(
   config: Config,
+  host: StorageHost = {},
   startWaitMs = POSTGRES_START_WAIT_MS,
-  shortLived = false,
 ): Promise<Storage> {
-  const options: StorageOptions = { idempotencyTtlMs: config.idempotencyTtlSeconds * 1000, shortLived };
+  const options: StorageOptions = { idempotencyTtlMs: config.idempotencyTtlSeconds * 1000, ...host };
   if (config.databaseUrl === null) return openSqliteStorage(config.dataDir, options);
   const deadline = Date.now() + startWaitMs;
   for (let attempt = 1; ; attempt++) {

@@ -24,8 +24,8 @@ export const SECRET_BYTES = 32;
  * valid across restarts and on every instance sharing the storage.
  */
 export interface SecretStore {
-  /** The secret (SECRET_BYTES long); every caller, in any instance, gets the same one. */
-  loadOrCreate(name: SecretName): Promise<Buffer>;
+  /** Every secret (SECRET_BYTES long each), made where missing; every caller, in any instance, gets the same ones. */
+  loadAll(): Promise<Record<SecretName, Buffer>>;
 }
 
 /** Which engine holds the durable state: embedded SQLite (the default), or a shared PostgreSQL. */
@@ -35,8 +35,24 @@ export type StorageEngine = 'sqlite' | 'postgresql';
 export interface StorageOptions {
   /** How long an Idempotency-Key's recorded answer is kept for replays, in milliseconds. */
   idempotencyTtlMs: number;
-  /** Suits the PostgreSQL pool to the host: a long-lived server (the default) or short-lived function instances. */
-  shortLived?: boolean;
+  /**
+   * Suits the PostgreSQL connections to the host: a long-lived server (the default) migrates at
+   * open and keeps a pool; a function instance opens one connection when a store first needs it,
+   * migrates nothing (`npm run migrate` does) and lets the host release it between requests.
+   */
+  runtime?: 'long-lived' | 'function';
+  /** Where each request's connections live on a host that forbids sharing them between requests (workerd). */
+  slots?: ConnectionSlots;
+}
+
+/**
+ * Where a host that forbids reusing a connection across requests (workerd: "Cannot perform I/O
+ * on behalf of a different request") keeps each request's connections: the host runs every
+ * request in a slot of its own and closes what the slot holds once the request's work is done.
+ */
+export interface ConnectionSlots {
+  /** The running request's slot, or undefined outside one. */
+  current(): Map<object, { close(): Promise<void> }> | undefined;
 }
 
 /**
@@ -58,5 +74,10 @@ export interface Storage {
   readonly secrets: SecretStore;
   /** Resolves when the engine answers a trivial query; throws StorageUnavailable otherwise. */
   ping(): Promise<void>;
+  /**
+   * Closes the connections an instance holds while idle, for a host that may freeze it between
+   * requests (a frozen instance cannot close them itself); the next use opens new ones.
+   */
+  release(): Promise<void>;
   close(): Promise<void>;
 }

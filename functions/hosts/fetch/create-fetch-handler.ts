@@ -1,9 +1,10 @@
 import { createApi, type Api } from '../../app/app.ts';
 import type { PassReport } from '../../app/background-work.ts';
 import { serviceHandle, type Handle } from '../../app/handle.ts';
-import { lastResortAnswer } from '../../app/service-exchange.ts';
 import { loadConfig, type Config, type Env } from '../../config/env.ts';
+import type { ApiResponse } from '../../http/types.ts';
 import { flushLog, logError } from '../../log/log.ts';
+import type { ConnectionSlots } from '../../state/storage.ts';
 import { assertBuildMatches } from '../static/build-manifest.ts';
 import type { BuildData } from './build-data.ts';
 import { fetchHandlerOver, type FetchHandler } from './fetch-handler.ts';
@@ -23,11 +24,23 @@ export interface ServiceFunction {
   close(): Promise<void>;
 }
 
+/** What a host adds to the service beyond its environment and build. */
+export interface FunctionHost {
+  /** Where each request's connections live, on a host that forbids sharing them between requests (workerd). */
+  slots?: ConnectionSlots;
+}
+
+/** How long a client is told to wait when the service could not start (its storage or Redis). */
+const START_RETRY_AFTER_SECONDS = 5;
+
 /**
  * Builds the service for a function host from its environment and the build it was bundled
- * with. The configuration is checked here, at creation: a bad variable, a build made for other
- * values, or an embedded engine (EmbeddedEngineRefused) throws before any request is answered.
- * The connections are opened by the first request (or scheduled pass), as a cold start.
+ * with, once per instance: module scope on every host. The configuration is checked here, at
+ * creation: a bad variable, a build made for other values, or an embedded engine
+ * (EmbeddedEngineRefused) throws before any request is answered. Nothing connects until a
+ * request needs the database, and the instance's one PostgreSQL connection is released once no
+ * request is in flight and their `waitUntil` work is done, since the host may freeze the
+ * instance from then on (a frozen instance cannot close an idle connection itself).
  *
  * ```ts
  * import build from './build-data.json';
@@ -35,7 +48,7 @@ export interface ServiceFunction {
  * export default service.fetch;
  * ```
  */
-export function createFetchHandler(env: Env, build: BuildData): ServiceFunction {
+export function createFetchHandler(env: Env, build: BuildData, host: FunctionHost = {}): ServiceFunction {
   const config = loadConfig(env);
   assertSharedEngines(config);
   if (!config.allowBuildMismatch) assertBuildMatches(build.manifest, env);
@@ -44,19 +57,19 @@ export function createFetchHandler(env: Env, build: BuildData): ServiceFunction 
   /** The service once open: what a request left due is taken from it right after the answer. */
   let opened: Api | undefined;
   const open = () =>
-    (opening ??= openService(config, build).then(
+    (opening ??= openService(config, build, host).then(
       (service) => {
         opened = service.api;
         return service;
       },
       (error: unknown) => {
-        // The next request tries again (PostgreSQL may be starting).
+        // The next request tries again (Redis or PostgreSQL may be starting).
         opening = undefined;
         throw error;
       },
     ));
 
-  const fetch = fetchHandlerOver({
+  const answer = fetchHandlerOver({
     config,
     handle: async (request) => {
       let service: { handle: Handle };
@@ -64,12 +77,34 @@ export function createFetchHandler(env: Env, build: BuildData): ServiceFunction 
         service = await open();
       } catch (error) {
         logError(request.requestId, error, { event: 'service start failed' });
-        return lastResortAnswer(request.requestId);
+        return startFailedAnswer(request.requestId);
       }
       return service.handle(request);
     },
     takeDueWork: () => opened?.services.background?.takeDue(),
   });
+
+  let inFlight = 0;
+  /** Once the last request in flight and its `waitUntil` work are done: the connections go. */
+  const releaseAfter = async (work: readonly Promise<unknown>[]) => {
+    await Promise.allSettled(work);
+    if (--inFlight === 0) await opened?.services.storage.release().catch(() => undefined);
+  };
+  const fetch: FetchHandler = async (request, context) => {
+    inFlight++;
+    const work: Promise<unknown>[] = [];
+    const waitUntil = context?.waitUntil?.bind(context);
+    try {
+      return await answer(request, {
+        ...context,
+        ...(waitUntil === undefined ? {} : { waitUntil: (promise: Promise<unknown>) => void work.push(promise) }),
+      });
+    } finally {
+      const released = releaseAfter(work);
+      // The host keeps the instance alive for the work and the release; without waitUntil, they run as they may.
+      for (const promise of [...work, released]) waitUntil?.(promise);
+    }
+  };
 
   return {
     fetch,
@@ -78,6 +113,7 @@ export function createFetchHandler(env: Env, build: BuildData): ServiceFunction 
       try {
         return await (api.services.background as NonNullable<typeof api.services.background>).runPass();
       } finally {
+        await api.services.storage.release().catch(() => undefined);
         flushLog();
       }
     },
@@ -89,8 +125,29 @@ export function createFetchHandler(env: Env, build: BuildData): ServiceFunction 
   };
 }
 
-async function openService(config: Config, build: BuildData): Promise<{ api: Api; handle: Handle }> {
-  const api = await createApi(config, build.projects, build.searchIndex, 'function');
+/**
+ * The answer while the service cannot start (Redis or the storage not reachable): a 503 the
+ * client may retry, in the error shape, never a 500; the log has the cause.
+ */
+function startFailedAnswer(requestId: string): ApiResponse {
+  return {
+    status: 503,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(START_RETRY_AFTER_SECONDS) },
+    body: JSON.stringify({
+      code: 'storage_unavailable',
+      message: 'The service cannot start right now; nothing was stored.',
+      hint: `Retry after ${START_RETRY_AFTER_SECONDS} seconds.`,
+      requestId,
+    }),
+  };
+}
+
+async function openService(
+  config: Config,
+  build: BuildData,
+  host: FunctionHost,
+): Promise<{ api: Api; handle: Handle }> {
+  const api = await createApi(config, build.projects, build.searchIndex, 'function', host.slots);
   await api.services.quotas.ready();
   return { api, handle: serviceHandle(api, build.docs, (path) => build.pageTemplates[path]) };
 }

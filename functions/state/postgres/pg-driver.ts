@@ -18,6 +18,9 @@ async function driver(): Promise<PgDriver> {
   return pg.default ?? pg;
 }
 
+/** The longest a statement may run before it is cancelled (or, through a pooler, abandoned). */
+const STATEMENT_TIMEOUT_MS = 10_000;
+
 /** PostgreSQL's type oid of BIGINT (int8): every time column, the ids and COUNT(*). */
 const INT8_OID = 20;
 
@@ -27,6 +30,13 @@ export interface PoolSize {
   idleTimeoutMillis: number;
   keepAlive: boolean;
   allowExitOnIdle: boolean;
+  /**
+   * Whether the pool may set `statement_timeout` as a startup parameter of each connection. A
+   * transaction-mode pooler (PgBouncer, Neon's and Supabase's pooled URLs, Hyperdrive) hands each
+   * transaction any server connection and refuses session parameters, so a function's pool bounds
+   * each query on the client side instead (pg's query_timeout).
+   */
+  sessionSettings: boolean;
 }
 
 /** The node server: one process answers many requests at once for as long as it runs. */
@@ -35,17 +45,24 @@ export const LONG_LIVED_POOL: PoolSize = {
   idleTimeoutMillis: 30_000,
   keepAlive: true,
   allowExitOnIdle: false,
+  sessionSettings: true,
 };
 
 /**
  * A function instance: it answers one request (or a few) at a time, may be frozen between them
  * and is dropped without notice, and the database counts every open connection of every
- * instance against its limit (a free tier allows tens). A request uses at most three at once
- * (the three secrets at a cold start), so three; an idle connection goes after 5 s instead of
- * staying open on the server for a frozen instance; no TCP keep-alive, and an idle pool never
- * keeps the event loop alive, so a host that waits for it to drain is not held.
+ * instance against its limit (a free tier allows tens). So one connection, which the host
+ * releases whenever the instance may be frozen (functions/hosts/fetch/create-fetch-handler.ts);
+ * no TCP keep-alive, and an idle pool never keeps the event loop alive, so a host that waits for
+ * it to drain is not held.
  */
-export const SHORT_LIVED_POOL: PoolSize = { max: 3, idleTimeoutMillis: 5_000, keepAlive: false, allowExitOnIdle: true };
+export const FUNCTION_POOL: PoolSize = {
+  max: 1,
+  idleTimeoutMillis: 5_000,
+  keepAlive: false,
+  allowExitOnIdle: true,
+  sessionSettings: false,
+};
 
 /** How long a request waits for a connection when the URL does not say. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
@@ -78,11 +95,12 @@ export async function createPool(connectionString: string, size: PoolSize = LONG
   const pg = await driver();
   const parsers = new pg.TypeOverrides(pg.types);
   parsers.setTypeParser(INT8_OID, Number);
+  const { sessionSettings, ...limits } = size;
   const pool = new pg.Pool({
     connectionString,
-    ...size,
+    ...limits,
     connectionTimeoutMillis: connectTimeoutMillis(connectionString),
-    statement_timeout: 10_000,
+    ...(sessionSettings ? { statement_timeout: STATEMENT_TIMEOUT_MS } : { query_timeout: STATEMENT_TIMEOUT_MS }),
     types: parsers,
   });
   // An idle connection that breaks (a server restart) emits 'error' on the pool; unheard, it would

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Pool } from 'pg';
+import type { PgPool } from './pg-connections.ts';
 import type { Claim, IdempotencyStore, KeyRef } from '../../contact/idempotency-store.ts';
 import { StorageUnavailable } from '../../http/storage-unavailable.ts';
 import { isUnavailable, withPostgres } from './pg-errors.ts';
@@ -49,7 +49,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
   private readonly unreleased = new Map<string, { ref: KeyRef; token: string }>();
   private retryTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly pool: PgPool) {}
 
   claim(ref: KeyRef, leaseMs: number, now = Date.now()): Promise<Claim> {
     return withPostgres(async () => {

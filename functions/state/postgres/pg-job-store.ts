@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { PgPool } from './pg-connections.ts';
 import type {
   ClaimedJob,
   EnqueueOutcome,
@@ -61,7 +61,7 @@ const HELD = "id = $1 AND locked_by = $2 AND status = 'running'";
 
 /** The job queue in PostgreSQL, shared by every instance: workers lease jobs and renew the leases. */
 export class PgJobStore implements JobStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly pool: PgPool) {}
 
   enqueue(job: NewJob, shares: QueueShares, now: number, expiresAt: number): Promise<EnqueueOutcome> {
     return withPostgres(async () => {

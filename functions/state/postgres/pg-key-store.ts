@@ -1,11 +1,11 @@
-import type { Pool } from 'pg';
+import type { PgPool } from './pg-connections.ts';
 import type { KeyStore, NewKey, StoredKey } from '../../keys/key-store.ts';
 import { KEY_COLUMNS, toStoredKey, type KeyRow } from '../key-row.ts';
 import { withPostgres } from './pg-errors.ts';
 
 /** API key hashes in PostgreSQL. */
 export class PgKeyStore implements KeyStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly pool: PgPool) {}
 
   async insert(key: NewKey): Promise<void> {
     await withPostgres(() =>

@@ -1,4 +1,5 @@
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
+import type { PgPool } from './pg-connections.ts';
 import type {
   Channel,
   DueDelivery,
@@ -89,7 +90,7 @@ const REQUEUE = `
 /** The inbox and its outbox in PostgreSQL; `ttlMs` is how long a key's recorded answer is kept. */
 export class PgMessageStore implements MessageStore {
   constructor(
-    private readonly pool: Pool,
+    private readonly pool: PgPool,
     private readonly ttlMs: number,
   ) {}
 

@@ -1,4 +1,5 @@
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
+import type { PgPool } from './pg-connections.ts';
 import { isUnavailable } from './pg-errors.ts';
 
 /**
@@ -7,7 +8,7 @@ import { isUnavailable } from './pg-errors.ts';
  * `begin` may carry statements without parameters to run with BEGIN in the same round trip.
  */
 export async function inTransaction<T>(
-  pool: Pool,
+  pool: PgPool,
   work: (client: PoolClient) => Promise<T>,
   begin = 'BEGIN',
 ): Promise<T> {

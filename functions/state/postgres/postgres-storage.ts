@@ -1,13 +1,15 @@
 import { redactUrl } from '../../config/redact-url.ts';
 import type { Storage, StorageOptions } from '../storage.ts';
-import { createPool, LONG_LIVED_POOL, SHORT_LIVED_POOL } from './pg-driver.ts';
+import { FUNCTION_POOL, LONG_LIVED_POOL } from './pg-driver.ts';
+import { PgConnections } from './pg-connections.ts';
+import { StorageUnavailable } from '../../http/storage-unavailable.ts';
+import { SchemaTooNew } from '../schema-too-new.ts';
 import { isUnavailable, withPostgres } from './pg-errors.ts';
 import { PgIdempotencyStore } from './pg-idempotency-store.ts';
 import { PgJobStore } from './pg-job-store.ts';
 import { PgKeyStore } from './pg-key-store.ts';
 import { PgMessageStore } from './pg-message-store.ts';
 import { PgSecretStore } from './pg-secret-store.ts';
-import { runMigrations } from './run-migrations.ts';
 
 /** PostgreSQL could not be reached when the storage was opened; the message names where it was looked for. */
 export class PostgresUnreachable extends Error {
@@ -19,34 +21,45 @@ export class PostgresUnreachable extends Error {
 }
 
 /**
- * Opens the shared storage at `url` (a postgresql:// URL; TLS and the rest as pg reads them) and
- * brings its schema up to date. Throws PostgresUnreachable when the server does not answer,
- * SchemaTooNew when a newer version of the service has migrated the database.
+ * The shared storage at `url` (a postgresql:// URL; TLS and the rest as pg reads them). A
+ * long-lived server connects now, bringing the schema up to date (PostgresUnreachable when the
+ * server does not answer, SchemaTooNew when a newer version of the service migrated it); a
+ * function instance connects only when a store first needs the database (PgConnections).
  */
 export async function openPostgresStorage(url: string, options: StorageOptions): Promise<Storage> {
   const location = redactUrl(url);
-  const pool = await createPool(url, options.shortLived === true ? SHORT_LIVED_POOL : LONG_LIVED_POOL);
-  try {
-    await runMigrations(pool, location);
-  } catch (error) {
-    await pool.end();
-    if (isUnavailable(error)) throw new PostgresUnreachable(location, { cause: error });
-    throw error;
+  const longLived = options.runtime !== 'function';
+  const connections = new PgConnections(url, location, {
+    size: longLived ? LONG_LIVED_POOL : FUNCTION_POOL,
+    migrate: longLived,
+    slots: options.slots,
+  });
+  if (longLived) {
+    try {
+      await connections.query('SELECT 1');
+    } catch (error) {
+      await connections.release();
+      const cause = error instanceof StorageUnavailable ? (error.cause ?? error) : error;
+      if (cause instanceof SchemaTooNew) throw cause;
+      if (isUnavailable(cause)) throw new PostgresUnreachable(location, { cause });
+      throw cause;
+    }
   }
   let closing: Promise<void> | undefined;
   return {
     engine: 'postgresql',
     location,
     readOnly: false,
-    messages: new PgMessageStore(pool, options.idempotencyTtlMs),
-    idempotency: new PgIdempotencyStore(pool),
-    jobs: new PgJobStore(pool),
-    keys: new PgKeyStore(pool),
-    secrets: new PgSecretStore(pool),
+    messages: new PgMessageStore(connections, options.idempotencyTtlMs),
+    idempotency: new PgIdempotencyStore(connections),
+    jobs: new PgJobStore(connections),
+    keys: new PgKeyStore(connections),
+    secrets: new PgSecretStore(connections),
     async ping() {
-      await withPostgres(() => pool.query('SELECT 1'));
+      await withPostgres(() => connections.query('SELECT 1'));
     },
+    release: () => connections.release(),
     // Idempotent, as SQLite's close is: a service stopped twice must not throw the second time.
-    close: () => (closing ??= pool.end()),
+    close: () => (closing ??= connections.release()),
   };
 }

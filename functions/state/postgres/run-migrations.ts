@@ -32,7 +32,7 @@ export async function schemaVersion(client: Pick<Pool, 'query'>): Promise<number
  * code knows is left as it is (SchemaTooNew). Returns the versions applied.
  */
 export async function runMigrations(
-  pool: Pool,
+  pool: Pick<Pool, 'connect'>,
   location: string,
   lockTimeoutMs = MIGRATION_LOCK_TIMEOUT_MS,
 ): Promise<number[]> {

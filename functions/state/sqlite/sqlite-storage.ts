@@ -29,6 +29,8 @@ export async function openSqliteStorage(dataDir: string, options: StorageOptions
     async ping() {
       withStorage(() => ping.get());
     },
+    // One file in this process: nothing to give back while idle.
+    release: () => Promise.resolve(),
     async close() {
       // Writes still queued for their group commit are stored (and their requests answered) first.
       commits.flush();
