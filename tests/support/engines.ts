@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
-import { freshDatabaseUrl } from './postgres.ts';
+import { freshDatabaseUrl, migrateDatabase } from './postgres.ts';
 import { REDIS_DATABASES } from './redis-global-setup.ts';
 
 /**
@@ -31,6 +31,16 @@ export function engineEnv(dataDir: string): Promise<Record<string, string>> {
     }));
     sharedStateOf.set(dataDir, env);
   }
+  return env;
+}
+
+/**
+ * engineEnv for a function deployment, with its database migrated as the deploy step does
+ * (`npm run migrate`): a function instance only checks the schema.
+ */
+export async function functionEngineEnv(dataDir: string): Promise<Record<string, string>> {
+  const env = await engineEnv(dataDir);
+  if (env.DATABASE_URL !== undefined) await migrateDatabase(env.DATABASE_URL);
   return env;
 }
 

@@ -3,7 +3,7 @@ import { mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
-import { engineEnv } from './engines.ts';
+import { functionEngineEnv } from './engines.ts';
 import { freshDataDir, logEntry, ROOT, serverEnv } from './server.ts';
 
 /** The function bundle the host imports anew per request; built once per test file. */
@@ -71,7 +71,7 @@ export async function startFetchHost(
   const child = spawn(process.execPath, [path.join(ROOT, 'tests/support/fetch-host-child.mjs')], {
     cwd: ROOT,
     env: {
-      ...serverEnv(dataDir, { ...(await engineEnv(dataDir)), ...env }),
+      ...serverEnv(dataDir, { ...(await functionEngineEnv(dataDir)), ...env }),
       FETCH_HOST_BUNDLE: bundle,
       FETCH_HOST_DIST: path.join(ROOT, 'dist'),
       FETCH_HOST_WAIT_UNTIL: waitUntil ? '1' : '0',

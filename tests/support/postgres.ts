@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { freePort } from './free-port.ts';
+import { createPool } from '../../functions/state/postgres/pg-driver.ts';
+import { runMigrations } from '../../functions/state/postgres/run-migrations.ts';
 
 const run = promisify(execFile);
 
@@ -121,4 +123,14 @@ export function freshDatabaseUrl(): Promise<string> {
   const adminUrl = inject('postgresUrl');
   if (adminUrl === '') throw new Error('No PostgreSQL in this run: check HAS_POSTGRES first');
   return createDatabase(adminUrl);
+}
+
+/** Brings the database at `url` to this build's schema, as `npm run migrate` does from a deploy step. */
+export async function migrateDatabase(url: string): Promise<void> {
+  const pool = await createPool(url);
+  try {
+    await runMigrations(pool, url);
+  } finally {
+    await pool.end();
+  }
 }

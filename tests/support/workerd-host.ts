@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { engineEnv } from './engines.ts';
+import { functionEngineEnv } from './engines.ts';
 import { freePort } from './free-port.ts';
 import { freshDataDir, ROOT } from './server.ts';
 
@@ -30,7 +30,7 @@ export async function startWorkerdHost(vars: Record<string, string> = {}): Promi
   const stateDir = mkdtempSync(path.join(tmpdir(), 'portfolio-wrangler-'));
   // The tests' limits differ from the build's, as startServer's do (tests/support/server.ts serverEnv).
   const allVars = {
-    ...(await engineEnv(dataDir)),
+    ...(await functionEngineEnv(dataDir)),
     ...(Object.keys(vars).length > 0 ? { ALLOW_BUILD_MISMATCH: 'true' } : {}),
     ...vars,
   };

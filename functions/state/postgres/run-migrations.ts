@@ -15,12 +15,20 @@ const MIGRATION_LOCK = 7_361_902_114;
  */
 export const MIGRATION_LOCK_TIMEOUT_MS = 60_000;
 
+/** SQLSTATE undefined_table: a database no migration has touched has no schema_migrations. */
+const UNDEFINED_TABLE = '42P01';
+
 /** The schema version a database records: 0 when it has none yet (no schema_migrations table). */
 export async function schemaVersion(client: Pick<Pool, 'query'>): Promise<number> {
-  const { rows } = await client.query<{ version: number }>(
-    "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0 ELSE (SELECT COALESCE(MAX(version), 0)::int FROM schema_migrations) END AS version",
-  );
-  return rows[0]?.version ?? 0;
+  try {
+    const { rows } = await client.query<{ version: number }>(
+      'SELECT COALESCE(MAX(version), 0)::int AS version FROM schema_migrations',
+    );
+    return rows[0]?.version ?? 0;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return 0;
+    throw error;
+  }
 }
 
 /**
