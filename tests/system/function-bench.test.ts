@@ -50,7 +50,8 @@ describe.skipIf(TEST_ENGINE !== 'shared')('npm run bench:functions, short', () =
       for (const name of ['readMedianMs', 'readP95Ms', 'writeMedianMs', 'writeP95Ms'])
         expect(isFigure(row[name]), `${String(row.target)} ${name}`).toBe(true);
     expect(figures.bundles.length).toBeGreaterThan(0);
-    for (const bundle of figures.bundles) expect([isFigure(bundle.bytes), isFigure(bundle.gzipBytes)]).toEqual([true, true]);
+    for (const bundle of figures.bundles)
+      expect([isFigure(bundle.bytes), isFigure(bundle.gzipBytes)]).toEqual([true, true]);
 
     // The printed report carries the same figures.
     const number = String.raw`\d+(?:\.\d+)?`;
