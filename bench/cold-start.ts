@@ -36,21 +36,23 @@ async function untilOk(port: number, urlPath: string, started: number, deadline:
 
 /**
  * Starts the production entry as `npm run serve` does, on a fresh data directory (and `env`, such
- * as the shared engines' URLs), and asks for `/` from the moment of spawn until it answers 200,
- * then `/api/v1/projects`.
+ * as the shared engines' URLs) and a free port of its own, and asks for `/` from the moment of
+ * spawn until it answers 200, then `/api/v1/projects`.
  */
 export async function measureColdStart(env: Record<string, string> = {}): Promise<ColdStart> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
+    // The port and host last: this function chose them and polls them, whatever `env` says
+    // (the bench's server settings carry PORT=0 for servers that report their port).
     env: {
       ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       ACCESS_LOG: 'false',
       DATA_DIR: mkdtempSync(path.join(WORK_DIR, 'cold-')),
       ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -2,7 +2,7 @@
 // answers one request, prints the times and exits. `serve`: mounts the bundle's fetch handler in a
 // minimal node:http server (one warm instance, as a host keeps it between requests) and prints its port.
 import { createServer } from 'node:http';
-import { Readable } from 'node:stream';
+import { requestBodyStream } from '../tests/support/request-body-stream.mjs';
 
 const [mode, bundle] = process.argv.slice(2);
 const startedImport = performance.now();
@@ -26,11 +26,14 @@ const server = createServer(async (req, res) => {
     headers: Object.entries(req.headers).flatMap(([name, value]) =>
       Array.isArray(value) ? value.map((one) => [name, one]) : value === undefined ? [] : [[name, value]],
     ),
-    body: hasBody ? Readable.toWeb(req) : undefined,
+    body: hasBody ? requestBodyStream(req) : undefined,
     duplex: 'half',
   });
   const response = await entry.fetch(request);
-  res.writeHead(response.status, [...response.headers].flat());
+  const headerList = [...response.headers].flat();
+  // A body the handler left unread (a 413) ends the connection, lest the rest be read as the next request.
+  if (hasBody && !req.complete) headerList.push('connection', 'close');
+  res.writeHead(response.status, headerList);
   res.end(Buffer.from(await response.arrayBuffer()));
 });
 server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -23,12 +23,24 @@ import { BENCH_SERVER_ENV, ROOT, SERVER_ENTRY, WORK_DIR } from './processes.ts';
  *   (GET /api/v1/projects: a quota counted in Redis) and a write (POST /api/v1/contact with an
  *   Idempotency-Key: the claim, the message and the answer in PostgreSQL, the quota in Redis).
  * - The bundles' sizes and largest dependencies (dist/functions/bundle-report.json).
+ * The figures are printed, and written as JSON to BENCH_JSON when it is set (FunctionFigures).
  */
-const COLD_RUNS = Number(process.env.COLD_RUNS ?? 7);
-const REQUESTS = Number(process.env.REQUESTS ?? 200);
-const WARMUP = 20;
+/** `BENCH_SHORT=1`: one cold start of each and a few requests, to check that the bench runs (tests/system/function-bench.test.ts). */
+const SHORT = process.env.BENCH_SHORT === '1';
+const COLD_RUNS = Number(process.env.COLD_RUNS ?? (SHORT ? 1 : 7));
+const REQUESTS = Number(process.env.REQUESTS ?? (SHORT ? 5 : 200));
+const WARMUP = SHORT ? 2 : 20;
+/** Where the figures also go as JSON, when set. */
+const FIGURES_FILE = process.env.BENCH_JSON;
 const FUNCTION_BUNDLE = path.join(ROOT, 'dist/functions/vercel.mjs');
 const CHILD = path.join(ROOT, 'bench/function-child.mjs');
+
+/** What one run measured, in milliseconds (sizes in bytes). */
+interface FunctionFigures {
+  coldStartMs: { functionSpawnToAnswer: number; functionLoadToAnswer: number; nodeServerSpawnToAnswer: number };
+  warm: { target: string; readMedianMs: number; readP95Ms: number; writeMedianMs: number; writeP95Ms: number }[];
+  bundles: { file: string; bytes: number; gzipBytes: number }[];
+}
 
 if (!HAS_POSTGRES || !HAS_REDIS)
   throw new Error('bench:functions needs PostgreSQL and Redis (Debian packages postgresql-15, redis-server)');
@@ -106,6 +118,11 @@ async function latency(baseUrl: string): Promise<{ read: number[]; write: number
 
 const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
 const rows: string[] = [];
+const figures: FunctionFigures = {
+  coldStartMs: { functionSpawnToAnswer: NaN, functionLoadToAnswer: NaN, nodeServerSpawnToAnswer: NaN },
+  warm: [],
+  bundles: [],
+};
 try {
   const engines = {
     ...BENCH_SERVER_ENV,
@@ -128,6 +145,11 @@ try {
     const { firstApiMs } = await measureColdStart(engines);
     if (run >= 0) server.push(firstApiMs);
   }
+  figures.coldStartMs = {
+    functionSpawnToAnswer: median(function_.spawnMs),
+    functionLoadToAnswer: median(function_.loadMs),
+    nodeServerSpawnToAnswer: median(server),
+  };
   rows.push(
     `Cold start, median of ${COLD_RUNS} fresh processes (ms): function spawn→first answer ${ms(median(function_.spawnMs))} ` +
       `(module load→first answer ${ms(median(function_.loadMs))}); Node server spawn→first answer ${ms(median(server))}`,
@@ -182,6 +204,13 @@ try {
     const running = await target.start();
     try {
       const { read, write } = await latency(running.baseUrl);
+      figures.warm.push({
+        target: target.name,
+        readMedianMs: median(read),
+        readP95Ms: p95(read),
+        writeMedianMs: median(write),
+        writeP95Ms: p95(write),
+      });
       rows.push(
         `| ${target.name} | ${ms(median(read))} / ${ms(p95(read))} | ${ms(median(write))} / ${ms(p95(write))} |`,
       );
@@ -197,14 +226,17 @@ try {
     largestInputs: { name: string; bytes: number }[];
   }[];
   rows.push('', 'Bundles (raw / gzip, KiB) and their largest inputs (KiB in the bundle):');
-  for (const bundle of report)
+  for (const bundle of report) {
+    figures.bundles.push({ file: bundle.file, bytes: bundle.bytes, gzipBytes: bundle.gzipBytes });
     rows.push(
       `- ${bundle.file}: ${Math.round(bundle.bytes / 1024)} / ${Math.round(bundle.gzipBytes / 1024)}; ` +
         bundle.largestInputs.map(({ name, bytes }) => `${name} ${Math.round(bytes / 1024)}`).join(', '),
     );
+  }
 } finally {
   await Promise.all([redis.stop(), postgres.destroy()]);
 }
+if (FIGURES_FILE !== undefined) writeFileSync(FIGURES_FILE, `${JSON.stringify(figures, null, 2)}\n`);
 process.stdout.write(
   `${rows.join('\n')}\n\nNode ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), one run.\n`,
 );

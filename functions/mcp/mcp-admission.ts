@@ -1,6 +1,6 @@
 // What every MCP request passes before an SDK sees it, whichever SDK and era answer it: the Origin
 // check, CORS preflight, the bounded body, and the quota charged per JSON-RPC message.
-import { ApiError, errorBody, type ErrorBody } from '../http/api-error.ts';
+import { ApiError, errorBody, payloadTooLarge, type ErrorBody } from '../http/api-error.ts';
 import type { RequestContexts } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { bodyRequests } from '../http/charge.ts';
@@ -32,7 +32,7 @@ export interface AdmissionOptions {
   corsRequestHeaders: string;
 }
 
-/** A POST let through: its body read and bounded, its messages paid for. */
+/** A POST let through: its messages paid for, its body read and bounded. */
 interface AdmittedPost {
   body: Buffer;
   /** The body as JSON, or undefined when it is not JSON (the SDK then answers its parse error). */
@@ -49,8 +49,10 @@ export type Admission =
 /**
  * Checks the Host and the Origin (a browser page of another site may not drive the server, MCP
  * transport "Security Warning": DNS rebinding names the page's site in Host, a cross-site page
- * in Origin), answers the CORS preflight, and for a POST reads the body and charges one request
- * per JSON-RPC message, batched or not, before any work. A refused Host or Origin costs nothing.
+ * in Origin), answers the CORS preflight, and for a POST charges one request per JSON-RPC
+ * message, batched or not, before any work: what the declared length costs before the body is
+ * read (an over-quota client is refused unread), the rest once it is. A refused Host or Origin
+ * costs nothing.
  */
 export async function admit(request: ApiRequest, options: AdmissionOptions): Promise<Admission> {
   const host = options.hostVerdict(headerValue(request, 'host'));
@@ -102,19 +104,24 @@ export async function admit(request: ApiRequest, options: AdmissionOptions): Pro
   }
   if (request.method !== 'POST') return { other: { headers: cors, caller: callerOf(request) } };
 
-  // Read before anything can refuse the request, so a refusal carries the request's id when it has one.
+  // The quota is charged before the body is read: an over-quota client is refused without its
+  // body being read or parsed, so its refusal cannot name the request's id (null). What the
+  // length declares is charged first; what the body turns out to cost beyond that, once read.
   let parsedBody: unknown;
   try {
+    const declared = declaredLength(request);
+    // Refused by its declared length before a byte is read, and uncharged, as readBody would.
+    if (declared !== undefined && declared > MCP_BODY_MAX_BYTES) throw payloadTooLarge(MCP_BODY_MAX_BYTES);
+    const context = await options.contexts.of(request);
+    const prepaid = bodyRequests(declared ?? 0);
+    let quotaHeaders = await context.charge(MESSAGE_QUOTA, prepaid);
     const body = await request.readBody(MCP_BODY_MAX_BYTES);
     parsedBody = parsedOrUndefined(body);
     boundToolArguments(parsedBody);
     const messages = messageCount(parsedBody);
-    // A request refused for its length costs one, like any other refused request; a large body more.
-    const context = await options.contexts.of(request);
-    const quotaHeaders = await context.charge(
-      MESSAGE_QUOTA,
-      Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(body.length)),
-    );
+    // A batch refused for its length costs one, like any other refused request; a large body more.
+    const owed = Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(body.length)) - prepaid;
+    if (owed > 0) quotaHeaders = await context.charge(MESSAGE_QUOTA, owed);
     if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
     return { post: { body, parsedBody, headers: { ...cors, ...quotaHeaders }, caller: callerOf(request) } };
   } catch (error) {
@@ -132,12 +139,20 @@ export async function admit(request: ApiRequest, options: AdmissionOptions): Pro
   }
 }
 
+/** The body length the request declares (Content-Length), when it declares one that is a length. */
+function declaredLength(request: ApiRequest): number | undefined {
+  const value = headerValue(request, 'content-length');
+  if (value === undefined || !/^\d+$/.test(value)) return undefined;
+  return Number(value);
+}
+
 /**
  * What an MCP POST costs, charged before any work: one request per JSON-RPC message (a batch of
  * n costs n), whatever it is: a tool call, a notification, a call to an unknown tool. A tool
  * call's first API operation is that request (see tool-registry.ts), so the tool costs what
  * the operation costs over HTTP. A body that is not JSON, or an empty batch, costs one. A body
- * over BODY_BYTES_PER_REQUEST costs at least one per started share of it.
+ * over BODY_BYTES_PER_REQUEST costs at least one per started share of it (its declared share
+ * charged before it is read, the rest after).
  */
 function messageCount(parsed: unknown): number {
   return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;

@@ -4,9 +4,11 @@
 // tool, an extra parameter, a header the SDK would refuse) goes to the SDK, which answers it as
 // before. The tool runs through the same registry either way (tool-registry.ts answerToolCall).
 import {
+  classifyInboundRequest,
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   isJsonContentType,
+  isSpecType,
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -50,10 +52,11 @@ const PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
 
 /**
  * The call, when the request is a plain tools/call the SDK would serve unchanged; undefined
- * otherwise. Checked as the SDK checks (JSON content type, Accept naming both JSON and event
- * streams, a supported version in MCP-Protocol-Version; in 2026-07-28 also the `_meta` envelope
- * matching that header, Mcp-Method and Mcp-Name matching the body), and narrower: whatever it
- * does not recognise is left to the SDK.
+ * otherwise. Checked as the SDK checks, with the SDK's schemas and its era classifier (JSON
+ * content type, Accept naming both JSON and event streams, a supported version in
+ * MCP-Protocol-Version; in 2026-07-28 also the `_meta` envelope matching that header, Mcp-Method
+ * and Mcp-Name matching the body), and narrower: whatever it does not recognise is left to the
+ * SDK (tests/unit/plain-tool-call.test.ts holds both paths to one verdict over generated messages).
  */
 export function plainToolCall(request: ApiRequest, body: unknown): PlainToolCall | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || !hasOnly(body, MESSAGE_KEYS))
@@ -72,19 +75,30 @@ export function plainToolCall(request: ApiRequest, body: unknown): PlainToolCall
   const method = headerValue(request, 'mcp-method');
   const named = headerValue(request, 'mcp-name');
 
+  // The SDK's own checks, with its own schemas: the message as a CallToolRequest, and the era as
+  // its dual-era entry classifies it (the 2026-07-28 `_meta` envelope, clientInfo and
+  // clientCapabilities included, and the headers against the body). What either refuses goes
+  // to the SDK, which answers its refusal.
+  if (!isSpecType.CallToolRequest(body)) return undefined;
+  const era = classifyInboundRequest({
+    httpMethod: request.method,
+    protocolVersionHeader: version,
+    mcpMethodHeader: method,
+    mcpNameHeader: named,
+    body,
+  });
   if (meta === undefined) {
     // 2025 era: no envelope, no 2026-07-28 headers, a version of that era.
-    if (method !== undefined || named !== undefined) return undefined;
+    if (era.kind !== 'legacy' || method !== undefined || named !== undefined) return undefined;
     if (version === undefined || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
     return { id: id as string | number, modern: false, name, args };
   }
+  if (era.kind !== 'modern' || era.messageKind !== 'request') return undefined;
   if (!isPlainObject(meta) || !hasOnly(meta, MODERN_META_KEYS)) return undefined;
+  // The SDK compares the headers with the body after classifying the request.
   const claimed = meta[PROTOCOL_VERSION_META_KEY];
   if (typeof claimed !== 'string' || claimed !== version || !MODERN_PROTOCOL_VERSIONS.includes(claimed))
     return undefined;
-  if (!isPlainObject(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
-  const clientInfo = meta[CLIENT_INFO_META_KEY];
-  if (clientInfo !== undefined && !isPlainObject(clientInfo)) return undefined;
   if (method !== 'tools/call' || named !== name) return undefined;
   return { id: id as string | number, modern: true, name, args };
 }

@@ -1,4 +1,13 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestContext } from '../../functions/http/request-context.ts';
+import type { ApiRequest, ApiResponse } from '../../functions/http/types.ts';
+import { apiCaller, type McpCaller } from '../../functions/mcp/api-caller.ts';
+import { serverIdentity } from '../../functions/mcp/dual-era-server.ts';
+import { mcpEraEndpoint } from '../../functions/mcp/era-endpoint.ts';
+import { mcpServers } from '../../functions/mcp/mcp-servers.ts';
+import type { ToolContext } from '../../functions/mcp/tool-registry.ts';
+import { Catalog } from '../../functions/projects/catalog.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { MODERN_ENVELOPE, MODERN_VERSION } from '../support/mcp-eras.ts';
 
@@ -89,5 +98,147 @@ describe('a plain tools/call answers as the SDK does', () => {
         body: { id: 9, error: { code: -32602, message: expect.stringMatching(/Unknown tool/) } },
       });
     }
+  });
+});
+
+/**
+ * The plain path refuses exactly what the SDK refuses: every generated tools/call message, of
+ * either era and of any shape (ids, names, arguments, the 2026-07-28 envelope and headers, right
+ * or wrong), goes to the endpoint as it is and to one whose plain path can never answer (its
+ * callTool finds no tool, so every message reaches the SDK). Both must accept or refuse it alike,
+ * with the same status and JSON-RPC error code, and give the same result when they accept it.
+ */
+describe('the plain path and the SDK, over generated messages', () => {
+  const SITE = 'http://localhost:4321';
+  const servers = mcpServers({ catalog: new Catalog([], SITE), docs: [], siteUrl: SITE, apiOrigin: null });
+  // The tools' API is the in-process one of this file.
+  const contextOf = (caller: McpCaller): ToolContext => ({
+    api: apiCaller(server.api.router, caller),
+    requestId: caller.requestId,
+  });
+  const free = { charge: () => ({}) } as unknown as RequestContext;
+  const endpoint = (plain: boolean) =>
+    mcpEraEndpoint({
+      siteUrl: SITE,
+      hostVerdict: () => ({ ok: true }),
+      isAllowedOrigin: () => true,
+      contexts: { of: () => free },
+      buildServer: (caller) => servers.build('docs', contextOf(caller)),
+      callTool: plain
+        ? (caller, name, args) => servers.callTool('docs', contextOf(caller), name, args)
+        : () => Promise.resolve(undefined),
+      serverInfo: serverIdentity('docs', SITE),
+    });
+  const withPlainPath = endpoint(true);
+  const sdkOnly = endpoint(false);
+
+  /**
+   * Mostly the valid value, now and then one of the others (undefined: the key left out), so
+   * that most messages are valid but for one or two parts, where the two paths could differ.
+   */
+  const mostly = <T>(valid: T, ...others: T[]) =>
+    fc.oneof({ arbitrary: fc.constant(valid), weight: 5 }, { arbitrary: fc.constantFrom(...others), weight: 1 });
+  const envelope = fc.record({
+    'io.modelcontextprotocol/protocolVersion': mostly<unknown>(
+      MODERN_VERSION,
+      undefined,
+      '2025-11-25',
+      '2099-01-01',
+      5,
+    ),
+    'io.modelcontextprotocol/clientInfo': mostly<unknown>(
+      { name: 'c', version: '1' },
+      undefined,
+      {},
+      { name: 'c' },
+      { name: 5, version: '1' },
+      'c',
+      null,
+    ),
+    'io.modelcontextprotocol/clientCapabilities': mostly<unknown>(
+      {},
+      undefined,
+      { sampling: {} },
+      { sampling: 5 },
+      { roots: { listChanged: 'yes' } },
+      [],
+      null,
+    ),
+    'example.com/trace': mostly<unknown>(undefined, 'x'),
+  });
+  const message = fc.record({
+    modern: fc.boolean(),
+    jsonrpc: mostly<unknown>('2.0', '1.0', undefined),
+    id: fc.oneof(
+      { arbitrary: fc.oneof(fc.integer(), fc.string({ maxLength: 4 })), weight: 5 },
+      { arbitrary: fc.constantFrom<unknown>(null, 1.5, undefined, {}), weight: 1 },
+    ),
+    name: mostly<unknown>('list_docs', 'search_docs', 'no_such_tool', 'bad name', '', 5),
+    args: mostly<unknown>({}, undefined, { q: 'x' }, { limit: 2 }, { q: 5 }, [], 'x', null),
+    meta: mostly<unknown>('envelope', undefined, {}, 'x', null),
+    envelope,
+    extraParam: mostly(false, true),
+    header: fc.record({
+      version: mostly<string | undefined>('era', undefined, MODERN_VERSION, '2025-11-25', '2025-06-18', '1999-01-01'),
+      method: mostly<string | undefined>('era', undefined, 'tools/call', 'tools/list'),
+      name: mostly<'same' | 'other' | undefined>('same', 'other', undefined),
+    }),
+  });
+
+  function requestOf(generated: typeof message extends fc.Arbitrary<infer T> ? T : never): ApiRequest {
+    const { modern, jsonrpc, id, name, args, meta, envelope: claimed, extraParam, header } = generated;
+    const params: Record<string, unknown> = { name };
+    if (args !== undefined) params.arguments = args;
+    // A 2026-07-28 message carries its envelope as generated; a 2025 one only what it has besides.
+    const entries = Object.entries(claimed).filter(
+      ([key, value]) => value !== undefined && (modern || key.startsWith('example.com')),
+    );
+    if (meta === 'envelope') {
+      if (entries.length > 0) params._meta = Object.fromEntries(entries);
+    } else if (meta !== undefined) params._meta = meta;
+    if (extraParam) params.task = { ttl: 1 };
+    const body: Record<string, unknown> = { method: 'tools/call', params };
+    if (jsonrpc !== undefined) body.jsonrpc = jsonrpc;
+    if (id !== undefined) body.id = id;
+    const raw = Buffer.from(JSON.stringify(body));
+    const headers: Record<string, string> = {
+      host: 'localhost:4321',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'content-length': String(raw.length),
+    };
+    const version = header.version === 'era' ? (modern ? MODERN_VERSION : '2025-11-25') : header.version;
+    if (version !== undefined) headers['mcp-protocol-version'] = version;
+    const method = header.method === 'era' ? (modern ? 'tools/call' : undefined) : header.method;
+    if (method !== undefined) headers['mcp-method'] = method;
+    if (header.name === 'other' || (header.name === 'same' && modern))
+      headers['mcp-name'] = header.name === 'same' ? String(name) : 'other_tool';
+    return {
+      method: 'POST',
+      path: '/mcp/docs',
+      query: new URLSearchParams(),
+      headers,
+      clientIp: '127.0.0.1',
+      requestId: 'property',
+      readBody: () => Promise.resolve(raw),
+    };
+  }
+
+  /** What a client can tell apart: the status, and the error code or the result. */
+  function outcome(response: ApiResponse) {
+    const text = response.body === null ? '' : response.body.toString();
+    const parsed = (text === '' ? {} : JSON.parse(text)) as { error?: { code?: unknown }; result?: unknown };
+    return { status: response.status, error: parsed.error?.code, result: parsed.result };
+  }
+
+  it('accept and refuse the same messages, with the same status and error code, in both eras', async () => {
+    await fc.assert(
+      fc.asyncProperty(message, async (generated) => {
+        const plain = outcome(await withPlainPath(requestOf(generated)));
+        const sdk = outcome(await sdkOnly(requestOf(generated)));
+        expect(plain).toEqual(sdk);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -125,12 +125,38 @@ describe('MCP over Streamable HTTP, stateless', () => {
       const refused = await call(toolCall(31, 'sandbox_ping'));
       expect(refused.status).toBe(429);
       expect(refused.response.headers.get('retry-after')).toMatch(/^\d+$/);
-      // The refusal names the request it refuses (JSON-RPC 2.0 section 5); a batch has no one id.
+      // Refused before its body is read, the refusal cannot name the request (JSON-RPC 2.0 section 5:
+      // null when the id cannot be detected); a batch has no one id either.
       expect(refused.body).toMatchObject({
-        id: 31,
+        id: null,
         error: { data: { code: 'rate_limited', requestId: refused.response.headers.get('x-request-id') } },
       });
       expect(flood.body).toMatchObject({ id: null });
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('refuses an over-quota client before its body is read or parsed', async () => {
+    // 64 KB, which cost 4 requests (one per started 16 KiB).
+    const large = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { pad: 'x'.repeat(63_900) } });
+    const limited = await startApi({ READ_RATE_LIMIT: '4/60' });
+    try {
+      const served = await post('/mcp', {}, large, limited.baseUrl);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('ratelimit-remaining')).toBe('0');
+      // Over the quota, the same body is refused unparsed: its id is not known (null). A body
+      // that is not JSON gets the same 429, not a parse error.
+      for (const body of [large, large.slice(0, -100)]) {
+        const refused = await post('/mcp', {}, body, limited.baseUrl);
+        expect(refused.status).toBe(429);
+        expect(await refused.json()).toMatchObject({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, data: { code: 'rate_limited', requestId: refused.headers.get('x-request-id') } },
+        });
+      }
+      // Bodies of undeclared length, and bodies still arriving: tests/system/function-host-bodies.test.ts.
     } finally {
       await limited.stop();
     }

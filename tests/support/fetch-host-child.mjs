@@ -4,7 +4,7 @@
 // module instance, as on a host where any instance may be new: state kept in memory between
 // requests is lost, as there, and shows up as a failing test.
 import { createServer } from 'node:http';
-import { Readable } from 'node:stream';
+import { requestBodyStream } from './request-body-stream.mjs';
 import { pathToFileURL } from 'node:url';
 
 const bundleUrl = pathToFileURL(process.env.FETCH_HOST_BUNDLE).href;
@@ -60,7 +60,7 @@ const server = createServer(async (req, res) => {
       method: req.method,
       headers,
       // Streamed, as a host hands it on: the handler reads it with its own bound.
-      body: hasBody ? Readable.toWeb(req) : undefined,
+      body: hasBody ? requestBodyStream(req) : undefined,
       duplex: 'half',
     });
     const fn = await freshInstance();

@@ -63,6 +63,39 @@ describe('the fetch handler', () => {
     await expect(readBody(new Blob(['12345', '67890']).stream())).rejects.toBeInstanceOf(ApiError);
   });
 
+  it('bounds a body by the bytes that arrive, whatever its Content-Length says, reading no further', async () => {
+    /** A 1 MiB body in 4-byte pieces, made as they are read; `pulled` counts them. */
+    let pulled = 0;
+    const lazyMebibyte = () => {
+      pulled = 0;
+      return new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            pulled += 1;
+            if (pulled * 4 > 1024 * 1024) controller.close();
+            else controller.enqueue(new Uint8Array(4));
+          },
+        },
+        { highWaterMark: 0 },
+      );
+    };
+    const readBody = (contentLength: string) => {
+      const request = new Request('https://ada.example/api/v1/contact', {
+        method: 'POST',
+        headers: { 'content-length': contentLength },
+        body: lazyMebibyte(),
+        duplex: 'half',
+      } as RequestInit);
+      return toApiRequest(request, new URL(request.url), '192.0.2.7', 'id').readBody(8);
+    };
+    // Understated: refused once the bytes pass the bound, three pieces in.
+    await expect(readBody('4')).rejects.toMatchObject({ code: 'payload_too_large', status: 413 });
+    expect(pulled).toBeLessThanOrEqual(4);
+    // Overstated past the bound: refused before a byte is read.
+    await expect(readBody(String(1024 * 1024))).rejects.toMatchObject({ code: 'payload_too_large' });
+    expect(pulled).toBe(0);
+  });
+
   it('sends no body for HEAD, 204 and 304', async () => {
     const head = await over(async () => OK)(new Request('https://ada.example/api/v1/projects', { method: 'HEAD' }));
     expect(await head.text()).toBe('');
