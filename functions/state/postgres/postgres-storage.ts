@@ -6,6 +6,7 @@ import { PgIdempotencyStore } from './pg-idempotency-store.ts';
 import { PgJobStore } from './pg-job-store.ts';
 import { PgKeyStore } from './pg-key-store.ts';
 import { PgMessageStore } from './pg-message-store.ts';
+import { PgQuotaCounts } from './pg-quota-counts.ts';
 import { PgSecretStore } from './pg-secret-store.ts';
 import { runMigrations } from './run-migrations.ts';
 
@@ -43,6 +44,7 @@ export async function openPostgresStorage(url: string, options: StorageOptions):
     jobs: new PgJobStore(pool),
     keys: new PgKeyStore(pool),
     secrets: new PgSecretStore(pool),
+    quotaCounts: new PgQuotaCounts(pool),
     async ping() {
       await withPostgres(() => pool.query('SELECT 1'));
     },
