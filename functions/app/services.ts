@@ -21,7 +21,7 @@ import { BackgroundWork } from './background-work.ts';
 import { SigningKeys } from './signing-keys.ts';
 import type { ConnectionSlots, Storage } from '../state/storage.ts';
 
-/** How often expired records (idempotency keys, test keys, old sandbox messages) are swept. */
+/** How often expired records (idempotency keys, test keys, old sandbox messages, ended quota windows) are swept. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 /** A contact claim outlives the longest request by this much (see ContactDependencies.claimLeaseMs). */
 const CLAIM_LEASE_MARGIN_MS = 5_000;
@@ -92,13 +92,15 @@ export async function createServices(
       'DATA_DIR is read-only: serving reads; writes answer 503 storage_unavailable until a restart on a writable DATA_DIR',
       { dataDir: config.dataDir },
     );
+  const { quotaCounts } = storage;
   const purges = [
     () => storage.idempotency.purge(),
     () => storage.keys.purgeExpired(),
     () => storage.messages.purgeSandbox(Date.now() - config.sandboxRetentionSeconds * 1000),
+    ...(quotaCounts === undefined ? [] : [() => quotaCounts.purgeExpired()]),
   ];
   const notifiers = channelSenders(config).map((sender) => new Notifier(storage.messages, sender, config.notify));
-  const quotas = await QuotaBook.open(config);
+  const quotas = await QuotaBook.open(config, quotaCounts ?? null);
   const jobDeps = { store: storage.jobs, catalog, ...config.jobs };
   let purgeTimer: NodeJS.Timeout | undefined;
   let jobs: JobService;

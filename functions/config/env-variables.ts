@@ -71,7 +71,7 @@ export const ENV_VARIABLES = {
     hosts: 'all',
     default: '',
     meaning:
-      'If set (postgres:// or postgresql://, with TLS options as the pg driver reads them, e.g. ?sslmode=require), all durable state (inbox, idempotency records, jobs, test keys, signing secrets) lives in PostgreSQL, shared by every instance using it. Empty keeps it in SQLite under DATA_DIR. Files it names (sslkey, sslcert, sslrootcert) must be readable at start; wherever the URL is shown, its password and every parameter whose name suggests a secret (sslpassword, sslkey, ...) read ***.',
+      'If set (postgres:// or postgresql://, with TLS options as the pg driver reads them, e.g. ?sslmode=require), all durable state (inbox, idempotency records, jobs, test keys, signing secrets) lives in PostgreSQL, shared by every instance using it, and so do the contact, key-creation and form-token quotas when REDIS_URL is empty or Redis is down (the read quota never: a read waits for no database). Empty keeps it in SQLite under DATA_DIR. Files it names (sslkey, sslcert, sslrootcert) must be readable at start; wherever the URL is shown, its password and every parameter whose name suggests a secret (sslpassword, sslkey, ...) read ***.',
   },
   PORTFOLIO_ENV_FILE: {
     kind: optionalText('a file path'),
@@ -274,13 +274,14 @@ export const ENV_VARIABLES = {
     hosts: 'all',
     default: '',
     meaning:
-      'If set (redis:// or rediss://; Valkey works too), every quota is counted in Redis, shared by all instances using it. While Redis is unreachable each instance counts on its own. Empty counts in this process.',
+      'If set (redis:// or rediss://; Valkey works too), every quota is counted in Redis, shared by all instances using it, the read quota (every API request and MCP message) included. While Redis is unreachable, the contact, key-creation and form-token quotas are counted in PostgreSQL when DATABASE_URL is set, else per instance, and the read quota per instance. Empty counts the read quota in this process, and the others in PostgreSQL with DATABASE_URL, else in this process.',
   },
   RATE_LIMIT_MAX_CLIENTS: {
     kind: integer(100, 10_000_000),
     hosts: 'all',
     default: '100000',
-    meaning: 'How many client IPs the rate limiter tracks at once (bounds its memory).',
+    meaning:
+      'How many clients each quota counted in this process tracks at once, least recently seen forgotten first (bounds its memory; nothing is allocated before a client is counted).',
   },
   HEADERS_TIMEOUT_MS: {
     kind: integer(1000, 600_000),

@@ -2,6 +2,7 @@ import type { Config } from '../config/env.ts';
 import type { RateQuota } from '../config/rate-quota.ts';
 import { MemoryLimiter, type QuotaLimiter } from './rate-limiter.ts';
 import { RedisLimiter, RedisQuotaStore } from './redis-limiter.ts';
+import type { SharedCounts } from './shared-counts.ts';
 
 /** The quotas an operation can count against. */
 export const QUOTA_NAMES = ['read', 'contact', 'keys'] as const;
@@ -33,45 +34,72 @@ export function quotaTable(config: Config): Record<Tier, Record<QuotaName, RateQ
 }
 
 /**
- * One limiter per tier and quota. Without REDIS_URL each is counted in this process; with it,
- * in Redis, shared by every instance, falling back to this process's count while Redis is down.
+ * One limiter per tier and quota, each counted where its kind of count belongs:
+ *
+ * - `read` (every API request and MCP message) in Redis when REDIS_URL is set, else in this
+ *   process: a read is served from the build and must not cost a database round trip.
+ * - every other count (contact messages, key creations, messages per form token) in Redis when
+ *   REDIS_URL is set, else in the shared storage when there is one (PostgreSQL: DATABASE_URL),
+ *   else in this process. While Redis is down they fall back to the shared storage when there is
+ *   one, so they stay exact across instances; otherwise, and for `read`, to this process's count,
+ *   made only when first needed.
  */
 export class QuotaBook {
   private readonly limiters: Record<Tier, Record<QuotaName, QuotaLimiter>>;
   private readonly redis: RedisQuotaStore | null;
+  private readonly shared: SharedCounts | null;
   private readonly maxClients: number;
 
-  /** The quotas of `config`, on a connection to its Redis when REDIS_URL is set. */
-  static async open(config: Config): Promise<QuotaBook> {
-    return new QuotaBook(config, config.redisUrl === null ? null : await RedisQuotaStore.open(config.redisUrl));
+  /**
+   * The quotas of `config`, on a connection to its Redis when REDIS_URL is set, and counting in
+   * `shared` (the storage's counts on PostgreSQL) what belongs there.
+   */
+  static async open(config: Config, shared: SharedCounts | null = null): Promise<QuotaBook> {
+    const whileDown = shared === null ? 'per instance' : `in ${shared.where} (reads per instance)`;
+    const redis = config.redisUrl === null ? null : await RedisQuotaStore.open(config.redisUrl, whileDown);
+    return new QuotaBook(config, redis, shared);
   }
 
-  private constructor(config: Config, redis: RedisQuotaStore | null) {
+  private constructor(config: Config, redis: RedisQuotaStore | null, shared: SharedCounts | null) {
     const table = quotaTable(config);
     this.redis = redis;
+    this.shared = shared;
     this.maxClients = config.rateLimitMaxClients;
-    const limiter = (tier: Tier, name: QuotaName) => this.counter(`quota:${tier}:${name}`, table[tier][name]);
     const build = (tier: Tier) => ({
-      read: limiter(tier, 'read'),
-      contact: limiter(tier, 'contact'),
-      keys: limiter(tier, 'keys'),
+      read: this.place(`quota:${tier}:read`, table[tier].read, 'read'),
+      contact: this.counter(`quota:${tier}:contact`, table[tier].contact),
+      keys: this.counter(`quota:${tier}:keys`, table[tier].keys),
     });
     this.limiters = { anonymous: build('anonymous'), test: build('test') };
   }
 
   /**
-   * A count kept where the quotas are: in this process, or in Redis under `portfolio:<name>:`,
-   * shared by every instance, falling back to this process's count while Redis is down. Each
-   * published quota is one; the service keeps others of its own (messages per form token).
+   * A count kept where the quotas other than `read` are (see the class): under `<name>:` in
+   * PostgreSQL, under `portfolio:<name>:` in Redis. Each published quota is one; the service
+   * keeps others of its own (messages per form token).
    */
   counter(name: string, quota: RateQuota): QuotaLimiter {
-    const memory = new MemoryLimiter(quota, this.maxClients);
-    return this.redis === null ? memory : new RedisLimiter(quota, `portfolio:${name}`, this.redis, memory);
+    return this.place(name, quota, 'other');
   }
 
-  /** Where quotas are counted, for the start-up log line. */
-  get engine(): 'memory' | 'redis' {
-    return this.redis === null ? 'memory' : 'redis';
+  private place(name: string, quota: RateQuota, kind: 'read' | 'other'): QuotaLimiter {
+    const shared = kind === 'other' ? this.shared : null;
+    const fallback = once(
+      shared === null ? () => new MemoryLimiter(quota, this.maxClients) : () => shared.limiter(name, quota),
+    );
+    return this.redis === null ? fallback() : new RedisLimiter(quota, `portfolio:${name}`, this.redis, fallback);
+  }
+
+  /** Where quotas are counted, in words, for the start-up log line. */
+  describe(): string {
+    const where = this.shared?.where;
+    if (this.redis === null)
+      return where === undefined
+        ? 'this instance only'
+        : `reads this instance only; contact, keys and form tokens shared (${where})`;
+    return where === undefined
+      ? 'shared (Redis)'
+      : `shared (Redis; contact, keys and form tokens in ${where} while Redis is down)`;
   }
 
   /** Resolves when the quotas can be counted where they are configured to be (see RedisQuotaStore). */
@@ -101,4 +129,10 @@ export class QuotaBook {
   close(): void {
     this.redis?.close();
   }
+}
+
+/** `make`, called once, on first use. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }

@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { RateQuota } from '../config/rate-quota.ts';
+import { BoundedMap } from './bounded-map.ts';
 
 /** The outcome of counting one request against a quota. */
 export interface RateDecision {
@@ -17,8 +17,9 @@ export interface RateDecision {
 export type Eventually<T> = T | Promise<T>;
 
 /**
- * A quota counted somewhere: in this process (MemoryLimiter) or in Redis, shared by every
- * instance (functions/limits/redis-limiter.ts). Asynchronous, because a shared count is a round trip.
+ * A quota counted somewhere: in this process (MemoryLimiter), or shared by every instance in
+ * Redis (functions/limits/redis-limiter.ts) or in PostgreSQL (a SharedCounts engine,
+ * functions/limits/shared-counts.ts). Asynchronous, because a shared count is a round trip.
  */
 export interface QuotaLimiter {
   readonly quota: RateQuota;
@@ -38,17 +39,18 @@ interface Window {
 /**
  * Fixed-window counters per client key in this process. Memory is bounded by `maxClients`: the
  * least recently seen client is forgotten first, so a flood of distinct addresses cannot grow
- * the process. Counting is synchronous, so concurrent requests in one process are counted
- * exactly; the promises of `peek` and `refund` only give it the shape of a shared limiter.
+ * the process, and nothing is allocated before the first client is counted (BoundedMap).
+ * Counting is synchronous, so concurrent requests in one process are counted exactly; the
+ * promises of `peek` and `refund` only give it the shape of a shared limiter.
  */
 export class MemoryLimiter implements QuotaLimiter {
   readonly quota: RateQuota;
-  private readonly windows: LRUCache<string, Window>;
+  private readonly windows: BoundedMap<string, Window>;
   private readonly now: () => number;
 
   constructor(quota: RateQuota, maxClients: number, now: () => number = Date.now) {
     this.quota = quota;
-    this.windows = new LRUCache({ max: maxClients });
+    this.windows = new BoundedMap(maxClients);
     this.now = now;
   }
 

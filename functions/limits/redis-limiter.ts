@@ -2,7 +2,7 @@ import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateQuota } from '../config/rate-quota.ts';
 import { logEvent } from '../log/log.ts';
-import type { Eventually, MemoryLimiter, QuotaLimiter, RateDecision } from './rate-limiter.ts';
+import type { Eventually, QuotaLimiter, RateDecision } from './rate-limiter.ts';
 
 type RedisConstructor = new (url: string, options: RedisOptions) => RedisClient;
 type RateLimiterRedisConstructor = typeof RateLimiterRedis;
@@ -46,9 +46,9 @@ const PROBE_INTERVAL_MS = 1000;
  * One connection to Redis for every quota of the process, and whether it answers. Commands fail
  * at once while the connection is down (no offline queue, one retry) and after
  * REDIS_COMMAND_TIMEOUT_MS while it is open but Redis does not answer. Either way the quotas fall
- * back to this instance's own count, and go on doing so without asking Redis until it answers
- * again: a new connection becoming ready, or a PING on the open one. The outage is logged once
- * when it starts and once when Redis is back.
+ * back to their fallback counts (this instance's, or PostgreSQL's: see QuotaBook), and go on
+ * doing so without asking Redis until it answers again: a new connection becoming ready, or a
+ * PING on the open one. The outage is logged once when it starts and once when Redis is back.
  */
 export class RedisQuotaStore {
   readonly client: RedisClient;
@@ -57,12 +57,19 @@ export class RedisQuotaStore {
   private probe: NodeJS.Timeout | undefined;
   private probing = false;
 
-  /** A store on a new connection to the Redis at `url`, its drivers loaded first. */
-  static async open(url: string): Promise<RedisQuotaStore> {
-    return new RedisQuotaStore(url, await drivers());
+  /**
+   * A store on a new connection to the Redis at `url`, its drivers loaded first. `whileDown` says
+   * where the quotas are counted during an outage, for its log line ("per instance").
+   */
+  static async open(url: string, whileDown = 'per instance'): Promise<RedisQuotaStore> {
+    return new RedisQuotaStore(url, await drivers(), whileDown);
   }
 
-  private constructor(url: string, loaded: RedisDrivers) {
+  private constructor(
+    url: string,
+    loaded: RedisDrivers,
+    private readonly whileDown: string,
+  ) {
     this.RateLimiterRedis = loaded.RateLimiterRedis;
     this.client = new loaded.Redis(url, {
       enableOfflineQueue: false,
@@ -75,7 +82,7 @@ export class RedisQuotaStore {
     this.client.on('ready', () => this.markUp());
   }
 
-  /** False while Redis is counted as down: quotas are then counted in this process without asking it. */
+  /** False while Redis is counted as down: quotas are then counted by their fallbacks without asking it. */
   get answering(): boolean {
     return !this.down;
   }
@@ -106,7 +113,7 @@ export class RedisQuotaStore {
   markDown(cause?: unknown): void {
     if (this.down) return;
     this.down = true;
-    logEvent('Redis unreachable: quotas are counted per instance until it returns', {
+    logEvent(`Redis unreachable: quotas are counted ${this.whileDown} until it returns`, {
       ...(cause === undefined ? {} : { error: cause instanceof Error ? cause.message : String(cause) }),
     });
     // A stalled Redis keeps the connection open, so no new 'ready' will say it is back: ask it.
@@ -141,9 +148,10 @@ export class RedisQuotaStore {
 
 /**
  * A quota counted in Redis (rate-limiter-flexible's atomic fixed window), so every instance
- * sharing the Redis counts one window per client. While Redis is unreachable, `fallback`, this
- * instance's in-memory count of the same quota, answers instead: requests are still served, and
- * each instance enforces the quota on its own.
+ * sharing the Redis counts one window per client. While Redis is unreachable, the same quota's
+ * `fallback` answers instead: this instance's in-memory count (each instance then enforces the
+ * quota on its own) or a count in PostgreSQL (still one for every instance). It is asked for
+ * only when first needed, so an in-memory fallback costs nothing while Redis answers.
  */
 export class RedisLimiter implements QuotaLimiter {
   private readonly limiter: RateLimiterRedis;
@@ -152,7 +160,7 @@ export class RedisLimiter implements QuotaLimiter {
     readonly quota: RateQuota,
     keyPrefix: string,
     private readonly store: RedisQuotaStore,
-    private readonly fallback: MemoryLimiter,
+    private readonly fallback: () => QuotaLimiter,
   ) {
     this.limiter = new store.RateLimiterRedis({
       storeClient: store.client,
@@ -165,11 +173,11 @@ export class RedisLimiter implements QuotaLimiter {
 
   async consume(key: string, units = 1): Promise<RateDecision> {
     if (units === 0) return this.peek(key);
-    if (!this.store.answering) return this.fallback.consume(key, units);
+    if (!this.store.answering) return this.fallback().consume(key, units);
     try {
       return this.decision(await this.limiter.consume(key, units), true);
     } catch (refusal) {
-      if (!isLimiterAnswer(refusal)) return this.fallBack(refusal, () => this.fallback.consume(key, units));
+      if (!isLimiterAnswer(refusal)) return this.fallBack(refusal, () => this.fallback().consume(key, units));
       // The window counted the refused units too; give them back, so that a refusal counts nothing.
       const back = await this.giveBack(key, units).catch(() => 0);
       return this.decision(
@@ -180,21 +188,21 @@ export class RedisLimiter implements QuotaLimiter {
   }
 
   async peek(key: string): Promise<RateDecision> {
-    if (!this.store.answering) return this.fallback.peek(key);
+    if (!this.store.answering) return this.fallback().peek(key);
     try {
       const state = await this.limiter.get(key);
       return state === null ? this.fresh() : this.decision(state, true);
     } catch (error) {
-      return this.fallBack(error, () => this.fallback.peek(key));
+      return this.fallBack(error, () => this.fallback().peek(key));
     }
   }
 
   async refund(key: string, units = 1): Promise<void> {
-    if (!this.store.answering) return this.fallback.refund(key, units);
+    if (!this.store.answering) return this.fallback().refund(key, units);
     try {
       await this.giveBack(key, units);
     } catch (error) {
-      await this.fallBack(error, () => this.fallback.refund(key, units));
+      await this.fallBack(error, () => this.fallback().refund(key, units));
     }
   }
 

@@ -2,6 +2,7 @@ import type { MessageStore } from '../contact/message-store.ts';
 import type { JobStore } from '../jobs/job-store.ts';
 import type { KeyStore } from '../keys/key-store.ts';
 import type { IdempotencyStore } from '../contact/idempotency-store.ts';
+import type { SharedCounts } from '../limits/shared-counts.ts';
 
 /** The secrets every instance signs with: cursors, OAuth access tokens, and the contact form's fill-time tokens. */
 export type SecretName = 'cursor' | 'token' | 'form';
@@ -72,6 +73,11 @@ export interface Storage {
   readonly jobs: JobStore;
   readonly keys: KeyStore;
   readonly secrets: SecretStore;
+  /**
+   * Quotas counted in this storage for every instance sharing it (PostgreSQL); absent on an
+   * engine that one process owns (SQLite), whose quotas are counted in that process.
+   */
+  readonly quotaCounts?: SharedCounts;
   /** Resolves when the engine answers a trivial query; throws StorageUnavailable otherwise. */
   ping(): Promise<void>;
   /**

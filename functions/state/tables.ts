@@ -181,6 +181,16 @@ export const TABLES = {
     key: ['name'],
     only: 'postgresql',
   }),
+  /**
+   * The quotas counted in PostgreSQL (postgres/pg-quota-counts.ts): per quota and client, when
+   * its window ends and how many units it counted. SQLite's instance counts its quotas in memory,
+   * and data:copy leaves these behind: a window lasts minutes, and the copy starts every one anew.
+   */
+  quota_windows: table({
+    columns: { key: 'text', window_ends: 'time', used: 'integer' },
+    key: ['key'],
+    only: 'postgresql',
+  }),
 };
 
 export type TableName = keyof typeof TABLES;

@@ -159,7 +159,7 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)('several instances through faults',
   });
 
   it('serves every request while Redis is down, and each instance logs the fallback and the return once', async () => {
-    const UNREACHABLE = 'Redis unreachable: quotas are counted per instance until it returns';
+    const UNREACHABLE = 'Redis unreachable: quotas are counted in PostgreSQL (reads per instance) until it returns';
     const BACK = 'Redis is back: quotas are counted across instances again';
     const logged = (instance: RunningServer, text: string) =>
       instance.logLines.filter((line) => line.message === text).length;

@@ -76,18 +76,19 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)('several instances behave as one se
     for (const instance of [a, b]) {
       const listening = instance.logLines.find((line) => line.message === 'listening');
       expect(listening?.storage).toMatch(/^postgresql \(postgresql:\/\/postgres@127\.0\.0\.1:\d+\/test_\w+\)$/);
-      expect(listening?.quotas).toBe('shared (Redis)');
+      expect(listening?.quotas).toBe('shared (Redis; contact, keys and form tokens in PostgreSQL while Redis is down)');
       expect(listening?.warning).toBeUndefined();
     }
   });
 
-  it('warns in its start-up line when state is shared but quotas are not (DATABASE_URL without REDIS_URL)', async () => {
+  it('warns in its start-up line when the read quota is not shared (DATABASE_URL without REDIS_URL)', async () => {
     const lone = await startServer({ ...env(), DATABASE_URL: shared.DATABASE_URL, REDIS_URL: '' });
     started.push(lone);
     const listening = lone.logLines.find((line) => line.message === 'listening');
     expect(listening?.storage).toMatch(/^postgresql /);
-    expect(listening?.quotas).toBe('this instance only');
+    expect(listening?.quotas).toBe('reads this instance only; contact, keys and form tokens shared (PostgreSQL)');
     expect(listening?.warning).toContain('without REDIS_URL');
+    expect(listening?.warning).toContain('n times the read quota');
   });
 
   it('honours on B a cursor, a test key and an OAuth token made on A', async () => {

@@ -63,7 +63,7 @@ describe.each(CASES)('the production server on Node %i, %s engine', (major, engi
     const listening = server.logLines.find((line) => line.message === 'listening')!;
     if (engine === 'shared') {
       expect(listening.storage).toMatch(/^postgresql \(/);
-      expect(listening.quotas).toBe('shared (Redis)');
+      expect(listening.quotas).toBe('shared (Redis; contact, keys and form tokens in PostgreSQL while Redis is down)');
     } else {
       expect(listening.storage).toBe(`sqlite (${server.dataDir}/portfolio.db)`);
       expect(listening.quotas).toBe('this instance only');

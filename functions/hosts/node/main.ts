@@ -84,11 +84,11 @@ logEvent('listening', {
   builtAt: build.manifest.builtAt,
   // Where state lives and where quotas are counted: what several instances share, and what they do not.
   storage: `${service.api.services.storage.engine} (${service.api.services.storage.location})`,
-  quotas: service.api.services.quotas.engine === 'redis' ? 'shared (Redis)' : 'this instance only',
+  quotas: service.api.services.quotas.describe(),
   ...(config.databaseUrl !== null && config.redisUrl === null
     ? {
         warning:
-          'DATABASE_URL is set without REDIS_URL: state is shared, but every quota is counted per instance, so n instances allow n times each quota',
+          'DATABASE_URL is set without REDIS_URL: contact, key and form-token quotas are counted in PostgreSQL for every instance, but the read quota per instance, so n instances allow n times the read quota',
       }
     : {}),
 });

@@ -131,4 +131,16 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER sandbox_share_removed AFTER DELETE ON messages
     FOR EACH ROW WHEN (OLD.sandbox_client IS NOT NULL) EXECUTE FUNCTION sandbox_share_change();
   `,
+  // Quota windows (pg-quota-counts.ts): one row per quota and client. UNLOGGED: a count is not
+  // durable state, and without WAL a count commits without waiting for a disk flush; a crash
+  // (or a failover to a standby) empties the table, which starts every window anew once. No
+  // index on window_ends: each new window would update it, and the purge pass that would use it
+  // runs every ten minutes.
+  `
+  CREATE UNLOGGED TABLE quota_windows (
+    key TEXT PRIMARY KEY,
+    window_ends BIGINT NOT NULL,
+    used INTEGER NOT NULL
+  );
+  `,
 ];

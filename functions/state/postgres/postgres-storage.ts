@@ -9,6 +9,7 @@ import { PgIdempotencyStore } from './pg-idempotency-store.ts';
 import { PgJobStore } from './pg-job-store.ts';
 import { PgKeyStore } from './pg-key-store.ts';
 import { PgMessageStore } from './pg-message-store.ts';
+import { PgQuotaCounts } from './pg-quota-counts.ts';
 import { PgSecretStore } from './pg-secret-store.ts';
 
 /** PostgreSQL could not be reached when the storage was opened; the message names where it was looked for. */
@@ -55,6 +56,7 @@ export async function openPostgresStorage(url: string, options: StorageOptions):
     jobs: new PgJobStore(connections),
     keys: new PgKeyStore(connections),
     secrets: new PgSecretStore(connections),
+    quotaCounts: new PgQuotaCounts(connections),
     async ping() {
       await withPostgres(() => connections.query('SELECT 1'));
     },
