@@ -33,5 +33,5 @@ writeFileSync(
   `${JSON.stringify([...bundleReport(vercel), ...bundleReport(worker)], null, 2)}\n`,
 );
 process.stdout.write(
-  `function bundles: ${FUNCTIONS_OUT}/{vercel,vercel-cron,cloudflare-worker}.mjs${deploys ? ', netlify/{portfolio,scheduled}.mjs' : ' (no Netlify functions: DATABASE_URL and REDIS_URL unset, or the dynamic paths proxied)'}\n`,
+  `function bundles: ${FUNCTIONS_OUT}/{vercel,vercel-cron,cloudflare-worker}.mjs${deploys ? ', netlify/{portfolio,scheduled}.mjs' : ' (no Netlify functions: DATABASE_URL unset, or the dynamic paths proxied)'}\n`,
 );

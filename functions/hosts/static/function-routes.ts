@@ -6,14 +6,14 @@ import { proxyTarget } from './proxy-target.ts';
 import { COMPRESSED_VARIANTS } from '../static/built-files.ts';
 
 /**
- * Whether the build deploys the service as functions beside the pages: PostgreSQL and Redis are
- * set (a function refuses the embedded engines) and the dynamic paths are not proxied elsewhere
+ * Whether the build deploys the service as functions beside the pages: PostgreSQL is set (a
+ * function refuses the embedded engine; Redis is optional) and the dynamic paths are not proxied elsewhere
  * (BACKEND_ORIGIN or API_ORIGIN, whose `_redirects` and `vercel.json` lines send them away).
  */
 export function deploysFunctions(
-  config: Pick<Config, 'databaseUrl' | 'redisUrl' | 'apiOrigin' | 'backendOrigin'>,
+  config: Pick<Config, 'databaseUrl' | 'apiOrigin' | 'backendOrigin'>,
 ): boolean {
-  return config.databaseUrl !== null && config.redisUrl !== null && proxyTarget(config) === '';
+  return config.databaseUrl !== null && proxyTarget(config) === '';
 }
 
 /**
