@@ -1,5 +1,5 @@
 /** Headers an error carries by its nature, besides the ones every response has. */
-type ErrorHeader = 'Retry-After' | 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset';
+type ErrorHeader = 'Retry-After' | 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset' | 'WWW-Authenticate';
 
 const RATE_LIMITED: readonly ErrorHeader[] = [
   'Retry-After',
@@ -85,6 +85,19 @@ export const ERROR_CODES = {
     status: 400,
     title: 'Unsupported API version',
     meaning: 'X-API-Version names a version this service does not serve.',
+  },
+  cron_unauthorized: {
+    status: 401,
+    title: 'Cron secret missing',
+    meaning:
+      "A call of the scheduled pass (the Vercel cron target, /api/portfolio-cron) without `Authorization: Bearer` and the deployment's CRON_SECRET, or with another secret; nothing ran. The API itself never asks for credentials.",
+    headers: ['WWW-Authenticate'],
+  },
+  cron_disabled: {
+    status: 403,
+    title: 'Cron disabled',
+    meaning:
+      'The scheduled pass (the Vercel cron target, /api/portfolio-cron) runs for nobody while the deployment has no CRON_SECRET; nothing ran.',
   },
   cross_origin_refused: {
     status: 403,
