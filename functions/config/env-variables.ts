@@ -50,7 +50,7 @@ export const ENV_VARIABLES = {
     hosts: 'all',
     baked: true,
     default: '',
-    meaning: `Where the dynamic part answers when the pages are served from elsewhere (a static host or CDN): an origin such as https://api.ada.example, without a path; https:// unless its host is loopback. The pages, documents, OpenAPI servers, llms.txt, server cards and skills then name it for ${SERVICE_PATHS_TEXT}, the contact and search forms post there, and its CORS and MCP Origin checks accept the SITE_URL origin. Empty keeps everything on SITE_URL.`,
+    meaning: `Where the dynamic part answers when the pages are served from elsewhere (a static host or CDN): an origin such as https://api.ada.example, without a path; https:// unless its host is loopback. The pages, documents, OpenAPI servers, llms.txt, server cards and skills then name it for ${SERVICE_PATHS_TEXT}, the contact and search forms post there (the contact form's post is then taken only when its Origin, or without one its Referer, is the SITE_URL origin or API_ORIGIN itself: the static form carries no token), and its CORS and MCP Origin checks accept the SITE_URL origin. Empty keeps everything on SITE_URL.`,
   },
   BACKEND_ORIGIN: {
     kind: optionalOrigin('https://backend.ada.example'),

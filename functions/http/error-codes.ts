@@ -103,7 +103,7 @@ export const ERROR_CODES = {
     status: 403,
     title: 'Cross-origin write refused',
     meaning:
-      "A browser page on another origin than the site's sent a write without a valid API key; only the site's own pages, and callers with a test key (X-API-Key or Authorization: Bearer), may write across origins.",
+      "A browser page on another origin than the site's sent a write without a valid API key; only the site's own pages, and callers with a test key (X-API-Key or Authorization: Bearer), may write across origins. The contact form on the API origin (API_ORIGIN) takes posts only from the site's own pages: an Origin, or without one a Referer, naming the site; a post with neither is refused too (programs use POST /api/v1/contact).",
   },
   host_not_allowed: {
     status: 403,
