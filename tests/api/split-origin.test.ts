@@ -171,7 +171,7 @@ describe('the service on its own origin', () => {
       });
       return { message, sent };
     };
-    const refused = [
+    const refused: Record<string, string>[] = [
       { origin: 'https://evil.example' },
       // A look-alike of the site's origin: another scheme, another port, a longer name.
       { origin: 'http://ada.example' },
@@ -206,7 +206,7 @@ describe('the service on its own origin', () => {
     for (const message of messages) expect(stored).not.toContain(message);
 
     // The site's pages, by Origin or (without one) by Referer, and the form the API origin shows again.
-    const accepted = [
+    const accepted: Record<string, string>[] = [
       { origin: SITE },
       { referer: `${SITE}/contact` },
       { origin: API },

@@ -48,7 +48,12 @@ describe('the Vercel cron target without CRON_SECRET', () => {
 
   it('refuses every call, whatever it presents, with 403 cron_disabled in the Error shape, and never runs the pass', async () => {
     const { call, runs } = target(null);
-    for (const headers of [{}, { authorization: 'Bearer ' }, { authorization: `Bearer ${SECRET}` }]) {
+    const presented: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer ' },
+      { authorization: `Bearer ${SECRET}` },
+    ];
+    for (const headers of presented) {
       const response = await call(headers);
       expect(response.status).toBe(403);
       const body = await errorOf(response);

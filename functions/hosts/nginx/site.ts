@@ -30,7 +30,9 @@ export interface NginxSiteOptions {
  *   (the 404 page, `.br`/`.gz` files and the host rule files answer 404, as from Node).
  * - Headers: in `location /` and inherited by the locations inside it, which add none of their own
  *   (ngx_http_headers_module, "add_header": inherited only by a level that defines none); the
- *   service's locations sit beside it and pass the service's own headers on untouched.
+ *   service's locations sit beside it and pass the service's own headers on untouched. A Markdown
+ *   twin sent at its page's URL has the headers the table gives it there (private caching), told
+ *   from the same file at its own URL by the twin the negotiation chose (./maps.ts).
  * - Types: the project's table for every extension the build has (nginx's mime.types has no .md
  *   or .yaml), and an exact location for each file whose type is not its extension's (the
  *   extensionless .well-known documents, the AI Catalog, the server cards).
@@ -40,14 +42,15 @@ export interface NginxSiteOptions {
 export function nginxSite(options: NginxSiteOptions): string {
   const { table, root, serverName, upstream, brotli, commonHeaders } = options;
   const served = [...table.paths].filter(([urlPath]) => !isServicePath(urlPath));
+  const twins = [...table.twins].filter(([page]) => !isServicePath(page));
   const byFile = headersByFile(
     table,
     served.map(([, file]) => file),
+    twins,
     commonHeaders,
   );
   const types = typesByExtension(byFile.keys());
   const { maps: headerMaps, addHeaders } = headerDirectives(byFile);
-  const twins = [...table.twins].filter(([page]) => !isServicePath(page));
   const maps = siteMaps({ table, served, twins, headerMaps });
   return [
     `# nginx site for ${serverName}, made by \`npm run build\` (scripts/nginx-site.ts) from the build it serves: do not`,
