@@ -2,6 +2,7 @@ import { isServicePath } from '../../config/public-urls.ts';
 import type { HeaderTable } from '../static/built-file-headers.ts';
 import { serviceLocations, staticLocation } from './locations.ts';
 import { headerDirectives, headersByFile, siteMaps, typesByExtension } from './maps.ts';
+import { BODY_MAX_BYTES, refusalLocations, refusalPages } from './refusals.ts';
 import { indent, quote } from './syntax.ts';
 
 /** What the generated site needs beyond the build's header table. */
@@ -127,9 +128,12 @@ export function nginxSite(options: NginxSiteOptions): string {
       '}',
       'default_type application/octet-stream;',
       '',
-      '# The largest body the service reads (a batch or an MCP message: 64 KiB); smaller limits, such',
+      `# The largest body the service reads (a batch or an MCP message: ${BODY_MAX_BYTES / 1024} KiB); smaller limits, such`,
       "# as a contact message's 16 KiB, are the service's own, answered in its Error shape.",
-      'client_max_body_size 64k;',
+      `client_max_body_size ${BODY_MAX_BYTES / 1024}k;`,
+      "# nginx's own refusals (a malformed request line, headers or a body too large) in the service's",
+      '# Error shape, not as its HTML pages (functions/hosts/nginx/refusals.ts).',
+      ...refusalPages(),
       '# HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS (10 s, 30 s): nginx reads the request first, so the',
       '# service receives each one whole and at once.',
       'client_header_timeout 10s;',
@@ -155,6 +159,9 @@ export function nginxSite(options: NginxSiteOptions): string {
       '',
       "# The service's paths (functions/config/public-urls.ts), passed on with the service's own headers.",
       ...serviceLocations(),
+      '',
+      "# nginx's refusals, as the service answers them: {code, message, hint, requestId} with nginx's request id.",
+      ...refusalLocations(commonHeaders),
     ]),
     '}',
     '',
