@@ -1,19 +1,26 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ENV_VARIABLES, envVariable, type EnvVariable } from '../functions/config/env-variables.ts';
+import { ENV_VARIABLES, envVariable, type EnvVariable, type Hosts } from '../functions/config/env-variables.ts';
+
+/** What a row adds about where its variable is read; nothing when every host reads it. */
+const HOSTS_NOTE: Record<Hosts, string> = {
+  all: '',
+  node: ' Read by the Node server only.',
+  vercel: ' Read by the Vercel cron target only.',
+};
 
 /**
  * The configuration table of docs/configuration.md, generated from the one list of variables
  * (tests keep them equal): each variable's default, the values its kind accepts (the words its
- * error quotes), and its meaning, with whether the build bakes it and whether only the Node
- * server reads it.
+ * error quotes), and its meaning, with whether the build bakes it and which host alone reads it
+ * (the Node server, or Vercel's cron target), if one does.
  */
 export function configTable(): string {
   const rows = (Object.keys(ENV_VARIABLES) as EnvVariable[]).map((name) => {
     const variable = envVariable(name);
     const baked = variable.baked === true ? ' Baked into the build.' : '';
-    const nodeOnly = variable.hosts === 'node' ? ' Read by the Node server only.' : '';
+    const hostsNote = HOSTS_NOTE[variable.hosts];
     const shownDefault = variable.defaultFrom ?? `\`${variable.default}\``;
-    return `| \`${name}\` | ${shownDefault} | ${variable.kind.accepts} | ${variable.meaning}${baked}${nodeOnly} |`;
+    return `| \`${name}\` | ${shownDefault} | ${variable.kind.accepts} | ${variable.meaning}${baked}${hostsNote} |`;
   });
   return ['| Variable | Default | Valid values | Meaning |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -50,7 +50,7 @@ export const ENV_VARIABLES = {
     hosts: 'all',
     baked: true,
     default: '',
-    meaning: `Where the dynamic part answers when the pages are served from elsewhere (a static host or CDN): an origin such as https://api.ada.example, without a path; https:// unless its host is loopback. The pages, documents, OpenAPI servers, llms.txt, server cards and skills then name it for ${SERVICE_PATHS_TEXT}, the contact and search forms post there, and its CORS and MCP Origin checks accept the SITE_URL origin. Empty keeps everything on SITE_URL.`,
+    meaning: `Where the dynamic part answers when the pages are served from elsewhere (a static host or CDN): an origin such as https://api.ada.example, without a path; https:// unless its host is loopback. The pages, documents, OpenAPI servers, llms.txt, server cards and skills then name it for ${SERVICE_PATHS_TEXT}, the contact and search forms post there (the contact form's post is then taken only when its Origin, or without one its Referer, is the SITE_URL origin or API_ORIGIN itself: the static form carries no token), and its CORS and MCP Origin checks accept the SITE_URL origin. Empty keeps everything on SITE_URL.`,
   },
   BACKEND_ORIGIN: {
     kind: optionalOrigin('https://backend.ada.example'),
@@ -325,6 +325,13 @@ export const ENV_VARIABLES = {
     meaning:
       'Comma-separated host names (no port) the MCP servers answer for besides the SITE_URL, API_ORIGIN and BACKEND_ORIGIN hosts and their sandbox. names, and besides localhost, 127.0.0.1 and [::1] when HOST is a loopback address: a second name of the site, or the name a container is reached by. A request whose Host names another is refused with 403 (DNS rebinding protection). Behind a proxy, the Host it passes on counts (nginx: proxy_set_header Host $host).',
   },
+  CRON_SECRET: {
+    kind: optionalText('any text (a random one, at least 16 characters)'),
+    hosts: 'vercel',
+    default: '',
+    meaning:
+      'The secret Vercel sends its cron call with (Authorization: Bearer, as Vercel Cron Jobs do when the project sets CRON_SECRET); the cron target (/api/portfolio-cron) runs the scheduled pass only for a call that presents it. Empty, it runs for nobody: every call is refused with 403 cron_disabled, and each instance logs the first. Netlify and Cloudflare call their scheduled functions themselves and need none.',
+  },
   ACCESS_LOG: {
     kind: boolean,
     hosts: 'all',
@@ -342,11 +349,12 @@ export const ENV_VARIABLES = {
 
 /**
  * Where a variable is read. `all`: wherever the service runs, the Node server (`npm start`) and
- * a function host alike (functions/serverless/). `node`: only by the Node server and the
+ * a function host alike (functions/hosts/). `node`: only by the Node server and the
  * commands beside it, for what only a long-lived process has (a socket to listen on, its
- * connections, a data folder); a function host takes no notice of it.
+ * connections, a data folder); a function host takes no notice of it. `vercel`: only by Vercel's
+ * cron target (functions/hosts/vercel/cron.ts), for what only that host has.
  */
-export type Hosts = 'all' | 'node';
+export type Hosts = 'all' | 'node' | 'vercel';
 
 /** One variable: its kind, where it is read, its default, what it does, whether the build bakes it, and where a default read from a file comes from. */
 export interface EnvVariableDefinition {

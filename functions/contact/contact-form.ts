@@ -18,6 +18,7 @@ import {
   type ContactPage,
   type ContactPageState,
 } from './contact-page.ts';
+import { formPostFromSite, formPostRefused } from './form-origin.ts';
 import type { FormTokens } from './form-token.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
 import { CONTACT_LIMITS } from './schema.ts';
@@ -34,6 +35,7 @@ const THANKS = '/contact/thanks';
  * redirects to the thank-you page (post/redirect/get) or renders the form again with the
  * visitor's values and each problem next to its field. Every post counts one request against
  * the request quota, as an API call does; an accepted message also counts against the message quota.
+ * With API_ORIGIN, a post is taken only from the site's own pages (./form-origin.ts).
  * Its Markdown twin (/contact.md, or GET /contact with Accept: text/markdown) tells an agent how to
  * send the same message through the API.
  */
@@ -59,6 +61,7 @@ export function contactFormHandler(
   // On an origin of its own, the service sends the visitor back to the pages on SITE_URL.
   const thanks = apiOrigin === null ? THANKS : `${siteUrl}${THANKS}`;
   const onSite = (body: string) => (apiOrigin === null ? body : linksToSite(body, siteUrl));
+  const fromSite = formPostFromSite(origins);
 
   const html = (status: number, state: ContactPageState, headers: Record<string, string> = {}): ApiResponse => ({
     status,
@@ -87,6 +90,8 @@ export function contactFormHandler(
     let formToken = '';
     try {
       await context.charge('read');
+      // Refused before the body is read: the form is shown again empty, never with what a foreign page filled in.
+      if (!fromSite(request)) throw formPostRefused(origins);
       if (!isFormContentType(request)) {
         throw new ApiError('unsupported_media_type', 'This form must be sent as a regular form post.');
       }

@@ -1,5 +1,5 @@
 /** Headers an error carries by its nature, besides the ones every response has. */
-type ErrorHeader = 'Retry-After' | 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset';
+type ErrorHeader = 'Retry-After' | 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset' | 'WWW-Authenticate';
 
 const RATE_LIMITED: readonly ErrorHeader[] = [
   'Retry-After',
@@ -86,11 +86,24 @@ export const ERROR_CODES = {
     title: 'Unsupported API version',
     meaning: 'X-API-Version names a version this service does not serve.',
   },
+  cron_unauthorized: {
+    status: 401,
+    title: 'Cron secret missing',
+    meaning:
+      "A call of the scheduled pass (the Vercel cron target, /api/portfolio-cron) without `Authorization: Bearer` and the deployment's CRON_SECRET, or with another secret; nothing ran. The API itself never asks for credentials.",
+    headers: ['WWW-Authenticate'],
+  },
+  cron_disabled: {
+    status: 403,
+    title: 'Cron disabled',
+    meaning:
+      'The scheduled pass (the Vercel cron target, /api/portfolio-cron) runs for nobody while the deployment has no CRON_SECRET; nothing ran.',
+  },
   cross_origin_refused: {
     status: 403,
     title: 'Cross-origin write refused',
     meaning:
-      "A browser page on another origin than the site's sent a write without a valid API key; only the site's own pages, and callers with a test key (X-API-Key or Authorization: Bearer), may write across origins.",
+      "A browser page on another origin than the site's sent a write without a valid API key; only the site's own pages, and callers with a test key (X-API-Key or Authorization: Bearer), may write across origins. The contact form on the API origin (API_ORIGIN) takes posts only from the site's own pages: an Origin, or without one a Referer, naming the site; a post with neither is refused too (programs use POST /api/v1/contact).",
   },
   host_not_allowed: {
     status: 403,

@@ -160,9 +160,73 @@ describe('the service on its own origin', () => {
     );
   });
 
+  it("takes the plain form only from the site's pages: a post from another page, or from none, is refused and stores nothing", async () => {
+    const postForm = (headers: Record<string, string>) => {
+      const message = `Form post ${randomUUID()}`;
+      const sent = fetch(`${server.baseUrl}/contact`, {
+        method: 'POST',
+        headers,
+        body: new URLSearchParams({ idempotency_key: '', form_token: '', website: '', ...VALID, message }),
+        redirect: 'manual',
+      });
+      return { message, sent };
+    };
+    const refused: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      // A look-alike of the site's origin: another scheme, another port, a longer name.
+      { origin: 'http://ada.example' },
+      { origin: 'https://ada.example:8443' },
+      { origin: 'https://ada.example.evil.example' },
+      // A page whose referrer policy hides its origin (Fetch standard: Origin: null).
+      { origin: 'null' },
+      // Origin decides when it is there, whatever Referer says.
+      { origin: 'https://evil.example', referer: `${SITE}/contact` },
+      { referer: 'https://evil.example/contact' },
+      { referer: 'not a URL' },
+      // Neither: no browser page sent it (programs use the API).
+      {},
+    ];
+    const messages: string[] = [];
+    for (const headers of refused) {
+      const { message, sent } = postForm(headers);
+      messages.push(message);
+      const response = await sent;
+      expect(response.status, JSON.stringify(headers)).toBe(403);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await response.text();
+      expect(html).toContain('site’s own contact page only');
+      // The form comes back empty: nothing the foreign page filled in is offered to send again.
+      expect(html).not.toContain(VALID.email);
+      expect(html).not.toContain(message);
+    }
+    const stored = [
+      ...(await storedInbox(server.dataDir)),
+      ...(await storedInbox(server.dataDir, { folder: 'spam' })),
+    ].map((entry) => entry.message);
+    for (const message of messages) expect(stored).not.toContain(message);
+
+    // The site's pages, by Origin or (without one) by Referer, and the form the API origin shows again.
+    const accepted: Record<string, string>[] = [
+      { origin: SITE },
+      { referer: `${SITE}/contact` },
+      { origin: API },
+      { origin: SITE, referer: 'https://evil.example/' },
+    ];
+    for (const headers of accepted) {
+      const { message, sent } = postForm(headers);
+      const response = await sent;
+      expect([response.status, response.headers.get('location')], JSON.stringify(headers)).toEqual([
+        303,
+        `${SITE}/contact/thanks`,
+      ]);
+      expect((await storedInbox(server.dataDir)).map((entry) => entry.message)).toContain(message);
+    }
+  });
+
   it('shows the form again with the problem and the values, its links leading back to the site', async () => {
     const response = await fetch(`${server.baseUrl}/contact`, {
       method: 'POST',
+      headers: { origin: SITE },
       body: new URLSearchParams({ ...VALID, email: 'not an address', message: 'Hello there, a message.' }),
       redirect: 'manual',
     });

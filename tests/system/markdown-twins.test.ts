@@ -7,6 +7,8 @@ import { sitemapPaths } from '../support/sitemap.ts';
 const SITE = 'http://localhost:4321';
 const POINTER = llmsTxtPointer(SITE);
 const MARKDOWN = 'text/markdown; charset=utf-8';
+/** A Cache-Control that no shared cache may store under (RFC 9111 sections 5.2.2.5 and 5.2.2.7). */
+const KEPT_FROM_SHARED_CACHES = /(^|,)\s*(private|no-store)\s*(,|$)/;
 let server: InProcessService;
 
 beforeAll(async () => {
@@ -89,9 +91,33 @@ describe('walking the sitemap and llms.txt', () => {
       const negotiated = await get(page, { accept: 'text/markdown' });
       if (negotiated.response.headers.get('content-type') !== MARKDOWN || negotiated.body !== twin.body)
         failures.push(`${page}: Accept: text/markdown does not give ${head}`);
+      const caching = negotiated.response.headers.get('cache-control') ?? '';
+      if (!KEPT_FROM_SHARED_CACHES.test(caching)) failures.push(`${page}: the Markdown at its URL is ${caching}`);
     }
     expect(failures).toEqual([]);
   }, 120_000);
+
+  it('keeps the Markdown a page’s URL negotiates out of shared caches; the twin’s own URL and the HTML keep theirs', async () => {
+    for (const [page, twin] of [
+      ['/', '/index.md'],
+      ['/projects/leakhound', '/projects/leakhound.md'],
+    ] as const) {
+      const markdown = (await get(page, { accept: 'text/markdown' })).response;
+      expect(markdown.headers.get('content-type')).toBe(MARKDOWN);
+      expect(markdown.headers.get('cache-control'), page).toBe('private, max-age=300');
+      expect(markdown.headers.get('vary')).toContain('Accept');
+      // Revalidated, it says the same (RFC 9110 section 15.4.5: a 304 repeats Cache-Control).
+      const etag = markdown.headers.get('etag')!;
+      const again = await fetch(local(page), { headers: { accept: 'text/markdown', 'if-none-match': etag } });
+      expect([again.status, again.headers.get('cache-control')]).toEqual([304, 'private, max-age=300']);
+
+      const atTwin = (await get(twin)).response;
+      expect(atTwin.headers.get('etag')).toBe(etag);
+      expect(atTwin.headers.get('cache-control'), twin).toBe('public, max-age=300, stale-while-revalidate=3600');
+      const html = (await get(page, { accept: 'text/html' })).response;
+      expect(html.headers.get('cache-control'), page).toBe('public, max-age=0, must-revalidate');
+    }
+  });
 
   it('links from llms.txt only Markdown that answers, with the anchors it names', async () => {
     const llms = (await get('/llms.txt')).body;

@@ -26,6 +26,24 @@ function plainGet(
   });
 }
 
+/** nginx's own request id ($request_id): 32 hexadecimal digits, where the service's ids are UUIDs. */
+const NGINX_REQUEST_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * A refusal nginx made itself, as the service makes its own: the Error shape as JSON, the
+ * request id in the body and in X-Request-Id, no caching, and the security headers.
+ */
+async function nginxRefusal(answer: Response): Promise<Record<string, unknown>> {
+  expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(answer.headers.get('cache-control')).toBe('no-store');
+  expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(answer.headers.get('content-security-policy')).toContain("default-src 'self'");
+  expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+  const body = (await answer.json()) as Record<string, unknown>;
+  expect(body.requestId).toBe(answer.headers.get('x-request-id'));
+  return body;
+}
+
 /**
  * The nginx site the build writes (dist/nginx/portfolio.conf, functions/hosts/nginx/site.ts), run
  * by Debian's nginx in front of the production server with TRUST_PROXY=1, as the Deploy section
@@ -170,10 +188,34 @@ describe.skipIf(!HAS_NGINX)('nginx in front of the service', () => {
     const overContact = await post(JSON.stringify({ ...VALID, message: 'x'.repeat(20_000) }));
     expect(overContact.status).toBe(413);
     expect(await overContact.json()).toMatchObject({ code: 'payload_too_large' });
-    // Over the largest body the service reads (64 KiB): nginx refuses it before it reaches the service.
-    const overAll = await post(JSON.stringify({ ...VALID, message: 'x'.repeat(70_000) }));
+    // Over the largest body the service reads (64 KiB): nginx refuses it before it reaches the
+    // service, in the same Error shape, with its own request id.
+    const overAll = await post(JSON.stringify({ ...VALID, message: 'x'.repeat(65 * 1024) }));
     expect(overAll.status).toBe(413);
-    expect(overAll.headers.get('x-request-id')).toBeNull();
+    const refusal = await nginxRefusal(overAll);
+    expect(refusal).toEqual({
+      code: 'payload_too_large',
+      message: 'The body is larger than 65536 bytes.',
+      hint: 'Send at most 65536 bytes.',
+      requestId: expect.stringMatching(NGINX_REQUEST_ID),
+    });
+    expect(server.logLines.filter((line) => line.requestId === refusal.requestId)).toEqual([]);
+  });
+
+  it('answers its own refusal of a malformed path in the Error shape, with the service’s headers', async () => {
+    for (const urlPath of ['/api/v1/projects/%00', '/api/v1/projects/%E0%A4%A', '/mcp%00', '/contact%']) {
+      const answer = await visitor('127.0.0.7')(`${site}${urlPath}`);
+      expect(answer.status, urlPath).toBe(400);
+      expect(await nginxRefusal(answer), urlPath).toMatchObject({
+        code: 'invalid_parameter',
+        message: expect.stringContaining('malformed'),
+        requestId: expect.stringMatching(NGINX_REQUEST_ID),
+      });
+    }
+    // A well-formed path is still the service's to answer.
+    const served = await visitor('127.0.0.7')(`${site}/api/v1/projects/%E0%A4%A0`);
+    expect(served.status).toBe(404);
+    expect(((await served.json()) as { requestId: string }).requestId).not.toMatch(NGINX_REQUEST_ID);
   });
 
   it('carries an MCP session: initialize and a tool call', async () => {

@@ -5,7 +5,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServicePath } from '../../functions/app/handle.ts';
 import { siteBaseUrl } from '../../functions/config/site-url.ts';
-import { builtFileHeaders, type HeaderTable } from '../../functions/hosts/static/built-file-headers.ts';
+import {
+  builtFileHeaders,
+  NEGOTIATED_MARKDOWN_CACHE,
+  type HeaderTable,
+} from '../../functions/hosts/static/built-file-headers.ts';
 import { NGINX_SITE_FILE, nginxSiteForBuild } from '../../functions/hosts/nginx/site-for-build.ts';
 import { listBuiltFiles } from '../../functions/hosts/static/built-files.ts';
 import { freePort } from '../support/free-port.ts';
@@ -167,6 +171,23 @@ describe.skipIf(!HAS_NGINX)('nginx serving the build alone, as the Node service 
     const markdown = await expectSame('/projects/leakhound', { headers: { accept: 'text/markdown' } });
     expect(markdown.headers['content-type']).toBe('text/markdown; charset=utf-8');
     expect(markdown.body.equals(readFileSync(path.join(CLIENT_DIR, 'projects/leakhound.md')))).toBe(true);
+    // At the page's URL the Markdown is kept out of shared caches; at its own URL, and the HTML, cached as before.
+    expect(markdown.headers['cache-control']).toBe(NEGOTIATED_MARKDOWN_CACHE);
+    const twin = await expectSame('/projects/leakhound.md', { headers: { accept: 'text/markdown' } });
+    expect(twin.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=3600');
+    const html = await expectSame('/projects/leakhound', { headers: { accept: 'text/html' } });
+    expect(html.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    // Revalidated with the twin's tag (each server's own: nginx makes its tags from mtime and size),
+    // only the Markdown matches: its 304 repeats its caching; the HTML is sent whole.
+    for (const base of [nginx.httpsUrl, node.baseUrl]) {
+      const etag = (await rawRequest(`${base}/projects/leakhound.md`, {}, nginx.ca)).headers.get('etag')!;
+      for (const accept of ['text/markdown', 'text/html']) {
+        const revalidated = await get(base, '/projects/leakhound', { headers: { accept, 'if-none-match': etag } });
+        expect([revalidated.status, revalidated.headers['cache-control']], `${base} ${accept}`).toEqual(
+          accept === 'text/markdown' ? [304, NEGOTIATED_MARKDOWN_CACHE] : [200, 'public, max-age=0, must-revalidate'],
+        );
+      }
+    }
     // Every page with a twin.
     for (const page of table.twins.keys())
       if (!isServicePath(page)) await expectSame(page, { headers: { accept: 'text/markdown' } });

@@ -97,6 +97,7 @@ describe('the baked configuration', () => {
     MAX_CONNECTIONS: '10',
     MAX_CONNECTIONS_PER_CLIENT: '5',
     MCP_ALLOWED_HOSTS: 'portfolio.internal',
+    CRON_SECRET: 'a-long-random-cron-secret',
     ACCESS_LOG: 'false',
     ALLOW_BUILD_MISMATCH: 'true',
   };

@@ -61,7 +61,7 @@ const BAD_VALUES: Partial<Record<EnvVariable, string>> = {
 };
 
 /** The variables whose kind takes any text: a path, or a secret. */
-const ANY_TEXT: EnvVariable[] = ['DATA_DIR', 'PORTFOLIO_ENV_FILE', 'NOTIFY_WEBHOOK_SECRET'];
+const ANY_TEXT: EnvVariable[] = ['DATA_DIR', 'PORTFOLIO_ENV_FILE', 'NOTIFY_WEBHOOK_SECRET', 'CRON_SECRET'];
 
 describe('the variables, one row each', () => {
   it.each(VARIABLES)(

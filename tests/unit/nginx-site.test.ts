@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SERVICE_PATHS } from '../../functions/config/public-urls.ts';
+import { ERROR_CODES } from '../../functions/http/error-codes.ts';
 import { builtFileHeaders } from '../../functions/hosts/static/built-file-headers.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { nginxSite } from '../../functions/hosts/nginx/site.ts';
@@ -81,6 +82,36 @@ describe('the generated nginx site (tests/system/nginx-static.test.ts runs it ag
     expect(card).toContain('if ($request_method = OPTIONS) {');
     expect(card).toContain('add_header access-control-allow-methods "GET" always;');
     expect(card).not.toContain('add_header cache-control');
+  });
+
+  it('answers its own refusals at internal locations, in the Error shape with codes of the service, and with HSTS over https', () => {
+    const text = site();
+    const tls = text.slice(text.indexOf('listen 443'));
+    const pages = [...tls.matchAll(/^\s*error_page (\d+) = (\S+);$/gm)].map(([, status, uri]) => [status, uri]);
+    expect(pages.map(([status]) => status).sort()).toEqual(['400', '413', '494']);
+    // None in the port 80 server, which only redirects.
+    expect(text.slice(0, text.indexOf('listen 443'))).not.toContain('error_page 4');
+    const blocks = locations(text);
+    const codes: Record<string, [number, string]> = {
+      '400': [400, 'invalid_parameter'],
+      '494': [400, 'invalid_header'],
+      '413': [413, 'payload_too_large'],
+    };
+    for (const [status, uri] of pages) {
+      const block = blocks.get(`= ${uri}`)!;
+      expect(block, uri).toContain('internal;');
+      expect(block).toContain('default_type "application/json; charset=utf-8";');
+      expect(block).toContain('add_header strict-transport-security "max-age=31536000; includeSubDomains" always;');
+      expect(block).toContain('add_header x-request-id $request_id always;');
+      const [, answered, json] = /^\s*return (\d+) '(.*)';$/m.exec(block)!;
+      const [expectedStatus, code] = codes[status!]!;
+      expect([Number(answered), ERROR_CODES[code as keyof typeof ERROR_CODES].status]).toEqual([
+        expectedStatus,
+        expectedStatus,
+      ]);
+      expect(JSON.parse(json!)).toMatchObject({ code, requestId: '$request_id' });
+    }
+    expect(text).toContain('client_max_body_size 64k;');
   });
 
   it('uses brotli_static only when told the module is there', () => {

@@ -6,6 +6,10 @@ import { logEvent } from '../../log/log.ts';
  * Netlify's scheduled function (Netlify docs, "Scheduled Functions": a function whose config has a
  * `schedule`, run on Netlify's clock with a 30 s limit): one bounded pass of the background
  * work — the purge, due email and webhook deliveries, the job reaper and a slot-full of jobs.
+ * Unlike Vercel's cron target (../vercel/cron-target.ts), it needs no secret: its config has a
+ * `schedule` and no `path` (./bundle.ts), and Netlify runs such a function on its own clock on
+ * published deploys (or by "Run now" in its UI), never for a request to a public URL, so no
+ * stranger can start a pass.
  */
 const service = createFetchHandler(process.env, build);
 

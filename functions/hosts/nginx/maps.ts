@@ -15,13 +15,24 @@ const PREFERS_MARKDOWN = [
   '~*^(?=.*text/markdown\\s*(,|$))(?=.*text/html\\s*;\\s*q=0)',
 ];
 
-/** Each served file (by its path under the root) and the headers it answers with; the 404 pages' as 404 answers. */
+/**
+ * Each served file (by its path under the root) and the headers it answers with; the 404 pages'
+ * as 404 answers; and each Markdown twin as its page's URL answers it (table.negotiated), keyed
+ * by the twin and the file together (`/index.md/index.md`), as the header maps read
+ * `$portfolio_twin$uri`: the twin that negotiation chose, empty for any other request, then the
+ * file served. No file can have such a path, since its first part is a file.
+ */
 export function headersByFile(
   table: HeaderTable,
   served: readonly ServedFile[],
+  twins: readonly (readonly [string, string])[],
   common: Readonly<Record<string, string>>,
 ): Map<string, Readonly<Record<string, string>>> {
   const byFile = new Map<string, Readonly<Record<string, string>>>();
+  for (const [page, twin] of twins) {
+    const atPage = table.negotiated.get(page);
+    if (atPage !== undefined) byFile.set(`${twin}${atPage.file}`, atPage.headers);
+  }
   const hasTwin = table.notFoundMarkdown !== undefined;
   for (const page of [table.notFound, table.notFoundMarkdown])
     if (page !== undefined) byFile.set(page.file, notFoundHeaders(common, page.headers, hasTwin));
@@ -48,8 +59,9 @@ export function typesByExtension(files: Iterable<string>): Map<string, string> {
 /**
  * `add_header` lines for every header of the table but Content-Type (which `types` and
  * `default_type` give): a header with one value on every file is written as it is; the others
- * come from a map on the file served ($uri once try_files has found it), empty (so not sent,
- * ngx_http_headers_module, "add_header") where a file has none.
+ * come from a map on the twin negotiation chose and the file served ($uri once try_files has
+ * found it; see headersByFile), empty (so not sent, ngx_http_headers_module, "add_header") where
+ * a file has none.
  */
 export function headerDirectives(byFile: ReadonlyMap<string, Readonly<Record<string, string>>>) {
   const names = new Set([...byFile.values()].flatMap((headers) => Object.keys(headers)));
@@ -68,7 +80,7 @@ export function headerDirectives(byFile: ReadonlyMap<string, Readonly<Record<str
       [...byFile].flatMap(([file, headers]) => (headers[name] === undefined ? [] : [[file, headers[name]] as const])),
     );
     // volatile: read again after an internal redirect (the 404 page), not the first value kept.
-    maps.push(`map $uri ${variable} {`, ...indent(['volatile;', 'default "";', ...entries]), '}', '');
+    maps.push(`map $${PREFIX}_twin$uri ${variable} {`, ...indent(['volatile;', 'default "";', ...entries]), '}', '');
     addHeaders.push(`add_header ${name} ${variable} always;`);
   }
   return { maps, addHeaders };

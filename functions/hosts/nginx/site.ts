@@ -2,6 +2,7 @@ import { isServicePath } from '../../config/public-urls.ts';
 import type { HeaderTable } from '../static/built-file-headers.ts';
 import { serviceLocations, staticLocation } from './locations.ts';
 import { headerDirectives, headersByFile, siteMaps, typesByExtension } from './maps.ts';
+import { BODY_MAX_BYTES, refusalLocations, refusalPages } from './refusals.ts';
 import { indent, quote } from './syntax.ts';
 
 /** What the generated site needs beyond the build's header table. */
@@ -30,7 +31,9 @@ export interface NginxSiteOptions {
  *   (the 404 page, `.br`/`.gz` files and the host rule files answer 404, as from Node).
  * - Headers: in `location /` and inherited by the locations inside it, which add none of their own
  *   (ngx_http_headers_module, "add_header": inherited only by a level that defines none); the
- *   service's locations sit beside it and pass the service's own headers on untouched.
+ *   service's locations sit beside it and pass the service's own headers on untouched. A Markdown
+ *   twin sent at its page's URL has the headers the table gives it there (private caching), told
+ *   from the same file at its own URL by the twin the negotiation chose (./maps.ts).
  * - Types: the project's table for every extension the build has (nginx's mime.types has no .md
  *   or .yaml), and an exact location for each file whose type is not its extension's (the
  *   extensionless .well-known documents, the AI Catalog, the server cards).
@@ -40,14 +43,15 @@ export interface NginxSiteOptions {
 export function nginxSite(options: NginxSiteOptions): string {
   const { table, root, serverName, upstream, brotli, commonHeaders } = options;
   const served = [...table.paths].filter(([urlPath]) => !isServicePath(urlPath));
+  const twins = [...table.twins].filter(([page]) => !isServicePath(page));
   const byFile = headersByFile(
     table,
     served.map(([, file]) => file),
+    twins,
     commonHeaders,
   );
   const types = typesByExtension(byFile.keys());
   const { maps: headerMaps, addHeaders } = headerDirectives(byFile);
-  const twins = [...table.twins].filter(([page]) => !isServicePath(page));
   const maps = siteMaps({ table, served, twins, headerMaps });
   return [
     `# nginx site for ${serverName}, made by \`npm run build\` (scripts/nginx-site.ts) from the build it serves: do not`,
@@ -124,9 +128,12 @@ export function nginxSite(options: NginxSiteOptions): string {
       '}',
       'default_type application/octet-stream;',
       '',
-      '# The largest body the service reads (a batch or an MCP message: 64 KiB); smaller limits, such',
+      `# The largest body the service reads (a batch or an MCP message: ${BODY_MAX_BYTES / 1024} KiB); smaller limits, such`,
       "# as a contact message's 16 KiB, are the service's own, answered in its Error shape.",
-      'client_max_body_size 64k;',
+      `client_max_body_size ${BODY_MAX_BYTES / 1024}k;`,
+      "# nginx's own refusals (a malformed request line, headers or a body too large) in the service's",
+      '# Error shape, not as its HTML pages (functions/hosts/nginx/refusals.ts).',
+      ...refusalPages(),
       '# HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS (10 s, 30 s): nginx reads the request first, so the',
       '# service receives each one whole and at once.',
       'client_header_timeout 10s;',
@@ -152,6 +159,9 @@ export function nginxSite(options: NginxSiteOptions): string {
       '',
       "# The service's paths (functions/config/public-urls.ts), passed on with the service's own headers.",
       ...serviceLocations(),
+      '',
+      "# nginx's refusals, as the service answers them: {code, message, hint, requestId} with nginx's request id.",
+      ...refusalLocations(commonHeaders),
     ]),
     '}',
     '',

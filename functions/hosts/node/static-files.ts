@@ -42,25 +42,30 @@ export class StaticFiles {
   /** The 404 page's Markdown twin, for a missing path asked as Markdown. */
   readonly notFoundMarkdown: StaticFile | undefined;
 
-  /** Pages (by clean URL) that have a Markdown twin, and the twin's path. */
-  private readonly twins: ReadonlyMap<string, string>;
+  /** The Markdown twin of each page that has one (by clean URL), as the page's URL answers it. */
+  private readonly negotiated = new Map<string, StaticFile>();
 
   constructor(root: string, table: HeaderTable) {
-    const load = (served: ServedFile) => loadFile(path.join(root, served.file), served.headers);
+    // A file served at several paths, or with other headers at a page's URL, is read once.
+    const contents = new Map<string, FileContents>();
+    const load = (served: ServedFile) => {
+      let read = contents.get(served.file);
+      if (read === undefined) contents.set(served.file, (read = readContents(path.join(root, served.file))));
+      return staticFile(read, served.headers);
+    };
     for (const [urlPath, served] of table.paths) this.files.set(urlPath, load(served));
+    for (const [urlPath, served] of table.negotiated) this.negotiated.set(urlPath, load(served));
     this.notFoundPage = table.notFound === undefined ? undefined : load(table.notFound);
     this.notFoundMarkdown = table.notFoundMarkdown === undefined ? undefined : load(table.notFoundMarkdown);
-    this.twins = table.twins;
   }
 
   get(urlPath: string): StaticFile | undefined {
     return this.files.get(urlPath);
   }
 
-  /** The Markdown twin of a page, for `Accept: text/markdown`. */
+  /** The Markdown twin of a page, as its URL answers `Accept: text/markdown` (its own caching: the header table's). */
   markdownTwin(urlPath: string): StaticFile | undefined {
-    const twin = this.twins.get(urlPath);
-    return twin === undefined ? undefined : this.files.get(twin);
+    return this.negotiated.get(urlPath);
   }
 }
 
@@ -84,11 +89,25 @@ function acceptedEncodings(header: string): Set<string> {
   return accepted;
 }
 
-function loadFile(file: string, decided: Readonly<Record<string, string>>): StaticFile {
+/** A file's bytes, its tag and the precompressed variants the build wrote beside it. */
+interface FileContents {
+  body: Buffer;
+  etag: string;
+  br: Buffer | undefined;
+  gzip: Buffer | undefined;
+}
+
+function readContents(file: string): FileContents {
   const body = readFileSync(file);
-  const etag = strongEtag(body);
-  const br = readVariant(file, COMPRESSED_VARIANTS.br, body.length);
-  const gzip = readVariant(file, COMPRESSED_VARIANTS.gzip, body.length);
+  return {
+    body,
+    etag: strongEtag(body),
+    br: readVariant(file, COMPRESSED_VARIANTS.br, body.length),
+    gzip: readVariant(file, COMPRESSED_VARIANTS.gzip, body.length),
+  };
+}
+
+function staticFile({ body, etag, br, gzip }: FileContents, decided: Readonly<Record<string, string>>): StaticFile {
   const { vary, ...rest } = decided;
   const base: Record<string, string> = {
     ...rest,

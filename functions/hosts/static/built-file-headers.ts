@@ -25,6 +25,11 @@ export interface HeaderTable {
   paths: ReadonlyMap<string, ServedFile>;
   /** Pages (by clean URL) that have a Markdown twin, and the twin's URL path. */
   twins: ReadonlyMap<string, string>;
+  /**
+   * What a page's own URL answers when Accept prefers Markdown (by clean URL, the same pages as
+   * `twins`): the twin's file, with the twin's headers but NEGOTIATED_MARKDOWN_CACHE.
+   */
+  negotiated: ReadonlyMap<string, ServedFile>;
   /** The page that answers every missing path (404), and its Markdown twin. */
   notFound?: ServedFile;
   notFoundMarkdown?: ServedFile;
@@ -102,9 +107,17 @@ export function builtFileHeaders(files: readonly string[], site: PublicOrigins):
     const served = paths.get(target);
     if (served !== undefined) paths.set(alias, served);
   }
+  const pageTwins = [...twins].filter(([page]) => page !== NOT_FOUND.html);
+  const twinsAtPages = new Map<string, ServedFile>();
+  for (const [page, twin] of pageTwins) {
+    const served = paths.get(twin);
+    if (served !== undefined)
+      twinsAtPages.set(page, { ...served, headers: { ...served.headers, 'cache-control': NEGOTIATED_MARKDOWN_CACHE } });
+  }
   return {
     paths,
-    twins: new Map([...twins].filter(([page]) => page !== NOT_FOUND.html)),
+    twins: new Map(pageTwins),
+    negotiated: twinsAtPages,
     ...(notFound === undefined ? {} : { notFound }),
     ...(notFoundMarkdown === undefined ? {} : { notFoundMarkdown }),
   };
@@ -118,6 +131,16 @@ function servedAt(file: string): string {
   if (file === '/index.html') return '/';
   return file.endsWith('.html') ? file.slice(0, -'.html'.length) : file;
 }
+
+/**
+ * The caching of a Markdown twin sent at its page's own URL because Accept asked for Markdown.
+ * That URL has two representations told apart only by Vary: Accept (RFC 9110 section 12.5.5);
+ * a shared cache that keys on the URL alone (many CDNs by default, RFC 9111 section 4.1 notwithstanding)
+ * would hand the Markdown to every visitor of the page. `private` keeps it out of every shared
+ * cache (RFC 9111 section 5.2.2.7) while the agent's own cache may still reuse it for as long as
+ * the twin's URL allows; that URL, one representation only, stays publicly cacheable.
+ */
+export const NEGOTIATED_MARKDOWN_CACHE = 'private, max-age=300';
 
 function cacheControlFor(file: string): string {
   // Astro fingerprints everything under /_astro, so those bytes never change at that URL.

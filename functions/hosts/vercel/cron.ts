@@ -1,20 +1,15 @@
 import build from 'portfolio:build-data';
-import { logEvent } from '../../log/log.ts';
+import { readVariable } from '../../config/read-variable.ts';
 import { createFetchHandler } from '../fetch/create-fetch-handler.ts';
+import { loadConfig } from '../../config/env.ts';
+import { cronTarget } from './cron-target.ts';
 
 /**
- * Vercel's cron target (Vercel docs, "Cron Jobs": a GET on the path, with `Authorization: Bearer
- * $CRON_SECRET` when the project sets CRON_SECRET, which is how a stranger's GET is told apart).
+ * Vercel's cron target (vercel.json, `crons`): one bounded pass of the background work for each
+ * call that presents CRON_SECRET (./cron-target.ts says why, and what the others get).
  */
 const service = createFetchHandler(process.env, build);
 
 export default {
-  fetch: async (request: Request): Promise<Response> => {
-    const secret = process.env.CRON_SECRET;
-    if (secret !== undefined && request.headers.get('authorization') !== `Bearer ${secret}`)
-      return new Response(null, { status: 401 });
-    const report = await service.runScheduled();
-    logEvent('scheduled pass', { ...report });
-    return new Response(null, { status: 204 });
-  },
+  fetch: cronTarget(loadConfig(process.env), readVariable(process.env, 'CRON_SECRET'), () => service.runScheduled()),
 };
