@@ -1,12 +1,7 @@
 import type { Config } from '../config/env.ts';
 import { ContactService } from '../contact/contact-service.ts';
 import { EmailSender } from '../contact/email-sender.ts';
-import {
-  FORM_TOKEN_CLOCK_SKEW_MS,
-  FORM_TOKEN_MAX_AGE_MS,
-  FORM_TOKEN_MAX_MESSAGES,
-  FormTokens,
-} from '../contact/form-token.ts';
+import { FORM_TOKEN_CLOCK_SKEW_MS, FORM_TOKEN_MAX_AGE_MS, FORM_TOKEN_MAX_MESSAGES } from '../contact/form-token.ts';
 import { Notifier, type ChannelSender } from '../contact/notifier.ts';
 import { WebhookSender } from '../contact/webhook-sender.ts';
 import { JobService } from '../jobs/job-service.ts';

@@ -92,7 +92,10 @@ describe.skipIf(TEST_ENGINE !== 'shared')('a function instance and its PostgreSQ
     } finally {
       write.mockRestore();
     }
-    const naming = lines.join('').split('\n').filter((line) => line.includes('npm run migrate'));
+    const naming = lines
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('npm run migrate'));
     expect(naming).toHaveLength(1);
     // The read of the build still answers while the schema is behind.
     expect((await service.fetch(new Request('http://localhost:4321/api/v1/projects'))).status).toBe(200);

@@ -201,6 +201,8 @@ describe('a function on the embedded engines', () => {
     expect(message).toMatch(/set DATABASE_URL \(PostgreSQL\)/);
     expect(message).toMatch(/lost between instances/);
     // Redis is optional: PostgreSQL alone counts the quotas that must hold across instances.
-    expect(createFetchHandler({ ...env, DATABASE_URL: 'postgresql://localhost/x' }, build).fetch).toBeTypeOf('function');
+    expect(createFetchHandler({ ...env, DATABASE_URL: 'postgresql://localhost/x' }, build).fetch).toBeTypeOf(
+      'function',
+    );
   });
 });

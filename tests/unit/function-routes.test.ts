@@ -98,12 +98,11 @@ describe('the paths each function host sends to the service', () => {
 });
 
 describe('when the build deploys the service as functions', () => {
-  const shared = { databaseUrl: 'postgresql://db', redisUrl: 'redis://cache', apiOrigin: null, backendOrigin: null };
+  const shared = { databaseUrl: 'postgresql://db', apiOrigin: null, backendOrigin: null };
 
-  it('only with PostgreSQL and Redis, and not when the dynamic paths are proxied elsewhere', () => {
+  it('only with PostgreSQL (Redis is optional), and not when the dynamic paths are proxied elsewhere', () => {
     expect(deploysFunctions(shared)).toBe(true);
     expect(deploysFunctions({ ...shared, databaseUrl: null })).toBe(false);
-    expect(deploysFunctions({ ...shared, redisUrl: null })).toBe(true);
     expect(deploysFunctions({ ...shared, backendOrigin: 'https://backend.example' })).toBe(false);
     expect(deploysFunctions({ ...shared, apiOrigin: 'https://api.example' })).toBe(false);
   });

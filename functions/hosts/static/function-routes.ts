@@ -10,9 +10,7 @@ import { COMPRESSED_VARIANTS } from '../static/built-files.ts';
  * function refuses the embedded engine; Redis is optional) and the dynamic paths are not proxied elsewhere
  * (BACKEND_ORIGIN or API_ORIGIN, whose `_redirects` and `vercel.json` lines send them away).
  */
-export function deploysFunctions(
-  config: Pick<Config, 'databaseUrl' | 'apiOrigin' | 'backendOrigin'>,
-): boolean {
+export function deploysFunctions(config: Pick<Config, 'databaseUrl' | 'apiOrigin' | 'backendOrigin'>): boolean {
   return config.databaseUrl !== null && proxyTarget(config) === '';
 }
 

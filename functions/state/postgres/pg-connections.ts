@@ -12,7 +12,7 @@ import { runMigrations, schemaVersion } from './run-migrations.ts';
 export type PgPool = Pick<Pool, 'query' | 'connect'>;
 
 /** The command that brings a database's schema up to date, as the refusal and the log name it. */
-export const MIGRATE_COMMAND = 'DATABASE_URL=… npm run migrate';
+const MIGRATE_COMMAND = 'DATABASE_URL=… npm run migrate';
 
 /**
  * The connections of one storage, opened when a store first needs one, never before: an

@@ -13,7 +13,7 @@ const MIGRATION_LOCK = 7_361_902_114;
  * wait. A migration here takes well under a second; a lock held longer is a stuck session,
  * which must not hold this one (and its connection) forever.
  */
-export const MIGRATION_LOCK_TIMEOUT_MS = 60_000;
+const MIGRATION_LOCK_TIMEOUT_MS = 60_000;
 
 /** SQLSTATE undefined_table: a database no migration has touched has no schema_migrations. */
 const UNDEFINED_TABLE = '42P01';
