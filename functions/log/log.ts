@@ -96,6 +96,14 @@ export function logWarning(message: string, fields: Record<string, unknown> = {}
   flushLog();
 }
 
+/**
+ * Something expected that explains what follows it in the log, and asks nothing of the operator
+ * (a connection a host closed at the end of its request): kept apart from errors by its level.
+ */
+export function logDebug(message: string, fields: Record<string, unknown> = {}): void {
+  writeLogLine({ time: new Date().toISOString(), level: 'debug', message, ...fields });
+}
+
 export function logEvent(message: string, fields: Record<string, unknown> = {}): void {
   writeLogLine({ time: new Date().toISOString(), level: 'info', message, ...fields });
   flushLog();

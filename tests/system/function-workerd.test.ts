@@ -47,12 +47,21 @@ describe.skipIf(TEST_ENGINE !== 'shared')('the service as a Cloudflare Worker in
     expect(body.requestId).toBe(bad.headers.get('x-request-id'));
   });
 
-  it('counts the read quota in Redis: the 429 comes though every request has a service of its own', async () => {
+  it('keeps one service per isolate: the read quota counted there, REDIS_URL left unused, no request touching another’s connection', async () => {
     const quoted = await startWorkerdHost({ READ_RATE_LIMIT: '3/60' });
     try {
+      // Each contact post needs PostgreSQL, through a connection of its own request, closed after it.
+      for (let i = 0; i < 2; i++)
+        expect(
+          (await postContact(quoted.baseUrl, { ...VALID, message: `Per request ${i} ${randomUUID()}` })).status,
+        ).toBe(200);
+      // The posts counted against the request quota too: one read is left, then the isolate refuses.
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await fetch(`${quoted.baseUrl}/api/v1/projects`)).status);
-      expect(statuses).toEqual([200, 200, 200, 429]);
+      for (let i = 0; i < 2; i++) statuses.push((await fetch(`${quoted.baseUrl}/api/v1/projects`)).status);
+      expect(statuses).toEqual([200, 429]);
+      const log = quoted.output.join('\n');
+      expect(log).toContain('REDIS_URL is not used on this host');
+      expect(log).not.toMatch(/different request|Redis unreachable|"level":"error"/);
     } finally {
       await quoted.stop();
     }

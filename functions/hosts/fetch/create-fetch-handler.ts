@@ -3,7 +3,7 @@ import type { PassReport } from '../../app/background-work.ts';
 import { serviceHandle, type Handle } from '../../app/handle.ts';
 import { loadConfig, type Config, type Env } from '../../config/env.ts';
 import type { ApiResponse } from '../../http/types.ts';
-import { flushLog, logError } from '../../log/log.ts';
+import { flushLog, logError, logWarning } from '../../log/log.ts';
 import type { ConnectionSlots } from '../../state/storage.ts';
 import { assertBuildMatches } from '../static/build-manifest.ts';
 import type { BuildData } from './build-data.ts';
@@ -30,6 +30,17 @@ export interface FunctionHost {
   slots?: ConnectionSlots;
 }
 
+/**
+ * On a host whose connections are per request (workerd), Redis would cost a connection for every
+ * request it counts, more than the count itself, so REDIS_URL is left unused there: PostgreSQL
+ * counts the contact and key quotas, each isolate the reads (functions/limits/quotas.ts).
+ */
+function withoutRedisPerRequest(config: Config, host: FunctionHost): Config {
+  if (host.slots === undefined || config.redisUrl === null) return config;
+  logWarning('REDIS_URL is not used on this host (its connections are per request): quotas are counted in PostgreSQL');
+  return { ...config, redisUrl: null };
+}
+
 /** How long a client is told to wait when the service could not start (its storage or Redis). */
 const START_RETRY_AFTER_SECONDS = 5;
 
@@ -49,7 +60,7 @@ const START_RETRY_AFTER_SECONDS = 5;
  * ```
  */
 export function createFetchHandler(env: Env, build: BuildData, host: FunctionHost = {}): ServiceFunction {
-  const config = loadConfig(env);
+  const config = withoutRedisPerRequest(loadConfig(env), host);
   assertSharedEngines(config);
   if (!config.allowBuildMismatch) assertBuildMatches(build.manifest, env);
 

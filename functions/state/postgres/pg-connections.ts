@@ -64,15 +64,15 @@ export class PgConnections implements PgPool {
       }));
     let held = slot.get(this) as { pool: Promise<Pool>; close(): Promise<void> } | undefined;
     if (held === undefined) {
-      const pool = this.checkedPool();
+      const pool = this.checkedPool({ ...this.options.size, closedByHost: true });
       held = { pool, close: async () => (await pool.catch(() => undefined))?.end() };
       slot.set(this, held);
     }
     return held.pool;
   }
 
-  private async checkedPool(): Promise<Pool> {
-    const pool = await createPool(this.url, this.options.size);
+  private async checkedPool(size: PoolSize = this.options.size): Promise<Pool> {
+    const pool = await createPool(this.url, size);
     if (this.schemaCurrent) return pool;
     try {
       if (this.options.migrate) await runMigrations(pool, this.location);

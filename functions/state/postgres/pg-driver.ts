@@ -1,5 +1,5 @@
 import type { Pool, TypeOverrides, types } from 'pg';
-import { logError } from '../../log/log.ts';
+import { logDebug, logError } from '../../log/log.ts';
 
 interface PgDriver {
   Pool: typeof Pool;
@@ -30,6 +30,11 @@ export interface PoolSize {
   idleTimeoutMillis: number;
   keepAlive: boolean;
   allowExitOnIdle: boolean;
+  /**
+   * Whether an idle connection that closes is news: on a host that closes every request's
+   * connections when the request ends (workerd), it is expected, and logged at debug level.
+   */
+  closedByHost?: boolean;
   /**
    * Whether the pool may set `statement_timeout` as a startup parameter of each connection. A
    * transaction-mode pooler (PgBouncer, Neon's and Supabase's pooled URLs, Hyperdrive) hands each
@@ -95,7 +100,7 @@ export async function createPool(connectionString: string, size: PoolSize = LONG
   const pg = await driver();
   const parsers = new pg.TypeOverrides(pg.types);
   parsers.setTypeParser(INT8_OID, Number);
-  const { sessionSettings, ...limits } = size;
+  const { sessionSettings, closedByHost, ...limits } = size;
   const pool = new pg.Pool({
     connectionString,
     ...limits,
@@ -105,6 +110,10 @@ export async function createPool(connectionString: string, size: PoolSize = LONG
   });
   // An idle connection that breaks (a server restart) emits 'error' on the pool; unheard, it would
   // crash the process. The pool drops that connection and opens another on the next query.
-  pool.on('error', (error) => logError('postgres-pool', error, { event: 'idle connection lost' }));
+  pool.on('error', (error) =>
+    closedByHost === true
+      ? logDebug('a request’s PostgreSQL connection was closed with it', { error: error.message })
+      : logError('postgres-pool', error, { event: 'idle connection lost' }),
+  );
   return pool;
 }
