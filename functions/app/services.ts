@@ -115,6 +115,9 @@ export async function createServices(
     jobs = await JobService.start(jobDeps);
   }
   const signing = new SigningKeys(storage.secrets, config);
+  // A long-lived server reads its secrets at start, so that a storage outage later leaves cursors,
+  // tokens and forms verifiable, and a new deployment's secrets exist (backups copy them).
+  if (!onDemand) await signing.load();
   const formTokens = () => signing.load().then((signers) => signers.formTokens);
 
   return {

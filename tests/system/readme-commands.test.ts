@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseEnvFile } from '../../functions/config/env-file.ts';
 import { loadConfig } from '../../functions/config/env.ts';
 import { parseSite } from '../../functions/config/site.ts';
+import { MIGRATIONS as PG_MIGRATIONS } from '../../functions/state/postgres/migrations.ts';
 import { postContact, readInbox, runInboxOutput, VALID } from '../support/contact.ts';
 import { npmRun } from '../support/npm-run.ts';
 import { freshDatabaseUrl, HAS_POSTGRES, POSTGRES_BIN } from '../support/postgres.ts';
@@ -80,8 +81,8 @@ const NOT_RUN: Record<string, string> = {
   'npx wrangler secret put DATABASE_URL': 'a Cloudflare account and the network',
   'npm run bench:functions':
     'a benchmark of minutes on its own PostgreSQL and Redis; docs/performance.md gives its figures, and the hosts it starts run in tests/system/function-*.test.ts',
-  'CF_PAGES=1 npm run build && npx wrangler deploy':
-    'a Cloudflare account and the network; tests/system/function-workerd.test.ts runs the built Worker in workerd',
+  'CF_PAGES=1 npm run build && DATABASE_URL=… npm run migrate && npx wrangler deploy':
+    'a Cloudflare account and the network; `npm run migrate` is run (Without a server), and tests/system/function-workerd.test.ts runs the built Worker in workerd',
   'sudo nginx -t && sudo systemctl reload nginx':
     'root and a running systemd; tests/system/nginx-front.test.ts runs the site with nginx',
   'sudo certbot certonly --standalone -d example.com': 'a public host name and a certificate authority',
@@ -575,6 +576,42 @@ describe('PostgreSQL: on the same machine, its backups, and moving up from SQLit
       const refused = await sh(shown('npm run backup'), { env: { DATABASE_URL: url } });
       expect(refused.code).not.toBe(0);
       expect(refused.stderr).toMatch(/pg_dump/);
+    },
+    { skip: !HAS_POSTGRES },
+  );
+});
+
+describe('Without a server', () => {
+  runs(
+    'npm run migrate brings PostgreSQL to the schema once, however many run it together, and says when it is current',
+    ['npm run migrate'],
+    async (shown) => {
+      const script = shown('npm run migrate').replace(/^npm run /, '');
+      const url = await freshDatabaseUrl();
+      const together = await Promise.all([
+        npmRun(script, { DATABASE_URL: url }),
+        npmRun(script, { DATABASE_URL: url }),
+      ]);
+      expect(together.map((outcome) => outcome.code)).toEqual([0, 0]);
+      const said = together.map((outcome) => outcome.stdout).join('');
+      expect(said).toMatch(/brought to schema version (\d+) \(applied 1, 2, /);
+      expect(said).toMatch(/is at schema version \d+, current/);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ version: number; times: number }>(
+          'SELECT version, count(*)::int AS times FROM schema_migrations GROUP BY version',
+        );
+        expect(rows.length).toBe(PG_MIGRATIONS.length);
+        expect(rows.every((row) => row.times === 1)).toBe(true);
+      } finally {
+        await client.end();
+      }
+      const withoutDatabase = await npmRun(script, { DATABASE_URL: '' });
+      expect([withoutDatabase.code, withoutDatabase.stdout]).toEqual([
+        0,
+        'migrate: DATABASE_URL is not set; SQLite is migrated by the service itself.\n',
+      ]);
     },
     { skip: !HAS_POSTGRES },
   );
