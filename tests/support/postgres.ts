@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { freePort } from './free-port.ts';
-import { createPool } from '../../functions/state/postgres/pg-driver.ts';
+import { createPool, MIGRATION_POOL } from '../../functions/state/postgres/pg-driver.ts';
 import { runMigrations } from '../../functions/state/postgres/run-migrations.ts';
 
 const run = promisify(execFile);
@@ -127,7 +127,7 @@ export function freshDatabaseUrl(): Promise<string> {
 
 /** Brings the database at `url` to this build's schema, as `npm run migrate` does from a deploy step. */
 export async function migrateDatabase(url: string): Promise<void> {
-  const pool = await createPool(url);
+  const pool = await createPool(url, MIGRATION_POOL);
   try {
     await runMigrations(pool, url);
   } finally {
