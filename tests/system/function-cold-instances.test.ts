@@ -1,6 +1,6 @@
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildDataOf, type BuildData } from '../../functions/hosts/fetch/build-data.ts';
 import { createFetchHandler, type ServiceFunction } from '../../functions/hosts/fetch/create-fetch-handler.ts';
 import { loadBuild } from '../../functions/hosts/static/build-output.ts';
@@ -137,7 +137,7 @@ describe.skipIf(TEST_ENGINE !== 'shared')('cold function instances in a burst', 
     let proxy: DelayProxy;
 
     beforeAll(async () => {
-      proxy = await startDelayProxy({ port: Number(new URL(await freshDatabaseUrl()).port) }, 10);
+      proxy = await startDelayProxy({ port: Number(new URL(inject('postgresUrl')).port) }, 10);
     });
     afterAll(async () => {
       await closeAll();
