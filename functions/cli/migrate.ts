@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { redactUrl } from '../config/redact-url.ts';
 import { MIGRATIONS } from '../state/postgres/migrations.ts';
-import { createPool, LONG_LIVED_POOL } from '../state/postgres/pg-driver.ts';
+import { createPool, MIGRATION_POOL } from '../state/postgres/pg-driver.ts';
 import { runMigrations } from '../state/postgres/run-migrations.ts';
 import { ENV_FILE_OPTION, loadServiceConfig } from './service-config.ts';
 
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     return;
   }
   const location = redactUrl(config.databaseUrl);
-  const pool = await createPool(config.databaseUrl, { ...LONG_LIVED_POOL, max: 1 });
+  const pool = await createPool(config.databaseUrl, MIGRATION_POOL);
   try {
     const applied = await runMigrations(pool, location);
     process.stdout.write(

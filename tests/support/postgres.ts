@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { freePort } from './free-port.ts';
-import { createPool } from '../../functions/state/postgres/pg-driver.ts';
+import { createPool, MIGRATION_POOL } from '../../functions/state/postgres/pg-driver.ts';
 import { runMigrations } from '../../functions/state/postgres/run-migrations.ts';
 
 const run = promisify(execFile);
@@ -50,8 +50,18 @@ function command(program: string, args: string[]): [string, string[]] {
   return asRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
 }
 
+/** What a throwaway server is started with. */
+interface PostgresOptions {
+  /**
+   * Its max_connections: 200 by default, room for every test at once; a test of how the service
+   * behaves when the database is full gives a small number, as a free tier's (superuser
+   * connections, the tests' own, may use the 3 reserved slots as well).
+   */
+  maxConnections?: number;
+}
+
 /** initdb, then pg_ctl start (about 1.5 s); stop() is pg_ctl's fast shutdown. */
-export async function startPostgres(): Promise<ThrowawayPostgres> {
+export async function startPostgres({ maxConnections = 200 }: PostgresOptions = {}): Promise<ThrowawayPostgres> {
   const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-pg-'));
   if (asRoot) {
     const ids = execFileSync('id', ['-u', 'postgres']).toString().trim();
@@ -60,7 +70,7 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
   }
   const port = await freePort();
   await run(...command('initdb', ['-D', dir, '-U', 'postgres', '--auth=trust', '-N', '-E', 'UTF8', '--locale=C']));
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=200`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=${maxConnections}`;
   const running = () => existsSync(path.join(dir, 'postmaster.pid'));
   const start = async () => {
     await run(
@@ -127,7 +137,7 @@ export function freshDatabaseUrl(): Promise<string> {
 
 /** Brings the database at `url` to this build's schema, as `npm run migrate` does from a deploy step. */
 export async function migrateDatabase(url: string): Promise<void> {
-  const pool = await createPool(url);
+  const pool = await createPool(url, MIGRATION_POOL);
   try {
     await runMigrations(pool, url);
   } finally {

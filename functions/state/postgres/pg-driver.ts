@@ -36,12 +36,14 @@ export interface PoolSize {
    */
   closedByHost?: boolean;
   /**
-   * Whether the pool may set `statement_timeout` as a startup parameter of each connection. A
-   * transaction-mode pooler (PgBouncer, Neon's and Supabase's pooled URLs, Hyperdrive) hands each
-   * transaction any server connection and refuses session parameters, so a function's pool bounds
-   * each query on the client side instead (pg's query_timeout).
+   * How a statement's run time is bounded: `session`, by `statement_timeout` as a startup
+   * parameter of each connection; `client`, by pg's query_timeout, since a transaction-mode
+   * pooler (PgBouncer, Neon's and Supabase's pooled URLs, Hyperdrive) hands each transaction any
+   * server connection and refuses session parameters; `transaction`, not by the pool at all: the
+   * caller sets it inside each transaction (`SET LOCAL`), as the migrations do, which may run
+   * longer than any request should.
    */
-  sessionSettings: boolean;
+  statementTimeout: 'session' | 'client' | 'transaction';
 }
 
 /** The node server: one process answers many requests at once for as long as it runs. */
@@ -50,7 +52,7 @@ export const LONG_LIVED_POOL: PoolSize = {
   idleTimeoutMillis: 30_000,
   keepAlive: true,
   allowExitOnIdle: false,
-  sessionSettings: true,
+  statementTimeout: 'session',
 };
 
 /**
@@ -66,7 +68,20 @@ export const FUNCTION_POOL: PoolSize = {
   idleTimeoutMillis: 5_000,
   keepAlive: false,
   allowExitOnIdle: true,
-  sessionSettings: false,
+  statementTimeout: 'client',
+};
+
+/**
+ * `npm run migrate`: one connection, nothing set for the session, so that it works through the
+ * transaction-mode pooler a function deployment's DATABASE_URL may name; the migrations bound
+ * their own transaction (functions/state/postgres/run-migrations.ts).
+ */
+export const MIGRATION_POOL: PoolSize = {
+  max: 1,
+  idleTimeoutMillis: 1_000,
+  keepAlive: false,
+  allowExitOnIdle: true,
+  statementTimeout: 'transaction',
 };
 
 /** How long a request waits for a connection when the URL does not say. */
@@ -100,12 +115,13 @@ export async function createPool(connectionString: string, size: PoolSize = LONG
   const pg = await driver();
   const parsers = new pg.TypeOverrides(pg.types);
   parsers.setTypeParser(INT8_OID, Number);
-  const { sessionSettings, closedByHost, ...limits } = size;
+  const { statementTimeout, closedByHost, ...limits } = size;
   const pool = new pg.Pool({
     connectionString,
     ...limits,
     connectionTimeoutMillis: connectTimeoutMillis(connectionString),
-    ...(sessionSettings ? { statement_timeout: STATEMENT_TIMEOUT_MS } : { query_timeout: STATEMENT_TIMEOUT_MS }),
+    ...(statementTimeout === 'session' && { statement_timeout: STATEMENT_TIMEOUT_MS }),
+    ...(statementTimeout === 'client' && { query_timeout: STATEMENT_TIMEOUT_MS }),
     types: parsers,
   });
   // An idle connection that breaks (a server restart) emits 'error' on the pool; unheard, it would
