@@ -75,7 +75,9 @@ describe.skipIf(!HAS_POSTGRES || !HAS_REDIS)('several instances behave as one se
   it('says in its start-up line that state and quotas are shared', () => {
     for (const instance of [a, b]) {
       const listening = instance.logLines.find((line) => line.message === 'listening');
-      expect(listening?.storage).toMatch(/^postgresql \(postgresql:\/\/postgres@127\.0\.0\.1:\d+\/test_\w+\)$/);
+      expect(listening?.storage).toMatch(
+        /^postgresql \(postgresql:\/\/postgres@127\.0\.0\.1:\d+\/test_\w+(\?connect_timeout=\d+)?\)$/,
+      );
       expect(listening?.quotas).toBe('shared (Redis; contact, keys and form tokens in PostgreSQL while Redis is down)');
       expect(listening?.warning).toBeUndefined();
     }
