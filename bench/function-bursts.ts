@@ -1,26 +1,64 @@
+import { spawn } from 'node:child_process';
+import { cpus } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { contactRequest } from './function-instances.ts';
 import type { ConnectionCounter } from './pg-connections.ts';
 import { ROOT } from './processes.ts';
-import { firstLine } from './spawned.ts';
 
 const BURST_CHILD = path.join(ROOT, 'bench/cold-burst-child.ts');
 
-/** A burst of cold instances, as bench/cold-burst-child.ts reports it, with the peak of the database's connections meanwhile. */
+/** A burst of cold instances, as the bench/cold-burst-child.ts processes report it, with the peak of the database's connections meanwhile. */
 export interface BurstFigures {
   instances: number;
+  /** How many processes ran them, one per core, so that the machine's every core runs instances. */
+  processes: number;
+  /** From the go to the last answer: the longest of the processes' own times. */
   allAnsweredMs: number;
-  /** The CPU time of the process that ran every instance, over the burst: near allAnsweredMs × cores, the CPU was the bottleneck. */
+  /** The CPU time of the processes that ran the instances, over the burst: near allAnsweredMs × processes, the CPU was the bottleneck. */
   cpuMs: number;
   peakConnections: number;
   /** How many answers of each kind and status, as "contact 200". */
   statuses: Record<string, number>;
 }
 
+type ChildFigures = Pick<BurstFigures, 'allAnsweredMs' | 'cpuMs' | 'statuses'>;
+
+/** One bench/cold-burst-child.ts process, loaded and waiting: `go()` starts its instances and resolves with what it reports. */
+async function burstChild(databaseUrl: string, mode: string, first: number, count: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', BURST_CHILD, mode, String(first), String(count)], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, ACCESS_LOG: 'false' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const lines: ((value: Record<string, unknown>) => void)[] = [];
+  const next = () => new Promise<Record<string, unknown>>((resolve) => lines.push(resolve));
+  const ready = next();
+  const report = next();
+  createInterface({ input: child.stdout }).on('line', (text) => {
+    if (text.startsWith('{"ready"') || text.startsWith('{"allAnsweredMs"')) lines.shift()?.(JSON.parse(text));
+  });
+  await Promise.race([
+    ready,
+    exited.then(() => Promise.reject(new Error('a cold-burst child exited before it was ready'))),
+  ]);
+  return {
+    go: async () => {
+      child.stdin.end('go\n');
+      const figures = (await Promise.race([report, exited])) as ChildFigures | undefined;
+      if (figures === undefined) throw new Error('a cold-burst child exited without its figures');
+      await exited;
+      return figures;
+    },
+  };
+}
+
 /**
- * `count` new function instances at once in a child process of their own (bench/cold-burst-child.ts),
- * on `databaseUrl` (the database itself or a way to it: a proxy), each answering one contact
- * post (`contact`) or by turns a read and a post (`mixed`); `counter` samples the connections throughout.
+ * `count` new function instances at once, spread over one child process per core
+ * (bench/cold-burst-child.ts), on `databaseUrl` (the database itself or a way to it: a proxy),
+ * each answering one contact post (`contact`) or by turns a read and a post (`mixed`); `counter`
+ * samples the connections throughout. The processes load first and start together.
  */
 export async function coldBurst(
   databaseUrl: string,
@@ -28,21 +66,31 @@ export async function coldBurst(
   mode: 'contact' | 'mixed',
   count: number,
 ): Promise<BurstFigures> {
-  const { child, line } = firstLine<Omit<BurstFigures, 'instances' | 'peakConnections'>>(
-    [process.execPath, '--import', 'tsx', BURST_CHILD, mode, String(count)],
-    { DATABASE_URL: databaseUrl, ACCESS_LOG: 'false' },
-    'allAnsweredMs',
+  const processes = Math.min(count, cpus().length);
+  const share = Math.ceil(count / processes);
+  const children = await Promise.all(
+    Array.from({ length: processes }, (_, index) =>
+      burstChild(databaseUrl, mode, index * share, Math.min(share, count - index * share)),
+    ),
   );
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  // Sampling starts once the child is up: tsx's start is not the burst's.
   const stopSampling = counter.sample();
+  let reports: ChildFigures[];
   try {
-    const { value } = await line;
-    return { instances: count, ...value, peakConnections: await stopSampling() };
+    reports = await Promise.all(children.map((child) => child.go()));
   } finally {
     await stopSampling();
-    await exited;
   }
+  const statuses: Record<string, number> = {};
+  for (const report of reports)
+    for (const [status, times] of Object.entries(report.statuses)) statuses[status] = (statuses[status] ?? 0) + times;
+  return {
+    instances: count,
+    processes,
+    allAnsweredMs: Math.max(...reports.map((report) => report.allAnsweredMs)),
+    cpuMs: reports.reduce((sum, report) => sum + report.cpuMs, 0),
+    peakConnections: await stopSampling(),
+    statuses: Object.fromEntries(Object.entries(statuses).sort()),
+  };
 }
 
 /**

@@ -10,10 +10,15 @@ import { ROOT } from './processes.ts';
  */
 let build: BuildData | undefined;
 
+/** Reads the build from dist/ now, which every instance then shares (a host has it in the bundle's module). */
+export function loadBuildData(): void {
+  build ??= buildDataOf(loadBuild(path.join(ROOT, 'dist')));
+}
+
 /** A new instance with `env` (DATABASE_URL, REDIS_URL, quotas), on the build whatever values it was made for. */
 export function functionInstance(env: Record<string, string>): ServiceFunction {
-  build ??= buildDataOf(loadBuild(path.join(ROOT, 'dist')));
-  return createFetchHandler({ ALLOW_BUILD_MISMATCH: 'true', ACCESS_LOG: 'false', ...env }, build);
+  loadBuildData();
+  return createFetchHandler({ ALLOW_BUILD_MISMATCH: 'true', ACCESS_LOG: 'false', ...env }, build as BuildData);
 }
 
 /** Where requests go when no server is asked over HTTP (an instance called in process). */

@@ -25,7 +25,10 @@ export async function quotaAnswers(databaseUrl: string, redis?: ThrowawayRedis):
     }
     const statuses: Record<string, number> = {};
     for (let post = 0; post < QUOTA.posts; post++) {
-      const response = await instances[post % 2]!.fetch(contactRequest(`A quota check message, number ${post}`), client);
+      const response = await instances[post % 2]!.fetch(
+        contactRequest(`A quota check message, number ${post}`),
+        client,
+      );
       await response.arrayBuffer();
       statuses[response.status] = (statuses[response.status] ?? 0) + 1;
     }

@@ -68,14 +68,17 @@ interface FunctionFigures {
     writeCpuMs: number;
   }[];
   connectionsPerInstance: { concurrentPosts: number; peak: number; idle: number };
-  coldThroughProxy: BurstFigures;
+  /** With, beside the burst, one cold instance through the proxy alone: the burst's time without the machine's CPU shared by all. */
+  coldThroughProxy: BurstFigures & { oneInstanceAloneMs: number };
   coldOnSmallDatabase: BurstFigures & { maxConnections: number };
   quotas: { limit: number; posts: number; acceptedWithoutRedis: number; acceptedRedisStopped: number };
   bundles: { file: string; bytes: number; gzipBytes: number }[];
 }
 
 if (!HAS_POSTGRES || !HAS_REDIS || !HAS_PGBOUNCER)
-  throw new Error('bench:functions needs PostgreSQL, Redis and PgBouncer (Debian packages postgresql-15, redis-server, pgbouncer)');
+  throw new Error(
+    'bench:functions needs PostgreSQL, Redis and PgBouncer (Debian packages postgresql-15, redis-server, pgbouncer)',
+  );
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.95)] ?? NaN;
@@ -106,7 +109,12 @@ try {
   const engines = { ...BENCH_SERVER_ENV, ACCESS_LOG: 'false', DATABASE_URL: await migrated(postgres) };
 
   // Cold starts and first requests, alternating.
-  const function_ = { spawnMs: [] as number[], loadMs: [] as number[], loadCpuMs: [] as number[], firstCpuMs: [] as number[] };
+  const function_ = {
+    spawnMs: [] as number[],
+    loadMs: [] as number[],
+    loadCpuMs: [] as number[],
+    firstCpuMs: [] as number[],
+  };
   const server = { spawnMs: [] as number[], firstCpuMs: [] as number[] };
   for (let run = 0; run < COLD_RUNS; run++) {
     const cold = firstLine([process.execPath, CHILD, 'cold', FUNCTION_BUNDLE], engines, 'importToAnswerMs');
@@ -147,33 +155,34 @@ try {
     if (pid === undefined) throw new Error('no workerd process under wrangler dev');
     return { baseUrl: `http://127.0.0.1:${port}`, pid, stop: () => stopGroup(child) };
   };
-  const targets: { name: string; start: () => Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> }[] = [
-    {
-      name: 'Node server',
-      start: async () => {
-        const { child, line } = firstLine(
-          [process.execPath, SERVER_ENTRY],
-          { ...engines, ACCESS_LOG: 'true', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(WORK_DIR, 'warm-')) },
-          'port',
-        );
-        const { value } = await line;
-        return { baseUrl: `http://127.0.0.1:${value.port}`, pid: child.pid!, stop: () => stopGroup(child) };
+  const targets: { name: string; start: () => Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> }[] =
+    [
+      {
+        name: 'Node server',
+        start: async () => {
+          const { child, line } = firstLine(
+            [process.execPath, SERVER_ENTRY],
+            { ...engines, ACCESS_LOG: 'true', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(WORK_DIR, 'warm-')) },
+            'port',
+          );
+          const { value } = await line;
+          return { baseUrl: `http://127.0.0.1:${value.port}`, pid: child.pid!, stop: () => stopGroup(child) };
+        },
       },
-    },
-    {
-      name: 'function (fetch handler in node:http)',
-      start: async () => {
-        const { child, line } = firstLine([process.execPath, CHILD, 'serve', FUNCTION_BUNDLE], engines, 'port');
-        const { value } = await line;
-        return { baseUrl: `http://127.0.0.1:${value.port}`, pid: child.pid!, stop: () => stopGroup(child) };
+      {
+        name: 'function (fetch handler in node:http)',
+        start: async () => {
+          const { child, line } = firstLine([process.execPath, CHILD, 'serve', FUNCTION_BUNDLE], engines, 'port');
+          const { value } = await line;
+          return { baseUrl: `http://127.0.0.1:${value.port}`, pid: child.pid!, stop: () => stopGroup(child) };
+        },
       },
-    },
-    { name: 'Worker in workerd, straight to PostgreSQL', start: workerd(engines.DATABASE_URL) },
-    {
-      name: 'Worker in workerd, through PgBouncer (transaction mode)',
-      start: workerd(pgbouncer.urlOf(engines.DATABASE_URL)),
-    },
-  ];
+      { name: 'Worker in workerd, straight to PostgreSQL', start: workerd(engines.DATABASE_URL) },
+      {
+        name: 'Worker in workerd, through PgBouncer (transaction mode)',
+        start: workerd(pgbouncer.urlOf(engines.DATABASE_URL)),
+      },
+    ];
   rows.push(
     '',
     `Per request, warm, ${REQUESTS} sequential reads then ${REQUESTS} contact posts, on PostgreSQL without Redis: ` +
@@ -239,7 +248,11 @@ try {
     const databaseUrl = await migrated(postgres);
     const counter = await connectionCounter(postgres.url, databaseUrl);
     try {
-      figures.coldThroughProxy = await coldBurst(proxy.urlThrough(databaseUrl), counter, 'contact', BURST_THROUGH_PROXY);
+      const alone = await coldBurst(proxy.urlThrough(databaseUrl), counter, 'contact', 1);
+      figures.coldThroughProxy = {
+        ...(await coldBurst(proxy.urlThrough(databaseUrl), counter, 'contact', BURST_THROUGH_PROXY)),
+        oneInstanceAloneMs: alone.allAnsweredMs,
+      };
     } finally {
       await counter.end();
     }
@@ -247,7 +260,8 @@ try {
     rows.push(
       `${burst.instances} cold instances at once, a contact post each, through a proxy adding ${PROXY_DELAY_MS} ms each way: ` +
         `all answered in ${ms(burst.allAnsweredMs)} ms (goal ≤ 1000); ${counts(burst.statuses)}; ` +
-        `at most ${burst.peakConnections} connections; CPU of the one process running them ${ms(burst.cpuMs)} ms`,
+        `at most ${burst.peakConnections} connections; CPU of the ${burst.processes} processes running them ${ms(burst.cpuMs)} ms ` +
+        `(one per core); one cold instance alone the same way ${ms(burst.oneInstanceAloneMs)} ms`,
     );
   }
   {
@@ -265,7 +279,7 @@ try {
     rows.push(
       `${burst.instances} cold instances at once on a database with max_connections = ${SMALL_DATABASE_CONNECTIONS}, half reads, half contact posts: ` +
         `${counts(burst.statuses)} (goal: no 500, every read 200); at most ${burst.peakConnections} connections; ` +
-        `all answered in ${ms(burst.allAnsweredMs)} ms, CPU ${ms(burst.cpuMs)} ms`,
+        `all answered in ${ms(burst.allAnsweredMs)} ms, CPU of the ${burst.processes} processes running them ${ms(burst.cpuMs)} ms`,
     );
   }
 

@@ -35,7 +35,7 @@ export function descendantNamed(pid: number, comm: string): number | undefined {
     .filter((name) => /^\d+$/.test(name))
     .map((name) => ({ pid: Number(name), ...statOf(name) }));
   const family = new Set([pid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const entry of all)
       if (entry.ppid !== undefined && family.has(entry.ppid) && !family.has(entry.pid)) {

@@ -45,7 +45,12 @@ export interface WarmSamples {
  * as many contact posts, to the server at `baseUrl`; the CPU time of process `pid` (the server,
  * never this client) over each phase, divided by its requests.
  */
-export async function warmSamples(baseUrl: string, pid: number, requests: number, warmup: number): Promise<WarmSamples> {
+export async function warmSamples(
+  baseUrl: string,
+  pid: number,
+  requests: number,
+  warmup: number,
+): Promise<WarmSamples> {
   const call = async (request: Request) => {
     const started = performance.now();
     const response = await fetch(request);

@@ -26,7 +26,7 @@ export function firstLine<T = Record<string, number>>(args: string[], env: Recor
 
 /** Asks `url` until it answers 200; resolves with the milliseconds since `started`. */
 export async function untilAnswer(url: string, started: number): Promise<number> {
-  for (const deadline = started + 60_000; performance.now() < deadline; ) {
+  for (const deadline = started + 60_000; performance.now() < deadline;) {
     const status = await fetch(url).then(
       (response) => response.status,
       () => 0,
