@@ -9,8 +9,7 @@ import { KeyService } from '../keys/key-service.ts';
 import { logError, logEvent, logWarning } from '../log/log.ts';
 import { QuotaBook } from '../limits/quotas.ts';
 import { Catalog, type ProjectSource } from '../projects/catalog.ts';
-import { loadSearchIndex } from '../search/load-search-index.ts';
-import type { SearchIndex } from '../search/search-index.ts';
+import { loadSearchIndex, type SearchEngine } from '../search/load-search-index.ts';
 import { openStorage } from '../state/open-storage.ts';
 import { BackgroundWork } from './background-work.ts';
 import { SigningKeys } from './signing-keys.ts';
@@ -39,7 +38,7 @@ export interface Services {
   contact: ContactService;
   keys: KeyService;
   jobs: JobService;
-  search: SearchIndex;
+  search: SearchEngine;
   /** The background work a function host runs on request (null on a long-lived server, which runs it on timers). */
   background: BackgroundWork | null;
   /** Stops background work and closes the storage. */

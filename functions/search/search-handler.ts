@@ -3,7 +3,7 @@ import { conditionalJson, representation, type Representation } from '../http/js
 import { parseQuery } from '../http/query.ts';
 import type { RouteHandler } from '../http/router.ts';
 import { searchQuery } from './schema.ts';
-import type { SearchIndex } from './search-index.ts';
+import type { SearchEngine } from './load-search-index.ts';
 import { SEARCH_QUERY_MAX_LENGTH } from './search-types.ts';
 
 const WORDS = {
@@ -17,7 +17,7 @@ const WORDS = {
  * snippet. The index never changes while the process runs, so answers are cached by their
  * parameters and revalidate with a strong ETag.
  */
-export function searchHandler(index: SearchIndex, siteUrl: string): RouteHandler {
+export function searchHandler(index: SearchEngine, siteUrl: string): RouteHandler {
   const answers = new LRUCache<string, Representation>({ max: 1000 });
 
   return (request) => {

@@ -8,7 +8,7 @@ import { MARKDOWN, markdownAlternateLink } from '../site/markdown-twin.ts';
 import { withLlmsTxtPointer } from '../site/llms-txt-pointer.ts';
 import { linksToSite } from '../site/links-to-site.ts';
 import { publicUrl, type PublicOrigins } from '../config/public-urls.ts';
-import type { SearchIndex } from './search-index.ts';
+import type { SearchEngine } from './load-search-index.ts';
 import { searchAsMarkdown } from './search-markdown.ts';
 import { searchTwinQuery, type SearchPage, type SearchPageState } from './search-page.ts';
 import { isSearchType, resultSummary, SEARCH_PAGE_LIMIT, SEARCH_QUERY_MAX_LENGTH } from './search-types.ts';
@@ -29,7 +29,7 @@ interface SearchOutcome {
  * strict (an unknown type searches everything, other parameters are ignored), since a person
  * reads the answer, and it counts each search against the same read quota as the API.
  */
-export function searchPageHandler(index: SearchIndex, page: SearchPage, origins: PublicOrigins) {
+export function searchPageHandler(index: SearchEngine, page: SearchPage, origins: PublicOrigins) {
   const { siteUrl, apiOrigin } = origins;
   async function search(request: ApiRequest, context: RequestContext): Promise<SearchOutcome> {
     const query = (request.query.get('q') ?? '').trim();
