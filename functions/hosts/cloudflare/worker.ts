@@ -1,3 +1,4 @@
+import { env as startEnv } from 'cloudflare:workers';
 import build from 'portfolio:build-data';
 import { createFetchHandler, type ServiceFunction } from '../fetch/create-fetch-handler.ts';
 import { logEvent } from '../../log/log.ts';
@@ -9,30 +10,40 @@ interface ExecutionContext {
 }
 
 /**
- * The Worker's bindings this entry reads: a Hyperdrive binding named HYPERDRIVE, when wrangler.toml
- * declares one (Cloudflare docs, "Hyperdrive" > "Connect to PostgreSQL": `env.HYPERDRIVE.connectionString`).
+ * The Worker's bindings this entry reads: its vars and secrets (strings), and a Hyperdrive binding
+ * named HYPERDRIVE when wrangler.toml declares one (Cloudflare docs, "Hyperdrive" > "Connect to
+ * PostgreSQL": `env.HYPERDRIVE.connectionString`).
  */
 interface WorkerEnv {
   HYPERDRIVE?: { connectionString: string };
+  [name: string]: unknown;
 }
 
 /** The service's variables: the Worker's vars and secrets, with DATABASE_URL from Hyperdrive when bound. */
-function variables(env: WorkerEnv): Record<string, string | undefined> {
-  return env.HYPERDRIVE === undefined ? process.env : { ...process.env, DATABASE_URL: env.HYPERDRIVE.connectionString };
+function variables(bindings: WorkerEnv): Record<string, string | undefined> {
+  const strings = Object.entries(bindings).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  const hyperdrive = bindings.HYPERDRIVE === undefined ? {} : { DATABASE_URL: bindings.HYPERDRIVE.connectionString };
+  return { ...process.env, ...Object.fromEntries(strings), ...hyperdrive };
 }
 
 const slots = new RequestSlots();
 /**
- * The service, built by the isolate's first request (the bindings arrive with it) and kept for
- * every later one: the catalog, the search index, the routes and the quotas' own counts are made
- * once per isolate, not per request. Only connections are per request (RequestSlots), since
- * workerd refuses to share them between requests; Hyperdrive keeps the PostgreSQL pool on
- * Cloudflare's side, so with it a request's connection is a short local hop rather than a
- * handshake with the database. pg reaches PostgreSQL over `cloudflare:sockets`, ioredis Redis
- * over node:net, both under the nodejs_compat flag.
+ * The service, made while the isolate starts (`env` from cloudflare:workers is there before any
+ * request), so that no request pays for it: the catalog, the routes, the quotas' own counts are
+ * made once per isolate, and a Worker's first request costs what the others do. Only connections
+ * are per request (RequestSlots), since workerd refuses to share them between requests;
+ * Hyperdrive keeps the PostgreSQL pool on Cloudflare's side, so with it a request's connection
+ * is a short local hop rather than a handshake with the database. pg reaches PostgreSQL over
+ * `cloudflare:sockets` under the nodejs_compat flag. A configuration the service refuses throws
+ * here, and again, as the answer's error, on each request.
  */
 let service: ServiceFunction | undefined;
-const serviceFor = (env: WorkerEnv) => (service ??= createFetchHandler(variables(env), build, { slots }));
+const serviceFor = (bindings: WorkerEnv) => (service ??= createFetchHandler(variables(bindings), build, { slots }));
+try {
+  serviceFor(startEnv as WorkerEnv).prepare();
+} catch {
+  // Thrown again by the first request, whose answer says it.
+}
 
 export default {
   fetch: (request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response> => {

@@ -20,6 +20,12 @@ export interface ServiceFunction {
    * every minute, say.
    */
   runScheduled(): Promise<PassReport>;
+  /**
+   * Makes the service now rather than on the first request, for a host that counts the CPU of a
+   * request but not of its start (a Worker's module evaluation). It connects to nothing; a
+   * failure is met again, and answered, by the first request.
+   */
+  prepare(): void;
   /** Closes the instance's connections (PostgreSQL, Redis), for hosts and tests that end an instance themselves. */
   close(): Promise<void>;
 }
@@ -119,6 +125,7 @@ export function createFetchHandler(env: Env, build: BuildData, host: FunctionHos
 
   return {
     fetch,
+    prepare: () => void open().catch(() => undefined),
     runScheduled: async () => {
       const { api } = await open();
       try {
