@@ -25,7 +25,9 @@ function refuse(reason: string): never {
 }
 
 if (!existsSync(manifestFile))
-  refuse(`no build in ${path.relative(process.cwd(), dist) || '.'} (${BUILD_MANIFEST_FILE} is missing): run npm run build first.`);
+  refuse(
+    `no build in ${path.relative(process.cwd(), dist) || '.'} (${BUILD_MANIFEST_FILE} is missing): run npm run build first.`,
+  );
 const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
 let mismatches;
 try {
@@ -35,7 +37,9 @@ try {
   throw error;
 }
 if (mismatches.length > 0)
-  refuse(`the build was made for other values than this environment sets: ${mismatchLine(mismatches)}. ${redeployAdvice(mismatches)}`);
+  refuse(
+    `the build was made for other values than this environment sets: ${mismatchLine(mismatches)}. ${redeployAdvice(mismatches)}`,
+  );
 process.stdout.write(
   `deploy check: the build (${manifest.builtAt}) is for SITE_URL=${manifest.environment.SITE_URL ?? ''}, and this environment agrees.\n`,
 );

@@ -20,4 +20,6 @@ const manifest: BuildManifest = {
 writeFileSync(path.join('dist', BUILD_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 const unset = process.env.SITE_URL === undefined || process.env.SITE_URL === '';
 const source = unset ? ` (SITE_URL unset: the ${ENV_VARIABLES.SITE_URL.defaultIn(process.env).from})` : '';
-process.stdout.write(`manifest: dist/${BUILD_MANIFEST_FILE} for SITE_URL=${manifest.environment.SITE_URL ?? ''}${source}\n`);
+process.stdout.write(
+  `manifest: dist/${BUILD_MANIFEST_FILE} for SITE_URL=${manifest.environment.SITE_URL ?? ''}${source}\n`,
+);

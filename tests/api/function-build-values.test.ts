@@ -39,7 +39,10 @@ describe.skipIf(!HAS_POSTGRES)('a function and the values of its build', () => {
 
   beforeAll(async () => {
     const built = buildDataOf(loadBuild(path.join(ROOT, 'dist')));
-    build = { ...built, manifest: { ...built.manifest, environment: { ...built.manifest.environment, SITE_URL: BUILT_FOR } } };
+    build = {
+      ...built,
+      manifest: { ...built.manifest, environment: { ...built.manifest.environment, SITE_URL: BUILT_FOR } },
+    };
     databaseUrl = await freshDatabaseUrl();
     await migrateDatabase(databaseUrl);
   });
@@ -84,7 +87,9 @@ describe.skipIf(!HAS_POSTGRES)('a function and the values of its build', () => {
           }),
         ),
       );
-      await expect(service.runScheduled()).rejects.toThrow(/Rebuild and redeploy with SITE_URL="https:\/\/staging.example"/);
+      await expect(service.runScheduled()).rejects.toThrow(
+        /Rebuild and redeploy with SITE_URL="https:\/\/staging.example"/,
+      );
     });
 
     for (const answer of answers) {

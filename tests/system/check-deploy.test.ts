@@ -13,13 +13,20 @@ const run = promisify(execFile);
 /** A build folder holding only a manifest, as `npm run build` writes it for `environment`. */
 function buildFolder(environment: Record<string, string>): string {
   const dist = mkdtempSync(path.join(tmpdir(), 'check-deploy-'));
-  const manifest: BuildManifest = { builtAt: '2026-01-01T00:00:00.000Z', sourceHash: '', environment: bakedEnvironment(environment) };
+  const manifest: BuildManifest = {
+    builtAt: '2026-01-01T00:00:00.000Z',
+    sourceHash: '',
+    environment: bakedEnvironment(environment),
+  };
   writeFileSync(path.join(dist, BUILD_MANIFEST_FILE), `${JSON.stringify(manifest)}\n`);
   return dist;
 }
 
 /** `node --import tsx scripts/check-deploy.ts <dist>` in an environment of only the given baked variables. */
-async function checkDeploy(dist: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function checkDeploy(
+  dist: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { SITE_URL: _site, NETLIFY: _netlify, CF_PAGES: _pages, VERCEL: _vercel, ...rest } = process.env;
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/check-deploy.ts', dist], {
@@ -68,7 +75,9 @@ describe('the deploy check (scripts/check-deploy.ts): whether the bundled functi
     folders.push(empty);
     const missing = await checkDeploy(empty, {});
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^deploy check: no build in .* \(build-manifest\.json is missing\): run npm run build first\.\n$/);
+    expect(missing.stderr).toMatch(
+      /^deploy check: no build in .* \(build-manifest\.json is missing\): run npm run build first\.\n$/,
+    );
     const bad = await checkDeploy(forNetlify, { SITE_URL: 'ftp://ada.example' });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^deploy check: Invalid SITE_URL="ftp:\/\/ada\.example"/);

@@ -25,15 +25,20 @@ describe("SITE_URL's default: the host's own address in its builds, else content
   });
 
   it('lets SITE_URL override the host', () => {
-    expect(loadConfig({ NETLIFY: 'true', URL: 'https://ada.netlify.app', SITE_URL: 'https://ada.example' }).siteUrl).toBe(
-      'https://ada.example',
-    );
+    expect(
+      loadConfig({ NETLIFY: 'true', URL: 'https://ada.netlify.app', SITE_URL: 'https://ada.example' }).siteUrl,
+    ).toBe('https://ada.example');
   });
 
   it("names the host's variable when a build made elsewhere does not match", () => {
     const built = { ...bakedEnvironment({}), SITE_URL: 'https://ada.example' };
     expect(bakedMismatches(built, { NETLIFY: 'true', URL: 'https://ada.netlify.app' })).toEqual([
-      { variable: 'SITE_URL', built: 'https://ada.example', now: 'https://ada.netlify.app', nowFrom: 'URL set by Netlify' },
+      {
+        variable: 'SITE_URL',
+        built: 'https://ada.example',
+        now: 'https://ada.netlify.app',
+        nowFrom: 'URL set by Netlify',
+      },
     ]);
   });
 });
@@ -60,7 +65,9 @@ describe("a function's environment: the build's baked values where it sets none"
   it('accepts a set value that means the same, and refuses another, saying what to rebuild with', () => {
     expect(builtEnvironment(manifest, { SITE_URL: 'https://ada.example/' }).mismatches).toEqual([]);
     const { mismatches } = builtEnvironment(manifest, { SITE_URL: 'https://staging.example' });
-    expect(mismatches).toEqual([{ variable: 'SITE_URL', built: 'https://ada.example', now: 'https://staging.example' }]);
+    expect(mismatches).toEqual([
+      { variable: 'SITE_URL', built: 'https://ada.example', now: 'https://staging.example' },
+    ]);
     expect(redeployAdvice(mismatches)).toBe(
       'Rebuild and redeploy with SITE_URL="https://staging.example" (`SITE_URL="https://staging.example" npm run build`, then deploy), or remove SITE_URL from the function\'s environment to serve the build\'s values.',
     );
