@@ -32,7 +32,7 @@ interface HostSiteUrl {
  * - Vercel (docs, "System environment variables"): `VERCEL_PROJECT_PRODUCTION_URL`, the
  *   production domain without scheme, set in preview builds too; `VERCEL=1`.
  */
-export const HOST_SITE_URLS: readonly HostSiteUrl[] = [
+const HOST_SITE_URLS: readonly HostSiteUrl[] = [
   { host: 'Netlify', marker: ['NETLIFY', 'true'], variable: 'URL', prefix: '' },
   { host: 'Cloudflare Pages', marker: ['CF_PAGES', '1'], variable: 'CF_PAGES_URL', prefix: '' },
   { host: 'Vercel', marker: ['VERCEL', '1'], variable: 'VERCEL_PROJECT_PRODUCTION_URL', prefix: 'https://' },
