@@ -14,6 +14,16 @@ export function bakedEnvironment(env: Env): BakedEnvironment {
 }
 
 /**
+ * `env` with each baked variable it leaves unset taken from the build: the environment a function
+ * bundled with that build runs on (functions/hosts/fetch/built-environment.ts), so a value given
+ * once, to the build, need not be given again to the function.
+ */
+export function withBuiltValues(recorded: BakedEnvironment, env: Env): Env {
+  const built = BAKED_VARIABLES.filter((variable) => isUnset(env, variable) && recorded[variable] !== undefined);
+  return { ...env, ...Object.fromEntries(built.map((variable) => [variable, recorded[variable]])) };
+}
+
+/**
  * The baked variables whose recorded value means something else than the value in `env`.
  * Values are compared by what the configuration makes of them, not as text: `SITE_URL` with or
  * without a trailing slash is one site, `120/60` and ` 120/60` one quota. A variable the build
@@ -25,16 +35,8 @@ export function bakedMismatches(recorded: BakedEnvironment, env: Env): BakedMism
     const built = recorded[variable];
     const now = effectiveValue(env, variable);
     if (built !== undefined && (built === now || sameConfig(env, variable, built, current))) return [];
-    const { defaultFrom } = envVariable(variable);
-    const unset = env[variable] === undefined || env[variable] === '';
-    return [
-      {
-        variable,
-        built: built ?? '(not recorded)',
-        now,
-        ...(unset && defaultFrom !== undefined ? { nowFrom: defaultFrom } : {}),
-      },
-    ];
+    const nowFrom = isUnset(env, variable) ? envVariable(variable).defaultIn?.(env).from : undefined;
+    return [{ variable, built: built ?? '(not recorded)', now, ...(nowFrom === undefined ? {} : { nowFrom }) }];
   });
 }
 
@@ -44,6 +46,10 @@ export interface BakedMismatch {
   built: string;
   now: string;
   nowFrom?: string;
+}
+
+function isUnset(env: Env, variable: EnvVariable): boolean {
+  return env[variable] === undefined || env[variable] === '';
 }
 
 function sameConfig(env: Env, variable: EnvVariable, built: string, current: string): boolean {

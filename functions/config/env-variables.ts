@@ -1,5 +1,5 @@
 import { BODY_BYTES_PER_REQUEST, JOB_MAX_ATTEMPTS, SANDBOX_STORAGE_MIN_BYTES } from './fixed-limits.ts';
-import { SITE_URL_DEFAULT_SOURCE } from './site-url.ts';
+import { hostSiteUrl, SITE_URL_DEFAULT_SOURCE, SITE_URL_FILE_SOURCE, type SourcedValue } from './site-url.ts';
 import { SERVICE_PATHS_TEXT } from './public-urls.ts';
 import { loadSite } from './site.ts';
 import { hostList, hostName, optionalOrigin, optionalUrl, originList, siteUrl } from './url-kinds.ts';
@@ -41,9 +41,12 @@ export const ENV_VARIABLES = {
     get default() {
       return loadSite().siteUrl;
     },
-    /** Shown as the default instead of the value: the owner's file, not a constant. */
+    /** Unset, the address the build's host announces comes first, then the owner's file (site-url.ts). */
+    defaultIn: (env: Record<string, string | undefined>): SourcedValue =>
+      hostSiteUrl(env) ?? { value: loadSite().siteUrl, from: SITE_URL_FILE_SOURCE },
+    /** Shown as the default instead of the value: a rule, not a constant. */
     defaultFrom: SITE_URL_DEFAULT_SOURCE,
-    meaning: `Public base URL used in every absolute link (pages, API, documents). Unset, the ${SITE_URL_DEFAULT_SOURCE} is used (what \`npm run init -- --url\` writes); set, it overrides that, for the build and the server alike (to build one checkout for a staging address, say).`,
+    meaning: `Public base URL used in every absolute link (pages, API, documents). Unset, a build on Netlify, Cloudflare Pages or Vercel takes the address the host gives it, and anywhere else the ${SITE_URL_FILE_SOURCE} (what \`npm run init -- --url\` writes); set, it overrides both, for the build and the server alike (to build one checkout for a staging address, or a custom domain, say). The build records the value it used (dist/build-manifest.json), and a function bundled with the build takes that value when its own environment leaves SITE_URL unset.`,
   },
   API_ORIGIN: {
     kind: optionalOrigin('https://api.ada.example'),
@@ -356,13 +359,18 @@ export const ENV_VARIABLES = {
  */
 export type Hosts = 'all' | 'node' | 'vercel';
 
-/** One variable: its kind, where it is read, its default, what it does, whether the build bakes it, and where a default read from a file comes from. */
+/**
+ * One variable: its kind, where it is read, its default, what it does, whether the build bakes
+ * it; for a default that depends on the environment, that rule (`defaultIn`, which wins over
+ * `default`) and how the configuration table words it (`defaultFrom`).
+ */
 export interface EnvVariableDefinition {
   kind: VariableKind<unknown>;
   hosts: Hosts;
   default: string;
   meaning: string;
   baked?: true;
+  defaultIn?: (env: Record<string, string | undefined>) => SourcedValue;
   defaultFrom?: string;
 }
 

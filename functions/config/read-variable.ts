@@ -1,4 +1,4 @@
-import { ENV_VARIABLES, type EnvVariable } from './env-variables.ts';
+import { ENV_VARIABLES, envVariable, type EnvVariable } from './env-variables.ts';
 import { expected, type VariableKind } from './variable-kinds.ts';
 
 /** The environment as the configuration reads it: `process.env`, or a function host's bindings. */
@@ -15,7 +15,9 @@ export class ConfigError extends Error {
 /** A variable's value as the service reads it: the environment's, or the default when unset or empty. */
 export function effectiveValue(env: Env, variable: EnvVariable): string {
   const value = env[variable];
-  return value === undefined || value === '' ? ENV_VARIABLES[variable].default : value;
+  if (value !== undefined && value !== '') return value;
+  const row = envVariable(variable);
+  return row.defaultIn?.(env).value ?? row.default;
 }
 
 /** What the kind of `V` makes of its text: a number for an integer, a RateQuota for a quota, ... */

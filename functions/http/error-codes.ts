@@ -170,6 +170,13 @@ export const ERROR_CODES = {
     meaning: 'Too many jobs are waiting; retry after Retry-After.',
     headers: RETRY_LATER,
   },
+  build_mismatch: {
+    status: 503,
+    title: 'Build mismatch',
+    meaning:
+      'This deployment runs with other settings than the build its pages were made from (a function whose SITE_URL, say, differs from the one the build used); nothing was done. It answers again once its owner rebuilds and redeploys, as the hint says; retry after Retry-After.',
+    headers: RETRY_LATER,
+  },
   storage_unavailable: {
     status: 503,
     title: 'Storage unavailable',

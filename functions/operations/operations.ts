@@ -35,6 +35,7 @@ export const COMMON_ERRORS: readonly ErrorCode[] = [
   'invalid_header',
   'unsupported_api_version',
   'internal_error',
+  'build_mismatch',
 ];
 
 /**

@@ -14,8 +14,13 @@ const run = promisify(execFile);
  * the default build the other tests use. The folder is under node_modules/.cache: Astro's
  * prerendering resolves packages from where its output lies. Precompression and the server
  * bundle are left out: the test serves the files as they are and runs the service in process.
+ * `hostRules` adds the static hosts' files (_headers, _redirects, vercel.json: scripts/host-rules.ts).
  */
-export async function buildFor(env: Record<string, string>, name: string): Promise<string> {
+export async function buildFor(
+  env: Record<string, string>,
+  name: string,
+  { hostRules = false }: { hostRules?: boolean } = {},
+): Promise<string> {
   const dist = path.join(ROOT, 'node_modules/.cache', name);
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
@@ -25,6 +30,8 @@ export async function buildFor(env: Record<string, string>, name: string): Promi
   const options = { cwd: ROOT, env: environment, maxBuffer: 64 * 1024 * 1024 };
   await run(process.execPath, [ASTRO_CLI, 'build', '--outDir', dist], options);
   await run(process.execPath, ['--import', 'tsx', 'scripts/write-static-pages.ts', dist], options);
+  if (hostRules)
+    await run(process.execPath, ['--import', 'tsx', 'scripts/host-rules.ts', path.join(dist, 'client')], options);
   const manifest: BuildManifest = {
     builtAt: new Date().toISOString(),
     sourceHash: '',

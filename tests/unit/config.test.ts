@@ -176,9 +176,9 @@ describe('the site address', () => {
     const row = configTable()
       .split('\n')
       .find((line) => line.startsWith('| `SITE_URL` |'))!;
-    expect(row).toMatch(/^\| `SITE_URL` \| siteUrl in content\/site\.json \| /);
-    expect(row).toContain('Unset, the siteUrl in content/site.json is used');
-    expect(row).toContain('set, it overrides that, for the build and the server alike');
+    expect(row).toMatch(/^\| `SITE_URL` \| `URL` on Netlify .*, else siteUrl in content\/site\.json \| /);
+    expect(row).toContain('anywhere else the siteUrl in content/site.json');
+    expect(row).toContain('set, it overrides both, for the build and the server alike');
   });
 
   it.each([

@@ -5,13 +5,16 @@ import { loadConfig, type Config, type Env } from '../../config/env.ts';
 import type { ApiResponse } from '../../http/types.ts';
 import { flushLog, logError, logWarning } from '../../log/log.ts';
 import type { ConnectionSlots } from '../../state/storage.ts';
-import { assertBuildMatches } from '../static/build-manifest.ts';
 import type { BuildData } from './build-data.ts';
+import { builtEnvironment } from './built-environment.ts';
+import { misbuiltFunction } from './misbuilt-function.ts';
 import { fetchHandlerOver, type FetchHandler } from './fetch-handler.ts';
 import { assertSharedEngines } from './shared-engines.ts';
 
 /** The service as a function: the fetch handler, the scheduled pass, and the end of the instance. */
 export interface ServiceFunction {
+  /** The configuration the instance runs on: its environment, with the build's values where it sets none. */
+  config: Config;
   /** The Web-standard handler a host's entry exports (Netlify, Vercel, Cloudflare all call this shape). */
   fetch: FetchHandler;
   /**
@@ -52,9 +55,13 @@ const START_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Builds the service for a function host from its environment and the build it was bundled
- * with, once per instance: module scope on every host. The configuration is checked here, at
- * creation: a bad variable, a build made for other values, or an embedded engine
- * (EmbeddedEngineRefused) throws before any request is answered. Nothing connects until a
+ * with, once per instance: module scope on every host. A baked variable the environment leaves
+ * unset (SITE_URL, the quotas) takes the build's value (built-environment.ts). The configuration
+ * is checked here, at creation: a bad variable or an embedded engine (EmbeddedEngineRefused)
+ * throws before any request is answered; an environment that sets a baked variable to another
+ * value than the build's makes a function that answers every request 503 `build_mismatch`, saying
+ * what to rebuild with (misbuilt-function.ts), since the host would turn a throw at load into a
+ * bare 500 and a log line about `npm start`, which a function does not have. Nothing connects until a
  * request needs the database, and the instance's one PostgreSQL connection is released once no
  * request is in flight and their `waitUntil` work is done, since the host may freeze the
  * instance from then on (a frozen instance cannot close an idle connection itself).
@@ -65,10 +72,14 @@ const START_RETRY_AFTER_SECONDS = 5;
  * export default service.fetch;
  * ```
  */
-export function createFetchHandler(env: Env, build: BuildData, host: FunctionHost = {}): ServiceFunction {
+export function createFetchHandler(hostEnv: Env, build: BuildData, host: FunctionHost = {}): ServiceFunction {
+  const { env, mismatches } = builtEnvironment(build.manifest, hostEnv);
   const config = withoutRedisPerRequest(loadConfig(env), host);
   assertSharedEngines(config);
-  if (!config.allowBuildMismatch) assertBuildMatches(build.manifest, env);
+  if (mismatches.length > 0 && !config.allowBuildMismatch) {
+    const { fetch, refusal } = misbuiltFunction(config, mismatches);
+    return { config, fetch, runScheduled: () => Promise.reject(new Error(refusal)), close: () => Promise.resolve() };
+  }
 
   let opening: Promise<{ api: Api; handle: Handle }> | undefined;
   /** The service once open: what a request left due is taken from it right after the answer. */
@@ -124,6 +135,7 @@ export function createFetchHandler(env: Env, build: BuildData, host: FunctionHos
   };
 
   return {
+    config,
     fetch,
     prepare: () => void open().catch(() => undefined),
     runScheduled: async () => {

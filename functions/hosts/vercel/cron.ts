@@ -1,7 +1,6 @@
 import build from 'portfolio:build-data';
 import { readVariable } from '../../config/read-variable.ts';
 import { createFetchHandler } from '../fetch/create-fetch-handler.ts';
-import { loadConfig } from '../../config/env.ts';
 import { cronTarget } from './cron-target.ts';
 
 /**
@@ -11,5 +10,5 @@ import { cronTarget } from './cron-target.ts';
 const service = createFetchHandler(process.env, build);
 
 export default {
-  fetch: cronTarget(loadConfig(process.env), readVariable(process.env, 'CRON_SECRET'), () => service.runScheduled()),
+  fetch: cronTarget(service.config, readVariable(process.env, 'CRON_SECRET'), () => service.runScheduled()),
 };
