@@ -78,7 +78,13 @@ export function createFetchHandler(hostEnv: Env, build: BuildData, host: Functio
   assertSharedEngines(config);
   if (mismatches.length > 0 && !config.allowBuildMismatch) {
     const { fetch, refusal } = misbuiltFunction(config, mismatches);
-    return { config, fetch, runScheduled: () => Promise.reject(new Error(refusal)), close: () => Promise.resolve() };
+    return {
+      config,
+      fetch,
+      prepare: () => undefined,
+      runScheduled: () => Promise.reject(new Error(refusal)),
+      close: () => Promise.resolve(),
+    };
   }
 
   let opening: Promise<{ api: Api; handle: Handle }> | undefined;
