@@ -33,7 +33,9 @@ export function readOwnerEnv(
       : path.resolve(root, explicit);
   if (file !== null && !existsSync(file)) throw new Error(`${file} does not exist`);
   const values = file === null ? {} : parseEnvFile(readFileSync(file, 'utf8'), file);
-  const set = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''));
+  const set = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
   return { file, env: { ...values, ...set } };
 }
 
