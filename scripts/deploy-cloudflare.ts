@@ -6,13 +6,13 @@ const USAGE = `Usage: npm run deploy:cloudflare [-- --dry-run [--outdir <dir>]] 
 
 Migrates the database (DATABASE_URL from the shell, else .dev.vars, else .env), builds with
 CF_PAGES=1, and deploys the Worker with the build's SITE_URL. --dry-run does all but the upload:
-wrangler bundles and checks the Worker into --outdir (default .wrangler/deploy-dry-run).
+wrangler bundles and checks the Worker into --outdir (default dist/cloudflare-dry-run).
 (functions/hosts/cloudflare/deploy.ts)`;
 
 const { values } = parseArgs({
   options: {
     'dry-run': { type: 'boolean' },
-    outdir: { type: 'string', default: '.wrangler/deploy-dry-run' },
+    outdir: { type: 'string', default: 'dist/cloudflare-dry-run' },
     'env-file': { type: 'string' },
     help: { type: 'boolean' },
   },

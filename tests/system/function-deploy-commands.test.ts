@@ -72,10 +72,7 @@ describe.skipIf(TEST_ENGINE !== 'shared')('deploy:cloudflare --dry-run, preview:
     dir = checkoutCopy();
     hook = await receiver(0);
     const { DATABASE_URL } = await engineEnv(freshDataDir());
-    writeFileSync(
-      path.join(dir, '.dev.vars'),
-      `DATABASE_URL=${DATABASE_URL}\nNOTIFY_WEBHOOK_URL=${hook.url}\n`,
-    );
+    writeFileSync(path.join(dir, '.dev.vars'), `DATABASE_URL=${DATABASE_URL}\nNOTIFY_WEBHOOK_URL=${hook.url}\n`);
   });
   afterAll(() => {
     hook?.close();

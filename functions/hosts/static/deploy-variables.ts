@@ -12,7 +12,7 @@ export type FunctionHostName = 'netlify' | 'vercel' | 'cloudflare';
  * asks for every uncommented line of `.dev.vars.example`), so each host's file names them in a
  * comment instead.
  */
-export type Need = 'required' | 'asked' | 'optional';
+type Need = 'required' | 'asked' | 'optional';
 
 /** A variable a deploy button or the owner's `.dev.vars` names, with the one line each shows. */
 export interface DeployVariable {

@@ -7,7 +7,7 @@ import { parseEnvFile } from '../../config/env-file.ts';
  * exists: `.dev.vars`, which `wrangler dev` reads (.dev.vars.example lists what goes in it), then
  * `.env`, which `netlify dev` reads. Both are in .gitignore.
  */
-export const OWNER_ENV_FILES = ['.dev.vars', '.env'] as const;
+const OWNER_ENV_FILES = ['.dev.vars', '.env'] as const;
 
 /** The owner's values for a rehearsal or a deploy, and the file they came from. */
 export interface OwnerEnv {
