@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // api/: Vercel's function entries, one-line re-exports of bundles that exist only after `npm run build`.
-  { ignores: ['dist/**', 'node_modules/**', '.astro/**', 'data/**', 'api/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.astro/**', 'data/**', 'api/**', '.wrangler/**', '.netlify/**'] },
   {
     files: ['**/*.ts', '**/*.mjs'],
     extends: [tseslint.configs.base],

@@ -1,4 +1,5 @@
 import type { Config } from '../config/env.ts';
+import { checkoutInboxCommand } from '../config/inbox-command.ts';
 import { ContactService } from '../contact/contact-service.ts';
 import { EmailSender } from '../contact/email-sender.ts';
 import { FORM_TOKEN_CLOCK_SKEW_MS, FORM_TOKEN_MAX_AGE_MS, FORM_TOKEN_MAX_MESSAGES } from '../contact/form-token.ts';
@@ -70,6 +71,20 @@ function channelSenders({ notify, siteUrl }: Config): ChannelSender[] {
   return senders;
 }
 
+/**
+ * What each notification says besides the message. On a function host the commands it names are
+ * run from the owner's checkout (checkoutInboxCommand), not in the service's folder, which is the
+ * host's own.
+ */
+export function notifySettings({ notify }: Config, runtime: ServiceRuntime): Config['notify'] {
+  if (runtime === 'long-lived') return notify;
+  return {
+    ...notify,
+    spamCommand: checkoutInboxCommand(['--spam']),
+    email: notify.email === null ? null : { ...notify.email, inboxCommand: checkoutInboxCommand() },
+  };
+}
+
 /** `searchIndex` is the JSON of the build's search index; without it one is made from the projects. */
 export async function createServices(
   config: Config,
@@ -93,7 +108,10 @@ export async function createServices(
     () => storage.messages.purgeSandbox(Date.now() - config.sandboxRetentionSeconds * 1000),
     ...(quotaCounts === undefined ? [] : [() => quotaCounts.purgeExpired()]),
   ];
-  const notifiers = channelSenders(config).map((sender) => new Notifier(storage.messages, sender, config.notify));
+  const notify = notifySettings(config, runtime);
+  const notifiers = channelSenders({ ...config, notify }).map(
+    (sender) => new Notifier(storage.messages, sender, notify),
+  );
   const quotas = await QuotaBook.open(config, quotaCounts ?? null);
   const jobDeps = { store: storage.jobs, catalog, ...config.jobs };
   let purgeTimer: NodeJS.Timeout | undefined;

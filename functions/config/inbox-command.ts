@@ -57,3 +57,14 @@ export function inboxCommand(
   if (envFile === null && !onSqlite) words.push("(with the service's DATABASE_URL set)");
   return words.join(' ');
 }
+
+/**
+ * The command for the owner of a function deployment (Netlify, Vercel, Cloudflare Workers): the
+ * service's folder there is the host's own (workerd's `/bundle`, Lambda's `/var/task`), which the
+ * owner cannot enter, so the inbox is read from the owner's checkout, with the deployment's
+ * DATABASE_URL. `options` as for inboxCommand.
+ */
+export function checkoutInboxCommand(options: readonly string[] = []): string {
+  const args = options.length > 0 ? ` -- ${options.join(' ')}` : '';
+  return `DATABASE_URL=… npm run inbox${args} (in your checkout, with this deployment's DATABASE_URL)`;
+}

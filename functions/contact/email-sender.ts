@@ -33,7 +33,7 @@ function ownerMail(message: MessageRecord, notice: OwnerNotice, config: EmailCon
       '-- ',
       ...(spam === null ? [] : [spam]),
       `Message #${message.id}. Reply to this mail to answer ${name}: Reply-To is their address.`,
-      `Your inbox on the server: ${config.inboxCommand}`,
+      `Your inbox: ${config.inboxCommand}`,
     ].join('\n'),
   };
 }

@@ -31,7 +31,7 @@ import {
   netlifyRoute,
   parseNetlifyHeaders,
   parseNetlifyRedirects,
-} from '../support/host-readers/netlify.ts';
+} from '../../functions/hosts/netlify/netlify-rules.ts';
 import { vercelHeadersFor, vercelRoute, vercelUploaded, type VercelJson } from '../support/host-readers/vercel.ts';
 import { ROOT } from '../support/server.ts';
 import { startService, type InProcessService } from '../support/service.ts';

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { wranglerDev } from '../../functions/hosts/cloudflare/wrangler.ts';
 import { functionEngineEnv } from './engines.ts';
 import { freePort } from './free-port.ts';
 import { freshDataDir, ROOT } from './server.ts';
@@ -63,11 +64,10 @@ export async function startWorkerdHost(vars: Record<string, string> = {}): Promi
 }
 
 /**
- * `wrangler dev` on the built Worker and static assets (wrangler.toml), on 127.0.0.1:`port`, with
- * `vars` passed as `--var` and its local state in `stateDir`. Offline: no telemetry, and no fetch
- * of the `Request.cf` object, which wrangler otherwise tries at start (CLOUDFLARE_CF_FETCH_ENABLED,
- * read by miniflare). Its own process group, so that stopping it stops workerd too. The bench
- * (bench/functions.ts) starts it the same way.
+ * `wrangler dev` on the built Worker and static assets, as `npm run preview:cloudflare` runs it
+ * (functions/hosts/cloudflare/wrangler.ts: offline, no telemetry), on 127.0.0.1:`port`, with
+ * `vars` passed as `--var` and its local state in `stateDir`. Its own process group, so that
+ * stopping it stops workerd too. The bench (bench/functions.ts) starts it the same way.
  */
 export function spawnWranglerDev(
   port: number,
@@ -75,35 +75,13 @@ export function spawnWranglerDev(
   stateDir: string,
   stdio: StdioOptions,
 ): ChildProcess {
-  return spawn(
-    path.join(ROOT, 'node_modules/.bin/wrangler'),
-    [
-      'dev',
-      '--local',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--persist-to',
-      stateDir,
-      '--test-scheduled',
-      '--show-interactive-dev-session=false',
-      ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
-    ],
-    {
-      cwd: ROOT,
-      detached: true,
-      stdio,
-      env: {
-        ...process.env,
-        WRANGLER_SEND_METRICS: 'false',
-        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-        WRANGLER_LOG_PATH: stateDir,
-        NO_COLOR: '1',
-        CI: '1',
-      },
-    },
-  );
+  const run = wranglerDev(ROOT, { ip: '127.0.0.1', port, persistTo: stateDir, vars });
+  return spawn(run.command, run.args, {
+    cwd: ROOT,
+    detached: true,
+    stdio,
+    env: { ...process.env, ...run.env, WRANGLER_LOG_PATH: stateDir, NO_COLOR: '1', CI: '1' },
+  });
 }
 
 /** wrangler runs workerd as its child: the whole process group goes. */

@@ -127,7 +127,7 @@ describe('the notification mail', () => {
       await service.stop();
       await mailbox.close();
     }
-    const line = /^Your inbox on the server: (.+)$/m.exec(mailbox.mails[0]!.body);
+    const line = /^Your inbox: (.+)$/m.exec(mailbox.mails[0]!.body);
     expect(line, mailbox.mails[0]!.body).not.toBeNull();
     return line![1]!;
   }

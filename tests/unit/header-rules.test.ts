@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { headerRules } from '../../functions/hosts/static/header-rules.ts';
 import { headersFile } from '../../functions/hosts/static/headers-file.ts';
 import { cloudflareHeadersFor, parseCloudflareHeaders } from '../support/host-readers/cloudflare.ts';
-import { netlifyHeadersFor, parseNetlifyHeaders } from '../support/host-readers/netlify.ts';
+import { netlifyHeadersFor, parseNetlifyHeaders } from '../../functions/hosts/netlify/netlify-rules.ts';
 
 const JS = { 'content-type': 'text/javascript; charset=utf-8' };
 const HTML = { 'content-type': 'text/html; charset=utf-8' };

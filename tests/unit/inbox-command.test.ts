@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { inboxCommand } from '../../functions/config/inbox-command.ts';
+import { notifySettings } from '../../functions/app/services.ts';
+import { loadConfig } from '../../functions/config/env.ts';
+import { checkoutInboxCommand, inboxCommand } from '../../functions/config/inbox-command.ts';
 
 describe('inboxCommand', () => {
   const checkout = { cwd: '/opt/portfolio', runAs: null };
@@ -52,5 +54,34 @@ describe('inboxCommand', () => {
         { cwd: '/home/ada/my portfolio', runAs: null },
       ),
     ).toBe(`cd '/home/ada/my portfolio' && npm run inbox -- --env-file '/etc/my site/it'\\''s.env'`);
+  });
+});
+
+describe('the inbox command a function deployment names (checkoutInboxCommand)', () => {
+  it("is run from the owner's checkout with the deployment's DATABASE_URL, never in the host's folder", () => {
+    expect(checkoutInboxCommand()).toBe(
+      "DATABASE_URL=… npm run inbox (in your checkout, with this deployment's DATABASE_URL)",
+    );
+    expect(checkoutInboxCommand(['--spam'])).toBe(
+      "DATABASE_URL=… npm run inbox -- --spam (in your checkout, with this deployment's DATABASE_URL)",
+    );
+  });
+
+  it('replaces the server commands in the notifications of a function instance, and only there', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@db.example/p',
+      SMTP_URL: 'smtp://localhost:2525',
+      NOTIFY_EMAIL_TO: 'ada@example.com',
+      NOTIFY_EMAIL_FROM: 'site@example.com',
+    });
+    const onFunction = notifySettings(config, 'function');
+    expect(onFunction.email?.inboxCommand).toBe(checkoutInboxCommand());
+    expect(onFunction.spamCommand).toBe(checkoutInboxCommand(['--spam']));
+    expect(onFunction.email?.inboxCommand).not.toContain('cd ');
+    const onServer = notifySettings(config, 'long-lived');
+    expect(onServer).toBe(config.notify);
+    expect(onServer.email?.inboxCommand).toBe(
+      `cd ${process.cwd()} && npm run inbox (with the service's DATABASE_URL set)`,
+    );
   });
 });

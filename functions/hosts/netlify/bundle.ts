@@ -1,11 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { build, type BuildOptions } from 'esbuild';
 import { netlifyFunctionPaths } from '../static/function-routes.ts';
+import { SCHEDULED_PASS_CRON } from '../static/scheduled-pass.ts';
 
 const NETLIFY_FUNCTIONS = [
   { name: 'portfolio', entry: 'functions/hosts/netlify/function.ts', config: { path: netlifyFunctionPaths() } },
-  // Every minute: Netlify docs, "Scheduled Functions" (cron syntax, UTC).
-  { name: 'scheduled', entry: 'functions/hosts/netlify/scheduled.ts', config: { schedule: '* * * * *' } },
+  // Netlify docs, "Scheduled Functions" (cron syntax, UTC).
+  { name: 'scheduled', entry: 'functions/hosts/netlify/scheduled.ts', config: { schedule: SCHEDULED_PASS_CRON } },
 ];
 
 /**

@@ -1,4 +1,4 @@
-import type { MatchedHeaders } from './netlify.ts';
+import type { MatchedHeaders } from '../../../functions/hosts/netlify/netlify-rules.ts';
 
 /**
  * A reader of Cloudflare Pages' `_headers` and `_redirects` as its documentation states them

@@ -1,4 +1,4 @@
-import type { MatchedHeaders } from './netlify.ts';
+import type { MatchedHeaders } from '../../../functions/hosts/netlify/netlify-rules.ts';
 
 /**
  * A reader of the `vercel.json` the build writes, as Vercel documents it ("Project

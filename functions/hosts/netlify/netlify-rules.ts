@@ -5,7 +5,8 @@
  * follow @netlify/headers-parser (line_parser.ts, for_regexp.ts, normalize.ts) and the combination
  * of matching rules `netlify dev` (netlify/cli, src/utils/headers.ts: one object, a later rule's
  * header replacing an earlier one's); a header that two matching rules set to different values
- * is reported.
+ * is reported. The tests check the build's rules with it (tests/api/host-rules.test.ts), and
+ * `npm run preview:netlify` serves the build by it (preview-server.ts).
  */
 export interface NetlifyHeaderRule {
   for: string;
