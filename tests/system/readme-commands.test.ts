@@ -79,6 +79,8 @@ const NOT_RUN: Record<string, string> = {
   'cd dist/client && npx wrangler pages deploy .':
     'a Cloudflare account and the network; tests/system/cloudflare-pages-functions.test.ts shows wrangler finds no Pages Functions where it runs',
   'npx wrangler secret put DATABASE_URL': 'a Cloudflare account and the network',
+  'npm run check:deploy':
+    'tests/system/check-deploy.test.ts runs its script against builds made for other values, and `npm run deploy:cloudflare` runs it in tests/system/function-deploy-commands.test.ts',
   'npm run bench:functions':
     'a benchmark of minutes on its own PostgreSQL and Redis; docs/performance.md gives its figures, and the hosts it starts run in tests/system/function-*.test.ts',
   'CF_PAGES=1 npm run build && DATABASE_URL=… npm run migrate && npx wrangler deploy':

@@ -33,8 +33,9 @@ export function deployCloudflare(root: string, options: { envFile?: string; dryR
   process.stdout.write(`deploy:cloudflare: values from ${owner.file ?? 'the environment'}\n`);
   run(root, 'npm run migrate', 'npm', ['run', 'migrate'], env);
   run(root, 'CF_PAGES=1 npm run build', 'npm', ['run', 'build'], { ...env, CF_PAGES: '1' });
-  // The build check goes here, between the build and the upload: refuse a build whose baked values
-  // (dist/build-manifest.json) differ from what the Worker will be given.
+  // Between the build and the upload: a build whose baked values (dist/build-manifest.json) differ
+  // from what the Worker will be given is refused here, not answered 503 after the upload.
+  run(root, 'npm run check:deploy', 'npm', ['run', '--silent', 'check:deploy'], env);
   const siteUrl = builtSiteUrl(path.join(root, 'dist'));
   if (siteUrl === null) throw new Error('the build wrote no dist/build-manifest.json; nothing was deployed');
   const deploy = wranglerDeploy(root, { vars: { SITE_URL: siteUrl }, dryRun: options.dryRun });

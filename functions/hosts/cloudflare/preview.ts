@@ -48,7 +48,7 @@ export function cloudflarePreview(
       `preview:cloudflare: the built Worker and dist/client in workerd, on http://${options.ip}:${options.port}`,
       `  variables: ${owner.file ?? 'the environment (no .dev.vars or .env)'}${siteUrl === null ? '' : `; SITE_URL ${siteUrl}`}`,
       `  the scheduled pass: http://${options.ip}:${options.port}/__scheduled`,
-      '  a 503 schema_behind means the database needs `npm run migrate` with the same DATABASE_URL',
+      '  a 503 storage_unavailable naming `npm run migrate` means the database needs `npm run migrate` with the same DATABASE_URL',
     ],
   };
 }
