@@ -145,11 +145,13 @@ export function createFetchHandler(hostEnv: Env, build: BuildData, host: Functio
     fetch,
     prepare: () => void open().catch(() => undefined),
     runScheduled: async () => {
-      const { api } = await open();
+      // Counted as a request in flight: its connection goes with the last one, not under a request.
+      inFlight++;
       try {
+        const { api } = await open();
         return await (api.services.background as NonNullable<typeof api.services.background>).runPass();
       } finally {
-        await api.services.storage.release().catch(() => undefined);
+        await releaseAfter([]);
         flushLog();
       }
     },
