@@ -1,22 +1,17 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postContact, VALID } from '../support/contact.ts';
 import { engineEnv, TEST_ENGINE } from '../support/engines.ts';
 import { freePort } from '../support/free-port.ts';
+import { ownerShell, PREVIEWS, startPreview, stopPreview, type PreviewScript } from '../support/owner-preview.ts';
 import { freshDataDir, ROOT } from '../support/server.ts';
 import { receiver, type Receiver } from '../support/webhook.ts';
 
 const run = promisify(execFile);
-
-/** The variables the owner's file gives; the test's own environment must not stand in for them. */
-const OWNER_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'SITE_URL', 'NOTIFY_WEBHOOK_URL', 'CF_PAGES'];
-const ownerShell = () =>
-  Object.fromEntries(Object.entries(process.env).filter(([name]) => !OWNER_VARIABLES.includes(name)));
 
 /** A copy of the checkout's files (as git lists them), with the dependencies linked: the commands rebuild dist/ there, not under the other tests. */
 function checkoutCopy(): string {
@@ -29,32 +24,6 @@ function checkoutCopy(): string {
   }
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
-}
-
-/** `npm run <script>` in `dir` until a line matches `ready`; its own process group. */
-async function startPreview(dir: string, script: string, args: string[], ready: RegExp): Promise<ChildProcess> {
-  const child = spawn('npm', ['run', script, '--', ...args], { cwd: dir, env: ownerShell(), detached: true });
-  const output: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output.join('\n')}`)), 90_000);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output.join('\n')}`)));
-    for (const stream of [child.stdout!, child.stderr!])
-      createInterface({ input: stream }).on('line', (line) => {
-        output.push(line);
-        if (ready.test(line)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-  });
-  return child;
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (child === undefined || child.exitCode !== null || child.pid === undefined) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(-child.pid, 'SIGTERM');
-  await exited;
 }
 
 /**
@@ -92,13 +61,10 @@ describe.skipIf(TEST_ENGINE !== 'shared')('deploy:cloudflare --dry-run, preview:
     expect(existsSync(path.join(dir, 'worker-out/cloudflare-worker.js'))).toBe(true);
   }, 600_000);
 
-  for (const [script, ready] of [
-    ['preview:netlify', /^preview:netlify: the build/],
-    ['preview:cloudflare', /Ready on/],
-  ] as const)
+  for (const script of Object.keys(PREVIEWS) as PreviewScript[])
     it(`${script} serves the build and its functions against that database; a message reaches the webhook`, async () => {
       const port = await freePort();
-      const child = await startPreview(dir, script, ['--port', String(port)], ready);
+      const child = await startPreview(dir, script, port);
       try {
         const base = `http://127.0.0.1:${port}`;
         expect((await fetch(`${base}/`)).status).toBe(200);
@@ -109,7 +75,7 @@ describe.skipIf(TEST_ENGINE !== 'shared')('deploy:cloudflare --dry-run, preview:
         await hook.accepted(before + 1);
         expect(hook.received.at(-1)?.body.message).toBe(`through ${script}`);
       } finally {
-        await stop(child);
+        await stopPreview(child);
       }
     }, 180_000);
 });
