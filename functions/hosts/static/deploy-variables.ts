@@ -59,7 +59,8 @@ const SHARED: readonly DeployVariable[] = [
     description:
       'Mail each message instead of (or besides) the webhook: smtps://user:password@smtp.example.com:465 (never port 25 on Cloudflare)',
     sample: 'smtps://you%40example.com:app-password@smtp.example.com:465',
-    source: "your mail provider's SMTP server, port 465 or 587 (a Worker may not use 25); user and password percent-encoded",
+    source:
+      "your mail provider's SMTP server, port 465 or 587 (a Worker may not use 25); user and password percent-encoded",
   },
   {
     name: 'NOTIFY_EMAIL_TO',
