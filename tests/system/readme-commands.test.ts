@@ -84,6 +84,8 @@ const NOT_RUN: Record<string, string> = {
     'tests/system/check-deploy.test.ts runs its script against builds made for other values, and `npm run deploy:cloudflare` runs it in tests/system/function-deploy-commands.test.ts',
   'npm run bench:functions':
     'a benchmark of minutes on its own PostgreSQL and Redis; docs/performance.md gives its figures, and the hosts it starts run in tests/system/function-*.test.ts',
+  'npm run readme:deploy':
+    'rewrites README.md and docs/deploy-buttons.md in this checkout; tests/unit/readme.test.ts holds the table in both equal to what it writes',
   'cp .dev.vars.example .dev.vars':
     'writes .dev.vars in this checkout; tests/system/function-deploy-commands.test.ts writes one in a copy of the checkout, and tests/unit/deploy-buttons.test.ts holds .dev.vars.example to the deploy variables',
   'npm run deploy:cloudflare -- --dry-run':
