@@ -10,7 +10,7 @@ const USAGE = `Usage: npm run inbox -- [options] [ids]
 Shows contact messages, newest first, with where each one's delivery to the owner stands
 (webhook, email), from the storage the service uses (DATABASE_URL when set, else DATA_DIR).
 Give it the service's environment file so it reads what the service reads: on a server set up
-as the README's Deploy shows, npm run inbox -- --env-file /etc/portfolio/portfolio.env (as the
+as docs/deploy-vps.md shows, npm run inbox -- --env-file /etc/portfolio/portfolio.env (as the
 service's user). Where DATA_DIR holds no database, it says so and stops; it never creates one.
 Messages judged spam are kept apart, never notified and never deleted: see --spam.
 Options work with or without "--"; an option with a value needs "--" or "=" (--since=1h).

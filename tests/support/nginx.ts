@@ -149,7 +149,7 @@ const DEBIAN_NGINX_CONF = '/etc/nginx/nginx.conf';
 export const HAS_DEBIAN_NGINX_CONF = HAS_NGINX && existsSync(DEBIAN_NGINX_CONF);
 
 /**
- * `nginx -t` on the site the build wrote (dist/nginx/portfolio.conf) as the Deploy section installs
+ * `nginx -t` on the site the build wrote (dist/nginx/portfolio.conf) as docs/deploy-vps.md installs
  * it: inside Debian's own nginx.conf (its mime.types, gzip on, the modules in modules-enabled/), in
  * place of sites-enabled, with only the certificate paths made the test's. Resolves with nginx's report.
  */

@@ -11,7 +11,10 @@ const run = promisify(execFile);
  * is run by a test or listed as not run. A section that moves to another file moves here too.
  */
 const OWNER_SECTIONS: Record<string, readonly string[]> = {
-  'README.md': ['Quick start', 'Make it yours', 'Deploy', 'Requirements'],
+  'README.md': ['Quick start', 'Make it yours', 'Live without a server', 'On a server of your own', 'Requirements'],
+  'docs/deploy-buttons.md': ['The buttons', 'The values', 'Being told of messages', 'What each host runs'],
+  'docs/deploy-vps.md': ['Setting it up', 'PostgreSQL on the same machine', 'Restarts'],
+  'docs/static-hosts.md': ['The pages on a static host or CDN'],
   'docs/operations.md': [
     'Be told',
     'Backups',

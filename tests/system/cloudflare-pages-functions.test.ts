@@ -12,8 +12,8 @@ const run = promisify(execFile);
 /**
  * `wrangler pages deploy` compiles and uploads, as Pages Functions, the `functions/` folder of the
  * directory it runs in (there is no option to point it elsewhere), and `_worker.js` in the folder
- * it uploads. The root's `functions/` is the backend's source, not Pages Functions, so the README
- * deploys from the build's output folder. `wrangler pages functions build` looks in the same two
+ * it uploads. The root's `functions/` is the backend's source, not Pages Functions, so
+ * docs/static-hosts.md deploys from the build's output folder. `wrangler pages functions build` looks in the same two
  * places; it is run here as the deploy would be, offline, with its output in a temporary folder.
  */
 const scratch = mkdtempSync(path.join(tmpdir(), 'pages-functions-'));
@@ -45,16 +45,19 @@ async function pagesFunctionsBuild(cwd: string, directory: string): Promise<{ co
   }
 }
 
-/** The README's Cloudflare Pages deploy: where it runs (`cd`) and the folder it uploads. */
+/** The Cloudflare Pages deploy of docs/static-hosts.md: where it runs (`cd`) and the folder it uploads. */
 function readmePagesDeploy(): { cwd: string; directory: string } {
-  const commands = [...readmeCommands().values()].flat().filter((command) => command.includes('wrangler pages deploy'));
+  const commands = [...readmeCommands()]
+    .filter(([section]) => section.startsWith('docs/static-hosts.md: '))
+    .flatMap(([, shown]) => shown)
+    .filter((command) => command.includes('wrangler pages deploy'));
   expect(commands).toHaveLength(1);
   const [, cd = '.', directory] = /^(?:cd (\S+) && )?npx wrangler pages deploy (\S+)$/.exec(commands[0]!) ?? [];
   if (directory === undefined) throw new Error(`Not a wrangler pages deploy as expected: ${commands[0]}`);
   return { cwd: path.resolve(ROOT, cd), directory };
 }
 
-describe('the Cloudflare Pages deploy in the README', () => {
+describe('the Cloudflare Pages deploy in docs/static-hosts.md', () => {
   it('finds no Pages Functions where it runs, where the same deploy from the root would take the backend for them', async () => {
     const deploy = readmePagesDeploy();
     const uploaded = path.resolve(deploy.cwd, deploy.directory);

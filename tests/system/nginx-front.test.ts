@@ -46,7 +46,7 @@ async function nginxRefusal(answer: Response): Promise<Record<string, unknown>> 
 
 /**
  * The nginx site the build writes (dist/nginx/portfolio.conf, functions/hosts/nginx/site.ts), run
- * by Debian's nginx in front of the production server with TRUST_PROXY=1, as the Deploy section
+ * by Debian's nginx in front of the production server with TRUST_PROXY=1, as docs/deploy-vps.md
  * sets them up on one machine (only ports and the certificate differ: tests/support/nginx.ts).
  * nginx serves the built files itself (tests/system/nginx-static.test.ts compares them with the
  * service's) and passes the service's paths on. Each client of the test connects from an address

@@ -265,7 +265,7 @@ describe.skipIf(!HAS_NGINX)('nginx serving the build alone, as the Node service 
   });
 
   it.skipIf(!HAS_DEBIAN_NGINX_CONF)(
-    'passes `nginx -t` inside Debian’s own nginx.conf, as the Deploy section installs it',
+    'passes `nginx -t` inside Debian’s own nginx.conf, as docs/deploy-vps.md installs it',
     async () => {
       const report = await checkInDebianConfig();
       expect(report).toContain('syntax is ok');

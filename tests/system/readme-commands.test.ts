@@ -18,6 +18,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseEnvFile } from '../../functions/config/env-file.ts';
 import { loadConfig } from '../../functions/config/env.ts';
+import { deployButtonsMarkdown, FORK_PLACEHOLDER } from '../../functions/hosts/static/deploy-buttons.ts';
 import { parseSite } from '../../functions/config/site.ts';
 import { MIGRATIONS as PG_MIGRATIONS } from '../../functions/state/postgres/migrations.ts';
 import { postContact, readInbox, runInboxOutput, VALID } from '../support/contact.ts';
@@ -83,8 +84,18 @@ const NOT_RUN: Record<string, string> = {
     'tests/system/check-deploy.test.ts runs its script against builds made for other values, and `npm run deploy:cloudflare` runs it in tests/system/function-deploy-commands.test.ts',
   'npm run bench:functions':
     'a benchmark of minutes on its own PostgreSQL and Redis; docs/performance.md gives its figures, and the hosts it starts run in tests/system/function-*.test.ts',
-  'CF_PAGES=1 npm run build && DATABASE_URL=… npm run migrate && npx wrangler deploy':
-    'a Cloudflare account and the network; `npm run migrate` is run (Without a server), and tests/system/function-workerd.test.ts runs the built Worker in workerd',
+  'npm run readme:deploy':
+    'rewrites README.md and docs/deploy-buttons.md in this checkout; tests/unit/readme.test.ts holds the table in both equal to what it writes',
+  'cp .dev.vars.example .dev.vars':
+    'writes .dev.vars in this checkout; tests/system/function-deploy-commands.test.ts writes one in a copy of the checkout, and tests/unit/deploy-buttons.test.ts holds .dev.vars.example to the deploy variables',
+  'npm run deploy:cloudflare -- --dry-run':
+    'migrates and builds (minutes, and it rewrites dist/); tests/system/function-deploy-commands.test.ts runs it, with --outdir, on a copy of the checkout with a .dev.vars of its own',
+  'npm run deploy:cloudflare':
+    'a Cloudflare account and the network; tests/system/function-deploy-commands.test.ts runs it with --dry-run, which does all but the upload',
+  'npm run preview:cloudflare':
+    'a server that runs until stopped, on the build of deploy:cloudflare --dry-run; tests/system/function-deploy-commands.test.ts runs it with --port on that build and posts a message through it to a webhook receiver',
+  'npm run preview:netlify':
+    'a server that runs until stopped, on the build of deploy:cloudflare --dry-run; tests/system/function-deploy-commands.test.ts runs it with --port on that build and posts a message through it to a webhook receiver',
   'sudo nginx -t && sudo systemctl reload nginx':
     'root and a running systemd; tests/system/nginx-front.test.ts runs the site with nginx',
   'sudo certbot certonly --standalone -d example.com': 'a public host name and a certificate authority',
@@ -463,6 +474,7 @@ async function messageRows(databaseUrl: string): Promise<number> {
 
 describe('PostgreSQL: on the same machine, its backups, and moving up from SQLite', () => {
   const COPY = 'DATABASE_URL=postgres://… npm run data:copy -- --data-dir ./data';
+  const INBOX_ON_POSTGRES = 'DATABASE_URL=… npm run inbox';
   const SETUP = [
     'PASSWORD=$(openssl rand -hex 24)',
     `sudo -u postgres psql -c "CREATE ROLE portfolio LOGIN PASSWORD '$PASSWORD'"`,
@@ -560,8 +572,8 @@ describe('PostgreSQL: on the same machine, its backups, and moving up from SQLit
   );
 
   runs(
-    'data:copy (--dry-run first) moves a SQLite deployment into PostgreSQL; npm run backup refuses there',
-    [COPY, 'npm run backup'],
+    'data:copy (--dry-run first) moves a SQLite deployment into PostgreSQL; the inbox lists it there; npm run backup refuses there',
+    [COPY, INBOX_ON_POSTGRES, 'npm run backup'],
     async (shown) => {
       const url = await freshDatabaseUrl();
       const copy = substitute(shown(COPY), [
@@ -574,6 +586,14 @@ describe('PostgreSQL: on the same machine, its backups, and moving up from SQLit
       const copied = await sh(copy);
       expect(copied.code, copied.stderr).toBe(0);
       expect(await idsOn(url)).toEqual(await idsIn(owner.dataDir));
+      // A function deployment's inbox, read from the owner's checkout with its DATABASE_URL.
+      const inbox = await sh(substitute(shown(INBOX_ON_POSTGRES), [['DATABASE_URL=…', `DATABASE_URL='${url}'`]]), {
+        env: { DATA_DIR: scratch('no-data') },
+      });
+      expect(inbox.code, inbox.stderr).toBe(0);
+      const inSqlite = await sh('npm run inbox', { env: { DATABASE_URL: '', DATA_DIR: owner.dataDir } });
+      expect(listedIds(inbox.stdout)).toEqual(listedIds(inSqlite.stdout));
+      expect(listedIds(inbox.stdout).length).toBeGreaterThan(0);
 
       const refused = await sh(shown('npm run backup'), { env: { DATABASE_URL: url } });
       expect(refused.code).not.toBe(0);
@@ -583,7 +603,20 @@ describe('PostgreSQL: on the same machine, its backups, and moving up from SQLit
   );
 });
 
-describe('Without a server', () => {
+describe('Live without a server', () => {
+  const BUTTONS = 'npm run deploy:buttons -- https://github.com/<you>/<repo>';
+  runs(
+    'npm run deploy:buttons prints, for a fork, the buttons the README shows for the placeholder',
+    [BUTTONS],
+    async (shown) => {
+      const fork = 'https://github.com/ada/portfolio';
+      const printed = await sh(substitute(shown(BUTTONS), [['https://github.com/<you>/<repo>', fork]]));
+      expect(printed.code, printed.stderr).toBe(0);
+      expect(printed.stdout).toContain(`${deployButtonsMarkdown(fork)}\n`);
+      expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toContain(deployButtonsMarkdown(FORK_PLACEHOLDER));
+    },
+  );
+
   runs(
     'npm run migrate brings PostgreSQL to the schema once, however many run it together, and says when it is current',
     ['npm run migrate'],

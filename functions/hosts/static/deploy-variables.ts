@@ -20,6 +20,10 @@ export interface DeployVariable {
   need: Need;
   /** What to enter, in a line: Netlify's `[template.environment]` value, Cloudflare's binding description, `.dev.vars.example`'s comment. */
   description: string;
+  /** A value of the right shape, as the README's table of values shows it (scripts/deploy-table.ts). */
+  sample: string;
+  /** Where the owner gets the value, in the README's table of values (Markdown). */
+  source: string;
 }
 
 const SHARED: readonly DeployVariable[] = [
@@ -28,31 +32,63 @@ const SHARED: readonly DeployVariable[] = [
     need: 'required',
     description:
       'PostgreSQL URL for messages, jobs, keys and quotas (Neon, Supabase, Netlify or Vercel Postgres; the pooled URL where offered), e.g. postgres://user:password@host/db?sslmode=require',
+    sample: 'postgres://user:password@db.example.com/portfolio?sslmode=require',
+    source:
+      "the connection string of a free Neon or Supabase project, or of your Netlify or Vercel project's PostgreSQL: the pooled one where offered",
   },
   {
     name: 'NOTIFY_WEBHOOK_URL',
     need: 'asked',
     description:
       'Where each contact message is posted: a Discord or Slack incoming webhook URL, or https://ntfy.sh/<a long random topic>',
+    sample: 'https://ntfy.sh/change-this-to-a-long-random-topic',
+    source:
+      "a Discord channel's webhook (the channel's settings > Integrations), a Slack incoming webhook, or an ntfy topic you make up and subscribe to in the ntfy app",
   },
   {
     name: 'NOTIFY_WEBHOOK_SECRET',
     need: 'optional',
     description: 'Signs each webhook post (Portfolio-Signature); any random text',
+    sample: '5d41402abc4b2a76b9719d911017c592',
+    source:
+      'make it up (`openssl rand -hex 32`), for a receiver of your own that checks the `Portfolio-Signature` header (docs/operations.md, "Be told")',
   },
   {
     name: 'SMTP_URL',
     need: 'optional',
     description:
       'Mail each message instead of (or besides) the webhook: smtps://user:password@smtp.example.com:465 (never port 25 on Cloudflare)',
+    sample: 'smtps://you%40example.com:app-password@smtp.example.com:465',
+    source:
+      "your mail provider's SMTP server, port 465 or 587 (a Worker may not use 25); user and password percent-encoded",
   },
-  { name: 'NOTIFY_EMAIL_TO', need: 'optional', description: 'Where the mails go, with SMTP_URL: you@example.com' },
+  {
+    name: 'NOTIFY_EMAIL_TO',
+    need: 'optional',
+    description: 'Where the mails go, with SMTP_URL: you@example.com',
+    sample: 'you@example.com',
+    source: 'your own address, with `SMTP_URL`',
+  },
   {
     name: 'NOTIFY_EMAIL_FROM',
     need: 'optional',
     description: 'The From of the mails, an address your SMTP account may send as: Portfolio <site@example.com>',
+    sample: 'Portfolio <site@example.com>',
+    source: 'an address your SMTP account may send as, with `SMTP_URL`',
   },
 ];
+
+/**
+ * SITE_URL on a function host, for the README's table of values only: no button asks for it,
+ * since a build takes the host's own address where the host gives one (functions/config/site-url.ts)
+ * and the functions take the build's.
+ */
+export const SITE_URL_VALUE: Pick<DeployVariable, 'name' | 'sample' | 'source'> = {
+  name: 'SITE_URL',
+  sample: 'https://ada.example',
+  source:
+    "nowhere, mostly: unset, a build takes Netlify's `URL`, Cloudflare Pages' `CF_PAGES_URL` or Vercel's production URL, else `siteUrl` in content/site.json; set it, for the build, for a custom domain",
+};
 
 /** Variables only one host reads (`hosts` in functions/config/env-variables.ts), each required there. */
 const HOST_ONLY: Record<string, readonly DeployVariable[]> = {
@@ -61,6 +97,9 @@ const HOST_ONLY: Record<string, readonly DeployVariable[]> = {
       name: 'CRON_SECRET',
       need: 'required',
       description: 'Any random text of at least 16 characters: Vercel sends it with each call of the scheduled pass',
+      sample: '9e107d9d372bb6826bd81d3542a419d6',
+      source:
+        'make it up (`openssl rand -hex 32`): Vercel sends it with each call of the scheduled pass, which answers 403 without it',
     },
   ],
 };
