@@ -17,7 +17,7 @@ export const PREVIEWS = {
 export type PreviewScript = keyof typeof PREVIEWS;
 
 /**
- * `npm run <script> -- --port <port>` in the checkout `dir`, as the owner starts it, in a process
+ * `npm run <script> -- --port <port> [args]` in the checkout `dir`, as the owner starts it, in a process
  * group of its own (stopPreview ends wrangler and workerd with it); resolves once it serves.
  * `readyWithinMs` only catches a hang: generous, for a busy machine.
  */
@@ -25,9 +25,9 @@ export async function startPreview(
   dir: string,
   script: PreviewScript,
   port: number,
-  readyWithinMs = 180_000,
+  { readyWithinMs = 180_000, args = [] }: { readyWithinMs?: number; args?: readonly string[] } = {},
 ): Promise<ChildProcess> {
-  const child = spawn('npm', ['run', script, '--', '--port', String(port)], {
+  const child = spawn('npm', ['run', script, '--', '--port', String(port), ...args], {
     cwd: dir,
     env: ownerShell(),
     detached: true,

@@ -27,26 +27,29 @@ const OWNER_TYPED = OWNER.map((arg) => (arg.includes(' ') ? `"${arg}"` : arg)).j
 /** The two values `.dev.vars.example` asks for, the only ones the owner types. */
 const TYPED = ['DATABASE_URL', 'NOTIFY_WEBHOOK_URL'];
 
-/** One host's journey: its build as the host runs it, and its rehearsal. */
+/** One host's rehearsal as the README's step 4 gives it: a command that migrates and builds, if any, then the preview. */
 interface Host {
   name: string;
-  /** The build command as the owner reads it, and the variables it runs with besides the shell's. */
-  build: { command: string; env: (owner: Record<string, string>) => Record<string, string> };
+  /** `npm run` arguments that migrate the database and build, before the preview. */
+  prepare: string[] | null;
   preview: PreviewScript;
+  /** What the preview is given beside its port. */
+  previewArgs: string[];
 }
 
 const HOSTS: Host[] = [
   {
     name: 'Cloudflare (workerd)',
-    build: { command: 'CF_PAGES=1 npm run build', env: () => ({ CF_PAGES: '1' }) },
+    prepare: ['deploy:cloudflare', '--', '--dry-run'],
     preview: 'preview:cloudflare',
+    previewArgs: [],
   },
   {
-    // Netlify runs the build with the site's variables (netlify.toml's [template.environment],
-    // the values of .dev.vars) in its environment; with DATABASE_URL set it writes the functions.
+    // --build does what Netlify's build does (npm run build && npm run migrate) with .dev.vars' values.
     name: 'Netlify (preview server)',
-    build: { command: 'npm run build (with the site’s variables, as on Netlify)', env: (owner) => owner },
+    prepare: null,
     preview: 'preview:netlify',
+    previewArgs: ['--build'],
   },
 ];
 
@@ -108,8 +111,9 @@ function filledDevVars(example: string, values: Record<string, string>): string 
 /**
  * The owner's way from a fresh clone to a message in their inbox through a function host's local
  * rehearsal, for Cloudflare and for Netlify: `npm run init` with a name, `.dev.vars` from
- * `.dev.vars.example` with a local PostgreSQL database and a webhook receiver, `npm run migrate`,
- * the host's build, its preview command, the contact form sent from Chromium, the webhook
+ * `.dev.vars.example` with a local PostgreSQL database and a webhook receiver, the README's
+ * rehearsal (Cloudflare: `deploy:cloudflare -- --dry-run`, then the preview; Netlify: the
+ * preview with `--build`), the contact form sent from Chromium, the webhook
  * received, and `npm run inbox` listing the message. Each host has its own clone, database and
  * receiver; they run one after the other.
  */
@@ -160,16 +164,16 @@ describe.skipIf(TEST_ENGINE !== 'shared')('the owner’s journey to a function h
         const owner = parseEnvFile(readFileSync(path.join(clone, '.dev.vars'), 'utf8'), '.dev.vars');
         expect(owner).toEqual({ DATABASE_URL: databaseUrl, NOTIFY_WEBHOOK_URL: hook.url });
 
-        const migrated = await step(host.name, 'npm run migrate -- --env-file .dev.vars', () =>
-          npm(clone, ['migrate', '--', '--env-file', '.dev.vars']),
-        );
-        expect(migrated).toMatch(/migrate: .* brought to schema version \d+/);
-
-        await step(host.name, host.build.command, () => npm(clone, ['build'], host.build.env(owner)));
+        const prepare = host.prepare;
+        if (prepare !== null) {
+          const prepared = await step(host.name, `npm run ${prepare.join(' ')}`, () => npm(clone, prepare));
+          expect(prepared).toMatch(/migrate: .* brought to schema version \d+/);
+        }
 
         const port = await freePort();
-        preview = await step(host.name, `npm run ${host.preview} (until it serves)`, () =>
-          startPreview(clone, host.preview, port),
+        const previewCommand = `npm run ${host.preview}${host.previewArgs.length > 0 ? ` -- ${host.previewArgs.join(' ')}` : ''}`;
+        preview = await step(host.name, `${previewCommand} (until it serves)`, () =>
+          startPreview(clone, host.preview, port, { args: host.previewArgs }),
         );
         const base = `http://127.0.0.1:${port}`;
 

@@ -96,6 +96,8 @@ const NOT_RUN: Record<string, string> = {
     'a server that runs until stopped, on the build of deploy:cloudflare --dry-run; tests/system/function-deploy-commands.test.ts runs it with --port on that build and posts a message through it to a webhook receiver',
   'npm run preview:netlify':
     'a server that runs until stopped, on the build of deploy:cloudflare --dry-run; tests/system/function-deploy-commands.test.ts runs it with --port on that build and posts a message through it to a webhook receiver',
+  'npm run preview:netlify -- --build':
+    'a server that runs until stopped; tests/system/function-owner-journey.test.ts runs it with --build (and --port) in a fresh clone and sends the contact form through it from Chromium to a webhook receiver',
   'sudo nginx -t && sudo systemctl reload nginx':
     'root and a running systemd; tests/system/nginx-front.test.ts runs the site with nginx',
   'sudo certbot certonly --standalone -d example.com': 'a public host name and a certificate authority',

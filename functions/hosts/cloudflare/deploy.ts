@@ -1,15 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { builtSiteUrl } from '../static/built-site-url.ts';
 import { readOwnerEnv, requireDatabaseUrl } from '../static/owner-env.ts';
+import { runOwnerStep } from '../static/owner-step.ts';
 import { wranglerDeploy } from './wrangler.ts';
 
 /** Runs one step in the checkout, its output shown as it comes; stops the deploy when it fails. */
 function run(root: string, title: string, command: string, args: string[], env: Record<string, string | undefined>) {
-  process.stdout.write(`deploy:cloudflare: ${title}\n`);
-  const { status, error } = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
-  if (error !== undefined) throw error;
-  if (status !== 0) throw new Error(`${title} failed (exit ${status ?? 'by signal'}); nothing was deployed`);
+  runOwnerStep(root, 'deploy:cloudflare', { title, command, args, env }, 'nothing was deployed');
 }
 
 /**
