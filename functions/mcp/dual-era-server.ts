@@ -3,6 +3,7 @@
 // one schema validator for all, and the capabilities they withdraw.
 import { McpServer, type Implementation } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { LEGACY_PROTOCOL_VERSIONS } from './protocol-versions.ts';
 import { MCP_SERVER_VERSION, MCP_SERVERS, type McpServerId } from './server-identity.ts';
 
 /**
@@ -27,11 +28,15 @@ export function serverIdentity(id: McpServerId, siteUrl: string): Implementation
   return { name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl };
 }
 
-/** A new, empty server of the given kind, with its identity, instructions and cache hints. */
+/**
+ * A new, empty server of the given kind, with its identity, instructions and cache hints, serving
+ * the published 2025-era versions (the SDK adds the 2026-07-28 revision when it serves that era).
+ */
 export function newDualEraServer(id: McpServerId, siteUrl: string, instructions: string): McpServer {
   sharedValidator ??= new AjvJsonSchemaValidator();
   return new McpServer(serverIdentity(id, siteUrl), {
     instructions,
+    supportedProtocolVersions: [...LEGACY_PROTOCOL_VERSIONS],
     jsonSchemaValidator: sharedValidator,
     cacheHints: {
       'tools/list': BUILD_CONTENT,

@@ -16,7 +16,7 @@ import type { McpCaller } from './api-caller.ts';
 import type { HostVerdict } from './hosts.ts';
 import { plainToolAnswer, plainToolCall } from './plain-tool-call.ts';
 import { withLegacyVersionRefusal } from './unsupported-version.ts';
-import { admit, apiResponse, idOf, jsonRpcError, webRequest } from './mcp-admission.ts';
+import { admit, apiResponse, idOf, jsonRpcError, webRequest, withRequestId } from './mcp-admission.ts';
 
 const ALLOW = 'POST';
 const CORS_REQUEST_HEADERS =
@@ -110,11 +110,12 @@ export function mcpEraEndpoint({
     });
     try {
       await server.connect(transport);
-      return withLegacyVersionRefusal(
-        await apiResponse(await transport.handleRequest(web, parsedBody === undefined ? {} : { parsedBody }), headers),
-        headerValue(request, 'mcp-protocol-version'),
-        idOf(parsedBody),
+      const id = idOf(parsedBody);
+      const answer = await apiResponse(
+        await transport.handleRequest(web, parsedBody === undefined ? {} : { parsedBody }),
+        headers,
       );
+      return withLegacyVersionRefusal(withRequestId(answer, id), headerValue(request, 'mcp-protocol-version'), id);
     } finally {
       await transport.close();
       await server.close();

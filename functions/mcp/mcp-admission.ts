@@ -276,6 +276,25 @@ export function idOf(parsed: unknown): JsonRpcId {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
+/**
+ * An SDK transport's error answer naming the request's id where it says null: the 2025 transport
+ * refuses a request for its headers (Accept, Content-Type: 406, 415) before it reads the message,
+ * but the body was already read here, and an error about a request whose id can be read names it
+ * (JSON-RPC 2.0 section 5). Any other answer is returned as it is.
+ */
+export function withRequestId(answer: ApiResponse, id: JsonRpcId): ApiResponse {
+  if (id === null || answer.status < 400 || typeof answer.body !== 'string') return answer;
+  let message: unknown;
+  try {
+    message = JSON.parse(answer.body);
+  } catch {
+    return answer;
+  }
+  if (typeof message !== 'object' || message === null || !('error' in message) || !('id' in message)) return answer;
+  if (message.id !== null) return answer;
+  return { ...answer, body: JSON.stringify({ ...message, id }) };
+}
+
 /** A JSON-RPC error answer; `data` carries the API's Error body when the API's rules refused the request. */
 export function jsonRpcError(
   status: number,

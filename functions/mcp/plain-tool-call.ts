@@ -11,18 +11,11 @@ import {
   isSpecType,
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
   type Implementation,
 } from '@modelcontextprotocol/server';
 import { headerValue, type ApiRequest } from '../http/types.ts';
-
-/**
- * The per-request (2026-07-28 and later) revisions the SDK serves: its
- * SUPPORTED_MODERN_PROTOCOL_VERSIONS, which it does not export; tests/api/mcp-eras.test.ts
- * holds this list to the one its -32022 answer names.
- */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './protocol-versions.ts';
 
 /** A plain tools/call: who asked (its id), in which era, for which tool, with what. */
 export interface PlainToolCall {
@@ -90,7 +83,7 @@ export function plainToolCall(request: ApiRequest, body: unknown): PlainToolCall
   if (meta === undefined) {
     // 2025 era: no envelope, no 2026-07-28 headers, a version of that era.
     if (era.kind !== 'legacy' || method !== undefined || named !== undefined) return undefined;
-    if (version === undefined || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+    if (version === undefined || !LEGACY_PROTOCOL_VERSIONS.includes(version)) return undefined;
     return { id: id as string | number, modern: false, name, args };
   }
   if (era.kind !== 'modern' || era.messageKind !== 'request') return undefined;

@@ -2,11 +2,11 @@ import { serviceUrl, type PublicOrigins } from '../config/public-urls.ts';
 import {
   InMemoryTransport,
   LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type InitializeResult,
   type JSONRPCMessage,
   type McpServer,
 } from '@modelcontextprotocol/server';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './protocol-versions.ts';
 import { cardName, MCP_SERVERS, type McpServerId } from './server-identity.ts';
 
 /**
@@ -16,26 +16,15 @@ import { cardName, MCP_SERVERS, type McpServerId } from './server-identity.ts';
 const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
 /**
- * The revision both endpoints serve without initialize (functions/mcp/era-endpoint.ts). The SDK
- * does not export its list of these; tests/system/mcp-cards-inspector.test.ts holds this one
- * equal to what server/discover answers in `supportedVersions`.
- */
-const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
-
-/** The revisions of the MCP specification that were published (each has its own specification tree). */
-const PUBLISHED_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
-
-/**
  * What a card's remote lists as `supportedProtocolVersions` ("MCP protocol versions actively
  * supported by this remote endpoint", schema.ts `Remote`): the 2026-07-28 revision, then the
- * versions the SDK negotiates over initialize that are published revisions. The SDK also accepts
- * 2024-10-07, a pre-release date that was never published, so the card does not offer it. The
- * card SHOULD NOT contradict server/discover (docs/discovery.md, "Consistency with Runtime
- * Behavior"), which lists only the modern revisions; 2025-era clients learn the rest here.
+ * versions negotiated over initialize (protocol-versions.ts). The card SHOULD NOT contradict
+ * server/discover (docs/discovery.md, "Consistency with Runtime Behavior"), which lists only the
+ * modern revisions; 2025-era clients learn the rest here.
  */
 const CARD_PROTOCOL_VERSIONS: readonly string[] = [
   ...MODERN_PROTOCOL_VERSIONS,
-  ...SUPPORTED_PROTOCOL_VERSIONS.filter((version) => PUBLISHED_PROTOCOL_VERSIONS.includes(version)),
+  ...LEGACY_PROTOCOL_VERSIONS,
 ];
 
 /**

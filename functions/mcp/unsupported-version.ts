@@ -3,8 +3,8 @@
 // the modern versions, the list server/discover gives; a 2025-era request naming one in
 // MCP-Protocol-Version gets, from the SDK's 2025 transport, a -32000 without its id. That one is
 // answered here in the same shape, with the versions a request without the envelope may name.
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { ApiResponse } from '../http/types.ts';
+import { LEGACY_PROTOCOL_VERSIONS } from './protocol-versions.ts';
 
 /** UnsupportedProtocolVersionError's code (2026-07-28 schema; in the 2025 era, a server error code). */
 const UNSUPPORTED_PROTOCOL_VERSION = -32022;
@@ -19,11 +19,11 @@ export function withLegacyVersionRefusal(
   requested: string | undefined,
   id: string | number | null,
 ): ApiResponse {
-  if (answer.status !== 400 || requested === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(requested))
+  if (answer.status !== 400 || requested === undefined || LEGACY_PROTOCOL_VERSIONS.includes(requested))
     return answer;
   const code = (JSON.parse(String(answer.body)) as { error?: { code?: unknown } }).error?.code;
   if (code !== -32000) return answer;
-  const supported = [...SUPPORTED_PROTOCOL_VERSIONS];
+  const supported = [...LEGACY_PROTOCOL_VERSIONS];
   return {
     ...answer,
     body: JSON.stringify({

@@ -168,6 +168,32 @@ describe('MCP over Streamable HTTP, stateless', () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/protocol version/i);
   });
 
+  it.each(['/mcp', '/mcp/docs'])(
+    '%s, 2025 era: the transport\'s refusals name the request\'s id when its body shows it',
+    async (pathname) => {
+      // Accept without text/event-stream (2025-11-25 transports, "Sending Messages to the Server").
+      const notAcceptable = await post(pathname, { accept: 'application/json' });
+      expect(notAcceptable.status).toBe(406);
+      expect(await notAcceptable.json()).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32000 } });
+      const named = await post(
+        pathname,
+        { accept: 'application/json' },
+        JSON.stringify({ jsonrpc: '2.0', id: 'list-2', method: 'tools/list' }),
+      );
+      expect(await named.json()).toMatchObject({ id: 'list-2', error: { code: -32000 } });
+      const notJson = await post(pathname, { 'content-type': 'text/plain' });
+      expect(notJson.status).toBe(415);
+      expect(await notJson.json()).toMatchObject({ id: 1, error: { code: -32000 } });
+      // A notification has no id to name.
+      const notification = await post(
+        pathname,
+        { accept: 'application/json' },
+        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      );
+      expect(await notification.json()).toMatchObject({ id: null, error: { code: -32000 } });
+    },
+  );
+
   it('answers malformed JSON and oversized bodies with JSON-RPC errors, never 5xx', async () => {
     const malformed = await post('/mcp', {}, '{"jsonrpc":');
     expect(malformed.status).toBe(400);

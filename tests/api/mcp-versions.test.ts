@@ -1,6 +1,5 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODERN_PROTOCOL_VERSIONS } from '../../functions/mcp/plain-tool-call.ts';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from '../../functions/mcp/protocol-versions.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { MODERN_ENVELOPE, MODERN_VERSION, sendModern } from '../support/mcp-eras.ts';
 
@@ -70,10 +69,10 @@ describe('an unsupported protocol version', () => {
       error: {
         code: -32022,
         message: expect.stringMatching(/Unsupported protocol version: 1999-01-01/),
-        data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: '1999-01-01' },
+        data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: '1999-01-01' },
       },
     });
-    expect(SUPPORTED_PROTOCOL_VERSIONS).toContain('2025-11-25');
+    expect(LEGACY_PROTOCOL_VERSIONS).toContain('2025-11-25');
 
     // A plain tool call naming no version of either era is refused alike, not answered.
     const call = await post(
@@ -93,6 +92,36 @@ describe('an unsupported protocol version', () => {
       '1999-01-01',
     );
     expect(opened.status).toBe(200);
-    expect(await opened.json()).toMatchObject({ id: 4, result: { protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[0] } });
+    expect(await opened.json()).toMatchObject({ id: 4, result: { protocolVersion: LEGACY_PROTOCOL_VERSIONS[0] } });
+  });
+
+  // 2024-10-07 is a pre-release date that the SDK accepts but that was never published as a revision.
+  it.each(ENDPOINTS)('%s, 2025 form: 2024-10-07 is neither served nor named', async (path) => {
+    const post = (body: unknown, version: string) =>
+      fetch(`${server.baseUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': version,
+        },
+        body: JSON.stringify(body),
+      });
+    const refused = await post({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} }, '2024-10-07');
+    expect(refused.status).toBe(400);
+    const { error } = (await refused.json()) as { error: { code: number; data: { supported: string[] } } };
+    expect(error.code).toBe(-32022);
+    expect(error.data.supported).toEqual(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
+
+    const opened = await post(
+      {
+        jsonrpc: '2.0',
+        id: 6,
+        method: 'initialize',
+        params: { protocolVersion: '2024-10-07', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
+      '2025-11-25',
+    );
+    expect(await opened.json()).toMatchObject({ id: 6, result: { protocolVersion: '2025-11-25' } });
   });
 });
