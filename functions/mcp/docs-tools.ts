@@ -28,6 +28,9 @@ const docSummary = z.object({
 
 const NO_ARGUMENTS = z.object({}).strict();
 
+const DOC_PATH_MAX = 200;
+const docPath = z.string().min(1).max(DOC_PATH_MAX).describe('The page path, such as /auth or /developers/cli.');
+
 /** The documentation tools of /mcp/docs. Search goes through the API's search operation, limited to documents. */
 export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
   {
@@ -48,14 +51,12 @@ export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
     title: 'Read a documentation page',
     description:
       'The full Markdown of one documentation page, by the path list_docs or search_docs gave (such as /developers/cli; a leading slash and a .md suffix are optional).',
-    input: z
-      .object({ path: z.string().min(1).max(200).describe('The page path, such as /auth or /developers/cli.') })
-      .strict(),
+    input: z.object({ path: docPath }).strict(),
     output: docSummary.extend({ markdown: z.string() }),
     annotations: READ_ONLY,
     run: async (args, { docs, siteUrl }) => {
       refuseArguments(args, ['path']);
-      const doc = findDoc(docs, stringArgument(args, 'path', LIST_HINT));
+      const doc = findDoc(docs, docPathArgument(args));
       return {
         status: 200,
         body: { ...summary(doc, siteUrl), markdown: markdownTwinText(doc.markdown, siteUrl, doc.path) },
@@ -90,6 +91,20 @@ function summary(doc: DocPage, siteUrl: string): z.infer<typeof docSummary> {
 }
 
 const LIST_HINT = 'Call list_docs for every path.';
+
+/**
+ * get_doc's path, refused as bad input (not as a missing page) when it is not a string of the
+ * length its input schema asks for.
+ */
+function docPathArgument(args: Record<string, unknown>): string {
+  const path = stringArgument(args, 'path', LIST_HINT);
+  if (!docPath.safeParse(path).success) {
+    throw new ApiError('invalid_parameter', `Argument "path" must be 1 to ${DOC_PATH_MAX} characters long.`, {
+      hint: LIST_HINT,
+    });
+  }
+  return path;
+}
 
 /** `developers/cli`, `/developers/cli` and `/developers/cli.md` all name the same page. */
 function findDoc(docs: readonly DocPage[], path: string): DocPage {

@@ -52,6 +52,16 @@ describe('/mcp/docs', () => {
     }
     expect(toolError(await callTool(client, 'get_doc', { path: '/nowhere' })).code).toBe('not_found');
     expect(toolError(await callTool(client, 'get_doc', {})).code).toBe('invalid_parameter');
+    // The input schema asks for 1 to 200 characters: an empty or longer path is bad input, not a missing page.
+    for (const path of ['', 'x'.repeat(201)]) {
+      const refused = toolError(await callTool(client, 'get_doc', { path }));
+      expect(refused, `${path.length} characters`).toMatchObject({
+        code: 'invalid_parameter',
+        message: expect.stringContaining('"path"'),
+        hint: expect.any(String),
+        requestId: expect.any(String),
+      });
+    }
   });
 
   it('search_docs searches documents only, through the API search', async () => {
