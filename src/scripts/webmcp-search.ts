@@ -1,12 +1,16 @@
 /**
  * The /search page's WebMCP tool, search_portfolio: the page's own search (GET searchQuery) with
  * the agent's arguments as the query string, so the API checks them as it checks any client's.
+ * A query string carries no JSON types, so those are checked against the tool's schema first.
  */
 import { resultSummary } from '../../functions/search/search-types.ts';
-import { apiResult, registerPageTools, unreachable } from './webmcp.ts';
+import { apiResult, invalidInput, registerPageTools, unreachable } from './webmcp.ts';
+import { argumentTypeProblem } from './webmcp-input.ts';
 
 registerPageTools({
-  search_portfolio: async (input, api) => {
+  search_portfolio: async (input, api, inputSchema) => {
+    const problem = argumentTypeProblem(inputSchema, input);
+    if (problem !== undefined) return invalidInput(problem);
     try {
       const response = await fetch(`${api}?${queryString(input)}`, { headers: { accept: 'application/json' } });
       return await apiResult(response, (body) => {

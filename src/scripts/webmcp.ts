@@ -16,8 +16,15 @@ export interface ToolResult {
   isError?: true;
 }
 
-/** Runs one call of a tool: its arguments as the agent sent them, and the API path the build gave it. */
-export type ToolRunner = (input: Record<string, unknown>, api: string) => Promise<ToolResult>;
+/**
+ * Runs one call of a tool: its arguments as the agent sent them, the API path the build gave it,
+ * and the input schema the tool declares.
+ */
+export type ToolRunner = (
+  input: Record<string, unknown>,
+  api: string,
+  inputSchema: PageTool['inputSchema'],
+) => Promise<ToolResult>;
 
 type PageToolWithRun = Omit<PageTool, 'api'> & { execute: (input: unknown) => Promise<ToolResult> };
 
@@ -72,7 +79,8 @@ function register(context: ModelContext, tools: PageTool[], runners: Record<stri
   const controller = new AbortController();
   for (const { api, ...tool } of tools) {
     const run = runners[tool.name]!;
-    const execute = (input: unknown) => run(input !== null && typeof input === 'object' ? { ...input } : {}, api);
+    const execute = (input: unknown) =>
+      run(input !== null && typeof input === 'object' ? { ...input } : {}, api, tool.inputSchema);
     // The page works the same without its tools: a refusal (a name taken, a schema the browser
     // rejects) is worth a warning, never an error that stops the page's own script. Removing the
     // tool later rejects the promise with the signal's reason, which is no refusal.
@@ -102,6 +110,15 @@ export async function apiResult(
   const wait = response.headers.get('retry-after');
   const text = `${String(body.code ?? response.status)}: ${String(body.message ?? response.statusText)}${fields.join('')}${wait ? ` Try again in ${wait} seconds.` : ''}`;
   return { content: [{ type: 'text', text }], structuredContent: body, isError: true };
+}
+
+/**
+ * A call refused before it reached the API, in the API's Error shape (there is no request, so no
+ * requestId) and worded as apiResult words the API's refusals.
+ */
+export function invalidInput(message: string): ToolResult {
+  const body = { code: 'invalid_parameter', message, hint: "See the tool's inputSchema." };
+  return { content: [{ type: 'text', text: `${body.code}: ${message}` }], structuredContent: body, isError: true };
 }
 
 /** A call that got no answer (offline, connection cut): an error result the agent can retry. */

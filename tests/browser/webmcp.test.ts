@@ -194,6 +194,18 @@ describe('WebMCP tools registered with document.modelContext', () => {
     expect(withoutRequestId(refused.structuredContent)).toEqual(withoutRequestId(directRefusal));
     expect(refused.structuredContent?.code).toBe('invalid_parameter');
     expect(refused.content[0]!.text).toMatch(/^invalid_parameter: Query parameter "limit"/);
+
+    // A query string would carry 5 as "5": the declared types are checked before the API is asked.
+    const mistyped = await callTool(page, 'search_portfolio', { q: 5 });
+    expect(mistyped).toEqual({
+      content: [{ type: 'text', text: 'invalid_parameter: Argument "q" must be a string.' }],
+      structuredContent: {
+        code: 'invalid_parameter',
+        message: 'Argument "q" must be a string.',
+        hint: "See the tool's inputSchema.",
+      },
+      isError: true,
+    });
     expect(problems.filter((problem) => !problem.includes('status of 400'))).toEqual([]);
   });
 
