@@ -22,10 +22,7 @@ const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/se
  * server/discover (docs/discovery.md, "Consistency with Runtime Behavior"), which lists only the
  * modern revisions; 2025-era clients learn the rest here.
  */
-const CARD_PROTOCOL_VERSIONS: readonly string[] = [
-  ...MODERN_PROTOCOL_VERSIONS,
-  ...LEGACY_PROTOCOL_VERSIONS,
-];
+const CARD_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
 
 /**
  * Asks one server in memory how it introduces itself: the 2025 handshake (initialize), whose

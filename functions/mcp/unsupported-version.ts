@@ -19,8 +19,7 @@ export function withLegacyVersionRefusal(
   requested: string | undefined,
   id: string | number | null,
 ): ApiResponse {
-  if (answer.status !== 400 || requested === undefined || LEGACY_PROTOCOL_VERSIONS.includes(requested))
-    return answer;
+  if (answer.status !== 400 || requested === undefined || LEGACY_PROTOCOL_VERSIONS.includes(requested)) return answer;
   const code = (JSON.parse(String(answer.body)) as { error?: { code?: unknown } }).error?.code;
   if (code !== -32000) return answer;
   const supported = [...LEGACY_PROTOCOL_VERSIONS];

@@ -169,7 +169,7 @@ describe('MCP over Streamable HTTP, stateless', () => {
   });
 
   it.each(['/mcp', '/mcp/docs'])(
-    '%s, 2025 era: the transport\'s refusals name the request\'s id when its body shows it',
+    "%s, 2025 era: the transport's refusals name the request's id when its body shows it",
     async (pathname) => {
       // Accept without text/event-stream (2025-11-25 transports, "Sending Messages to the Server").
       const notAcceptable = await post(pathname, { accept: 'application/json' });
