@@ -25,7 +25,25 @@ export async function startPreview(
   dir: string,
   script: PreviewScript,
   port: number,
-  { readyWithinMs = 180_000, args = [] }: { readyWithinMs?: number; args?: readonly string[] } = {},
+  options: { readyWithinMs?: number; args?: readonly string[] } = {},
+): Promise<ChildProcess> {
+  // workerd binds ports of its own beside `port`; another test's process may take one between
+  // wrangler's choosing it and workerd's binding it (several start at once in this tier): a start
+  // that stops on that is tried again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startedPreview(dir, script, port, options);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('Address already in use')) throw error;
+    }
+  }
+}
+
+async function startedPreview(
+  dir: string,
+  script: PreviewScript,
+  port: number,
+  { readyWithinMs = 180_000, args = [] }: { readyWithinMs?: number; args?: readonly string[] },
 ): Promise<ChildProcess> {
   const child = spawn('npm', ['run', script, '--', '--port', String(port), ...args], {
     cwd: dir,
@@ -33,18 +51,26 @@ export async function startPreview(
     detached: true,
   });
   const output: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output.join('\n')}`)), readyWithinMs);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output.join('\n')}`)));
-    for (const stream of [child.stdout!, child.stderr!])
-      createInterface({ input: stream }).on('line', (line) => {
-        output.push(line);
-        if (PREVIEWS[script].test(line)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${script} did not start:\n${output.join('\n')}`)),
+        readyWithinMs,
+      );
+      child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output.join('\n')}`)));
+      for (const stream of [child.stdout!, child.stderr!])
+        createInterface({ input: stream }).on('line', (line) => {
+          output.push(line);
+          if (PREVIEWS[script].test(line)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+    });
+  } catch (error) {
+    await stopPreview(child);
+    throw error;
+  }
   return child;
 }
 

@@ -27,33 +27,55 @@ export interface WorkerdHost {
  */
 export async function startWorkerdHost(vars: Record<string, string> = {}): Promise<WorkerdHost> {
   const dataDir = freshDataDir();
-  const port = await freePort();
-  const stateDir = mkdtempSync(path.join(tmpdir(), 'portfolio-wrangler-'));
   // The tests' limits differ from the build's, as startServer's do (tests/support/server.ts serverEnv).
   const allVars = {
     ...(await functionEngineEnv(dataDir)),
     ...(Object.keys(vars).length > 0 ? { ALLOW_BUILD_MISMATCH: 'true' } : {}),
     ...vars,
   };
+  // A port found free may be taken by another test's process before wrangler or workerd binds it
+  // (several Workers start at once in the system-shared tier): a start that says so is tried again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startedWorkerd(dataDir, allVars);
+    } catch (error) {
+      if (attempt === 3 || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+/** wrangler dev stopped because a port it chose was in use: a race with another process, worth another try. */
+class PortTaken extends Error {}
+
+async function startedWorkerd(dataDir: string, allVars: Record<string, string>): Promise<WorkerdHost> {
+  const port = await freePort();
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'portfolio-wrangler-'));
   const child = spawnWranglerDev(port, allVars, stateDir, ['ignore', 'pipe', 'pipe']);
   const output: string[] = [];
   const baseUrl = `http://127.0.0.1:${port}`;
-  await new Promise<void>((resolve, reject) => {
-    // Hang-catcher only: workerd starts in seconds, but a busy machine may take long.
-    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output.join('\n')}`)), 90_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`wrangler dev exited with ${code}:\n${output.join('\n')}`));
-    });
-    for (const stream of [child.stdout!, child.stderr!])
-      createInterface({ input: stream }).on('line', (line) => {
-        output.push(line);
-        if (line.includes('Ready on')) {
-          clearTimeout(timer);
-          resolve();
-        }
+  try {
+    await new Promise<void>((resolve, reject) => {
+      // Hang-catcher only: workerd starts in seconds, but a busy machine may take long.
+      const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output.join('\n')}`)), 90_000);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        const said = output.join('\n');
+        const Failure = said.includes('Address already in use') ? PortTaken : Error;
+        reject(new Failure(`wrangler dev exited with ${code}:\n${said}`));
       });
-  });
+      for (const stream of [child.stdout!, child.stderr!])
+        createInterface({ input: stream }).on('line', (line) => {
+          output.push(line);
+          if (line.includes('Ready on')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+    });
+  } catch (error) {
+    await stopGroup(child, stateDir);
+    throw error;
+  }
   return {
     baseUrl,
     dataDir,
