@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { cloudflarePreview } from '../functions/hosts/cloudflare/preview.ts';
+import { CHECKOUT as root, failOwnerCommand, ownerOptions } from './owner-command.ts';
 
 const USAGE = `Usage: npm run preview:cloudflare [-- --port 8787 --ip 127.0.0.1 --env-file <file>]
 
@@ -9,19 +8,11 @@ The built Worker and pages (CF_PAGES=1 npm run build) in workerd on this machine
 your .dev.vars (else .env; see .dev.vars.example) as its variables: a rehearsal against your own
 database before \`npm run deploy:cloudflare\`. (functions/hosts/cloudflare/preview.ts)`;
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '8787' },
-    ip: { type: 'string', default: '127.0.0.1' },
-    'env-file': { type: 'string' },
-    help: { type: 'boolean' },
-  },
+const values = ownerOptions(USAGE, {
+  port: { type: 'string', default: '8787' },
+  ip: { type: 'string', default: '127.0.0.1' },
+  'env-file': { type: 'string' },
 });
-if (values.help === true) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
-const root = path.resolve(import.meta.dirname, '..');
 try {
   const { run, lines } = cloudflarePreview(root, {
     ip: values.ip,
@@ -34,6 +25,5 @@ try {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 0));
 } catch (error) {
-  process.stderr.write(`preview:cloudflare: ${(error as Error).message}\n`);
-  process.exit(1);
+  failOwnerCommand('preview:cloudflare', error);
 }

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { SCHEDULED_PATH, startNetlifyPreview } from '../functions/hosts/netlify/preview-server.ts';
 import { builtSiteUrl } from '../functions/hosts/static/built-site-url.ts';
 import { readOwnerEnv, requireDatabaseUrl } from '../functions/hosts/static/owner-env.ts';
 import { runOwnerStep } from '../functions/hosts/static/owner-step.ts';
+import { CHECKOUT as root, failOwnerCommand, ownerOptions } from './owner-command.ts';
 
 /** Whether Netlify's own CLI is installed (it is about 350 MB, so not a dependency here). */
 const netlifyOnPath = (process.env.PATH ?? '')
@@ -25,20 +25,12 @@ ${
     : '\nWith Netlify CLI installed, its own rehearsal is `netlify dev --offline --internal-disable-edge-functions`.'
 }`;
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '8888' },
-    ip: { type: 'string', default: '127.0.0.1' },
-    'env-file': { type: 'string' },
-    build: { type: 'boolean' },
-    help: { type: 'boolean' },
-  },
+const values = ownerOptions(USAGE, {
+  port: { type: 'string', default: '8888' },
+  ip: { type: 'string', default: '127.0.0.1' },
+  'env-file': { type: 'string' },
+  build: { type: 'boolean' },
 });
-if (values.help === true) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
-const root = path.resolve(import.meta.dirname, '..');
 try {
   const owner = readOwnerEnv(root, values['env-file']);
   requireDatabaseUrl(owner, 'npm run preview:netlify');
@@ -73,6 +65,5 @@ try {
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () => void preview.close().then(() => process.exit(0)));
 } catch (error) {
-  process.stderr.write(`preview:netlify: ${(error as Error).message}\n`);
-  process.exit(1);
+  failOwnerCommand('preview:netlify', error);
 }
