@@ -6,6 +6,7 @@ import type { Build } from '../static/build-output.ts';
 import { logError } from '../../log/log.ts';
 import { limitConnections, serverTimeouts } from './connection-limits.ts';
 import { createRequestListener } from './request-listener.ts';
+import { closeGently } from './drain.ts';
 import { listBuiltFiles } from '../static/built-files.ts';
 import { StaticFiles } from './static-files.ts';
 import { builtFileHeaders } from '../static/built-file-headers.ts';
@@ -21,8 +22,9 @@ export interface RunningService {
   url: string;
   port: number;
   /**
-   * Stops accepting, lets in-flight requests finish (keep-alive sockets close as they turn idle;
-   * whatever is left after 10 s is cut), then stops background work and closes the database.
+   * Stops accepting, lets in-flight requests finish (each answer from then on closes its
+   * connection; see drain.ts; whatever is left after 10 s is cut), then stops background work and
+   * closes the database.
    */
   close(): Promise<void>;
 }
@@ -67,17 +69,14 @@ export async function startServer(config: Config, build: Build): Promise<Running
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
-      const reaper = setInterval(() => server.closeIdleConnections(), 50);
       const cut = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
-      server.close(() => {
-        clearInterval(reaper);
+      closeGently(server, { behindProxy: config.trustProxy > 0 }, () => {
         clearTimeout(cut);
         void api.services
           .close()
           .catch((error: unknown) => logError('close', error))
           .finally(resolve);
       });
-      server.closeIdleConnections();
     }));
   return { server, api, url, port, close };
 }
