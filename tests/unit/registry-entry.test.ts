@@ -5,8 +5,19 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../functions/config/env.ts';
 import { readVariable } from '../../functions/config/read-variable.ts';
-import { registryAuthDocument, registryNamespace, registryRefusals } from '../../functions/mcp/registry-auth.ts';
-import { registryEntry, registryEntryJson, SERVER_JSON_SCHEMA } from '../../functions/mcp/registry-entry.ts';
+import { builtFileHeaders } from '../../functions/hosts/static/built-file-headers.ts';
+import {
+  REGISTRY_AUTH_PATH,
+  registryAuthDocument,
+  registryNamespace,
+  registryRefusals,
+} from '../../functions/mcp/registry-auth.ts';
+import {
+  REGISTRY_DOCUMENT_PATHS,
+  registryEntry,
+  registryEntryJson,
+  SERVER_JSON_SCHEMA,
+} from '../../functions/mcp/registry-entry.ts';
 import { listedIdentity, MCP_SERVERS, type McpServerId } from '../../functions/mcp/server-identity.ts';
 import { newRegistryKeyPair } from '../../scripts/registry-key.ts';
 import { ROOT } from '../support/server.ts';
@@ -126,6 +137,22 @@ describe('the verification record (/.well-known/mcp-registry-auth)', () => {
     const message = Buffer.from(new Date().toISOString());
     const signature = sign(null, message, createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }));
     expect(verify(null, message, createPublicKey({ key: spki, format: 'der', type: 'spki' }), signature)).toBe(true);
+  });
+
+  it('is served as text/plain, and it and both entries to every origin, by every host of the build', () => {
+    expect(REGISTRY_DOCUMENT_PATHS).toEqual([
+      '/.well-known/mcp/server.json',
+      '/.well-known/mcp/docs/server.json',
+      REGISTRY_AUTH_PATH,
+    ]);
+    const { paths } = builtFileHeaders(REGISTRY_DOCUMENT_PATHS, SITES[0]!);
+    for (const urlPath of REGISTRY_DOCUMENT_PATHS) {
+      const headers = paths.get(urlPath)!.headers;
+      expect(headers['access-control-allow-origin'], urlPath).toBe('*');
+      expect(headers['content-type'], urlPath).toBe(
+        urlPath === REGISTRY_AUTH_PATH ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+      );
+    }
   });
 
   it('takes MCP_REGISTRY_PUBLIC_KEY only as the base64 of 32 bytes, and nothing when it is empty', () => {
