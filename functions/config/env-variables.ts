@@ -8,6 +8,7 @@ import {
   folder,
   integer,
   optionalAddress,
+  optionalEd25519PublicKey,
   optionalNamedAddress,
   optionalText,
   quota,
@@ -327,6 +328,14 @@ export const ENV_VARIABLES = {
     default: '',
     meaning:
       'Comma-separated host names (no port) the MCP servers answer for besides the SITE_URL, API_ORIGIN and BACKEND_ORIGIN hosts and their sandbox. names, and besides localhost, 127.0.0.1 and [::1] when HOST is a loopback address: a second name of the site, or the name a container is reached by. A request whose Host names another is refused with 403 (DNS rebinding protection). Behind a proxy, the Host it passes on counts (nginx: proxy_set_header Host $host).',
+  },
+  MCP_REGISTRY_PUBLIC_KEY: {
+    kind: optionalEd25519PublicKey,
+    hosts: 'all',
+    baked: true,
+    default: '',
+    meaning:
+      'The public half of the key the owner publishes to the MCP Registry with (`npm run registry -- --new-key` makes a pair). Set, the build publishes /.well-known/mcp-registry-auth (`v=MCPv1; k=ed25519; p=<this key>`), the record the registry reads to verify the SITE_URL domain; empty, it publishes none. Only the build reads it; the private half never leaves the owner (`mcp-publisher login http`).',
   },
   CRON_SECRET: {
     kind: optionalText('any text (a random one, at least 16 characters)'),

@@ -65,6 +65,20 @@ export function optionalText(accepts: string): VariableKind<string | null> {
   return { accepts: `${accepts}, or empty`, read: (text) => ({ value: text === '' ? null : text }) };
 }
 
+/**
+ * An Ed25519 public key (32 bytes, RFC 8032 section 5.1.5) in standard base64 (RFC 4648 section 4:
+ * 43 characters and one `=`), as the MCP Registry decodes the `p=` of its proof record; null when
+ * empty.
+ */
+export const optionalEd25519PublicKey: VariableKind<string | null> = {
+  accepts: 'the base64 of a 32-byte Ed25519 public key (44 characters ending in `=`), or empty',
+  read: (text) => {
+    if (text === '') return { value: null };
+    const key = text.trim();
+    return /^[A-Za-z0-9+/]{43}=$/.test(key) && atob(key).length === 32 ? { value: key } : { refused: key };
+  },
+};
+
 /** One address: no spaces, angle brackets, commas or quotes (so never a list, never a header of its own). */
 const ADDRESS = /^[^\s<>,;"@]+@[^\s<>,;"@]+\.[^\s<>,;"@]+$/;
 /** An address with an optional display name: `site@example.com` or `Portfolio <site@example.com>`. */

@@ -6,6 +6,7 @@ import {
   OPENAPI_JSON_PATH,
   OPENAPI_YAML_PATH,
 } from '../site/discovery-documents.ts';
+import { largestIconUrl } from '../site/site-icons.ts';
 
 /**
  * The catalog's format version. The AI Catalog's own examples, the MCP server-card discovery
@@ -71,7 +72,13 @@ export function aiCatalog({ siteUrl, siteName, apiTitle, skills }: AiCatalogSour
   const api = identifier('api', 'portfolio');
   return {
     specVersion: SPEC_VERSION,
-    host: { displayName: siteName, identifier: publisher, documentationUrl: `${siteUrl}/developers` },
+    // "Host Info" > `logoUrl`, the catalog's one icon field: the site icon's largest PNG (site-icons.ts).
+    host: {
+      displayName: siteName,
+      identifier: publisher,
+      documentationUrl: `${siteUrl}/developers`,
+      logoUrl: largestIconUrl(siteUrl),
+    },
     entries: [
       ...(Object.keys(MCP_SERVERS) as McpServerId[]).map((id) => ({
         identifier: identifier('mcp', MCP_SERVERS[id].name),

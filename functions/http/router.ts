@@ -34,13 +34,16 @@ export const API_VERSIONS = ['v1'] as const;
 
 /**
  * RFC 8288 links every API response carries to the catalog (RFC 9727), the description and the
- * AI Catalog (its `ai-catalog` relation: Agent-Card/ai-catalog, specification/ai-catalog.md,
- * "Link Relation Discovery"); each type hint is the media type that URL is served with
- * (functions/hosts/static/media-types.ts; the paths are functions/site/discovery-documents.ts's, which
- * this layer cannot import; tests/system/discovery.test.ts holds them equal).
+ * AI Catalog: its `ard` relation at /.well-known/ard.json (Agentic Resource Discovery v0.91,
+ * section 5.1) and its `ai-catalog` relation (Agent-Card/ai-catalog, specification/ai-catalog.md,
+ * "Link Relation Discovery"), which ARD keeps as legacy; each type hint is the media type that URL
+ * is served with (functions/hosts/static/media-types.ts; the paths are
+ * functions/site/discovery-documents.ts's, which this layer cannot import;
+ * tests/system/mcp-cards-inspector.test.ts holds them equal).
  */
 export const DISCOVERY_LINKS =
   '</.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc"; type="application/json", ' +
+  '</.well-known/ard.json>; rel="ard"; type="application/ai-catalog+json", ' +
   '</.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json"';
 
 /**

@@ -3,6 +3,7 @@
 // one schema validator for all, and the capabilities they withdraw.
 import { McpServer, type Implementation } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { siteIcons } from '../site/site-icons.ts';
 import { LEGACY_PROTOCOL_VERSIONS } from './protocol-versions.ts';
 import { MCP_SERVER_VERSION, MCP_SERVERS, type McpServerId } from './server-identity.ts';
 
@@ -22,10 +23,13 @@ const BUILD_CONTENT = { ttlMs: UNTIL_A_DEPLOY_MS, cacheScope: 'public' } as cons
  */
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
-/** Who a server of the given kind says it is (`serverInfo`, in 2026-07-28 on every result). */
+/**
+ * Who a server of the given kind says it is (`serverInfo`, in 2026-07-28 on every result), with
+ * the site icon in every size (MCP 2025-11-25, `Implementation.icons`), as its cards list it.
+ */
 export function serverIdentity(id: McpServerId, siteUrl: string): Implementation {
   const { name, title } = MCP_SERVERS[id];
-  return { name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl };
+  return { name, title, version: MCP_SERVER_VERSION, websiteUrl: siteUrl, icons: siteIcons(siteUrl) };
 }
 
 /**

@@ -5,7 +5,7 @@ import { buildDocsServer } from './docs-server.ts';
 import { DOCS_TOOLS } from './docs-tools.ts';
 import { PRODUCT_TOOLS } from './product-tools.ts';
 import { buildProductServer } from './product-server.ts';
-import { serverCardJson } from './server-card.ts';
+import { serverCardJson, type CardCopy } from './server-card.ts';
 import type { McpServerId } from './server-identity.ts';
 import { answerToolCall, type ToolContext } from './tool-registry.ts';
 
@@ -25,26 +25,28 @@ const LISTING_ONLY: ToolContext = {
 };
 
 /**
- * Builds either server, and its card: the card is made by listing a server built here, so the
- * file the build writes and the resource mcp://server-card.json a running server returns are the
- * same bytes, from the same code. Each card is made once per process, on first read.
+ * Builds either server, and its cards: the file the build writes beside each server and the
+ * resource mcp://server-card.json a running server returns are the same bytes, from the same
+ * code; the well-known copy asks a server built here how it answers initialize. Each copy is
+ * made once per process, on first read.
  */
 export function mcpServers({ catalog, docs, siteUrl, apiOrigin }: McpServerSources) {
-  const cards = new Map<McpServerId, Promise<string>>();
+  const cards = new Map<`${McpServerId} ${CardCopy}`, Promise<string>>();
 
-  function card(id: McpServerId): Promise<string> {
-    let made = cards.get(id);
+  function card(id: McpServerId, copy: CardCopy = 'endpoint'): Promise<string> {
+    const key = `${id} ${copy}` as const;
+    let made = cards.get(key);
     if (made === undefined) {
-      made = serverCardJson(id, build(id, LISTING_ONLY), { siteUrl, apiOrigin });
+      made = serverCardJson(id, copy, () => build(id, LISTING_ONLY), { siteUrl, apiOrigin });
       // A failure is not remembered: the next read tries again.
-      made.catch(() => cards.delete(id));
-      cards.set(id, made);
+      made.catch(() => cards.delete(key));
+      cards.set(key, made);
     }
     return made;
   }
 
   function build(id: McpServerId, context: ToolContext): McpServer {
-    const readCard = () => card(id);
+    const readCard = () => card(id, 'endpoint');
     return id === 'product'
       ? buildProductServer({ catalog, siteUrl }, context, readCard)
       : buildDocsServer({ ...context, docs, siteUrl }, readCard);

@@ -1,4 +1,4 @@
-import { serviceUrl, type PublicOrigins } from '../config/public-urls.ts';
+import type { PublicOrigins } from '../config/public-urls.ts';
 import {
   InMemoryTransport,
   LATEST_PROTOCOL_VERSION,
@@ -7,7 +7,7 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './protocol-versions.ts';
-import { cardName, MCP_SERVERS, type McpServerId } from './server-identity.ts';
+import { listedIdentity, type McpServerId } from './server-identity.ts';
 
 /**
  * The server-card schema this card follows (modelcontextprotocol/experimental-ext-server-card,
@@ -25,11 +25,18 @@ const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/se
 const CARD_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
 
 /**
- * Asks one server in memory how it introduces itself: the 2025 handshake (initialize), whose
- * `serverInfo` is the one server/discover and every 2026-07-28 result report too. The server
- * SDK has no client of its own, and the card needs nothing more.
+ * Which copy of a card: `endpoint`, exactly the draft's `ServerCard`, is served beside the server
+ * and read as the resource mcp://server-card.json; `well-known`, served at the well-known paths
+ * the first drafts named, adds what scanners written for those drafts read (see wellKnownCard).
  */
-async function serverInfoOf(server: McpServer): Promise<InitializeResult['serverInfo']> {
+export type CardCopy = 'endpoint' | 'well-known';
+
+/**
+ * Asks one server in memory how it introduces itself: the 2025 handshake (initialize), whose
+ * `serverInfo` is the one server/discover and every 2026-07-28 result report too, and the
+ * capabilities it declares. The server SDK has no client of its own, and this needs nothing more.
+ */
+async function initializeResultOf(server: McpServer): Promise<InitializeResult> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const answer = new Promise<JSONRPCMessage>((resolve) => {
     clientSide.onmessage = resolve;
@@ -51,7 +58,7 @@ async function serverInfoOf(server: McpServer): Promise<InitializeResult['server
     if ('error' in message)
       throw new Error(`initialize failed while the server card was built: ${message.error.message}`);
     if (!('result' in message)) throw new Error('initialize got no result while the server card was built');
-    return (message.result as InitializeResult).serverInfo;
+    return message.result as InitializeResult;
   } finally {
     await clientSide.close();
     await server.close();
@@ -59,36 +66,53 @@ async function serverInfoOf(server: McpServer): Promise<InitializeResult['server
 }
 
 /**
- * The server card of one MCP server (schema.ts `ServerCard`): identity and how to connect, and
- * nothing else. The current draft lists no tools, resources or prompts (clients list them over
- * the protocol), nor capabilities. Name, version and title are read from the server itself, so
- * the card agrees with what a connected client is told.
+ * The server card of one MCP server (schema.ts `ServerCard`): identity, icons and how to connect,
+ * and nothing else, all from the one listed identity (server-identity.ts listedIdentity). The
+ * current draft lists no tools, resources or prompts (clients list them over the protocol), nor
+ * capabilities.
  */
-async function serverCard(
-  id: McpServerId,
-  server: McpServer,
-  origins: PublicOrigins,
-): Promise<Record<string, unknown>> {
-  const { siteUrl } = origins;
-  const serverInfo = await serverInfoOf(server);
+function serverCard(id: McpServerId, origins: PublicOrigins): Record<string, unknown> {
+  const { name, version, description, title, websiteUrl, icons, endpoint } = listedIdentity(id, origins);
   return {
     $schema: SERVER_CARD_SCHEMA,
-    name: cardName(id, siteUrl),
-    version: serverInfo.version,
-    description: MCP_SERVERS[id].description,
-    title: serverInfo.title,
-    websiteUrl: siteUrl,
-    remotes: [
-      {
-        type: 'streamable-http',
-        url: serviceUrl(origins, MCP_SERVERS[id].path),
-        supportedProtocolVersions: CARD_PROTOCOL_VERSIONS,
-      },
-    ],
+    name,
+    version,
+    description,
+    title,
+    websiteUrl,
+    icons,
+    remotes: [{ type: 'streamable-http', url: endpoint, supportedProtocolVersions: CARD_PROTOCOL_VERSIONS }],
   };
 }
 
-/** The card as the bytes served at every card path and read from the resource mcp://server-card.json. */
-export async function serverCardJson(id: McpServerId, server: McpServer, origins: PublicOrigins): Promise<string> {
-  return `${JSON.stringify(await serverCard(id, server, origins), null, 2)}\n`;
+/**
+ * The card at the well-known paths: the draft's card, then the members readers of the first
+ * drafts (SEP-1649) and today's scanners look for there: `serverInfo` and `capabilities` as the
+ * server answers initialize, and `transport`, the endpoint. The draft's objects are open, so a
+ * reader of the current draft still reads the same card; the copy beside the server stays exact.
+ */
+async function wellKnownCard(id: McpServerId, server: McpServer, origins: PublicOrigins) {
+  const card = serverCard(id, origins);
+  const { serverInfo, capabilities } = await initializeResultOf(server);
+  const { name, title, version, icons } = serverInfo;
+  return {
+    ...card,
+    serverInfo: { name, title, version, icons },
+    transport: { type: 'streamable-http', url: listedIdentity(id, origins).endpoint },
+    capabilities,
+  };
+}
+
+/**
+ * One copy of the card as the bytes served at its paths. `server` is only asked (and closed) for
+ * the well-known copy; the endpoint copy is also the bytes of the resource mcp://server-card.json.
+ */
+export async function serverCardJson(
+  id: McpServerId,
+  copy: CardCopy,
+  server: () => McpServer,
+  origins: PublicOrigins,
+): Promise<string> {
+  const card = copy === 'endpoint' ? serverCard(id, origins) : await wellKnownCard(id, server(), origins);
+  return `${JSON.stringify(card, null, 2)}\n`;
 }

@@ -1,4 +1,6 @@
+import { serviceUrl, type PublicOrigins } from '../config/public-urls.ts';
 import { loadSite } from '../config/site.ts';
+import { siteIcons } from '../site/site-icons.ts';
 
 /** The version both servers report; it follows the API's info.version. */
 export const MCP_SERVER_VERSION = '1.0.0';
@@ -8,7 +10,8 @@ export const MCP_SERVER_VERSION = '1.0.0';
  * themselves (named after the owner when read). `cardPath` is the well-known URI the first
  * server-card drafts named (SEP-1649, then SEP-2127 until 2026-07), kept for clients that
  * learned it; the current draft reserves the path beside the endpoint instead (cardBesideServer).
- * A card's description is at most 100 characters (the server-card schema, `description`).
+ * A card's title and description are at most 100 characters each (the server-card schema and the
+ * registry's server.json schema, `title` and `description`), so a long owner name is cut to fit.
  */
 export const MCP_SERVERS = {
   product: {
@@ -16,10 +19,10 @@ export const MCP_SERVERS = {
     cardPath: '/.well-known/mcp/server-card',
     name: 'portfolio',
     get title() {
-      return `${loadSite().name}'s portfolio`;
+      return fitted(`${loadSite().name}'s portfolio`);
     },
     get description() {
-      return `Browse, search and compare ${loadSite().name}'s projects, and send a message.`;
+      return fitted(`Browse, search and compare ${loadSite().name}'s projects, and send a message.`);
     },
   },
   docs: {
@@ -27,13 +30,30 @@ export const MCP_SERVERS = {
     cardPath: '/.well-known/mcp/docs/server-card',
     name: 'portfolio-docs',
     get title() {
-      return `${loadSite().name}'s portfolio: documentation`;
+      return fitted(`${loadSite().name}'s portfolio: documentation`);
     },
     description: 'Read and search the developer documentation of the portfolio API.',
   },
 } as const;
 
 export type McpServerId = keyof typeof MCP_SERVERS;
+
+/** The most characters a card's or a registry entry's title and description may have. */
+const MAX_LISTED_TEXT = 100;
+
+/** `text`, or its first 99 characters and an ellipsis when it is longer than 100. */
+function fitted(text: string): string {
+  return text.length <= MAX_LISTED_TEXT ? text : `${text.slice(0, MAX_LISTED_TEXT - 1)}…`;
+}
+
+/**
+ * Where a server's MCP Registry entry (server.json, functions/mcp/registry-entry.ts) is published:
+ * beside its well-known card, so both servers' entries sit under the one well-known folder
+ * a publisher points `mcp-publisher publish` at.
+ */
+export function registryEntryPath(id: McpServerId): string {
+  return MCP_SERVERS[id].cardPath.replace(/server-card$/, 'server.json');
+}
 
 /** Where the card sits beside its server: `<streamable-http-url>/server-card`, the server-card extension's reserved path. */
 export function cardBesideServer(id: McpServerId): string {
@@ -80,4 +100,23 @@ function reverseDns(siteUrl: string): string {
 /** A card's `name` (the server-card schema, `ServerCard.name`: reverse-DNS, exactly one "/"), e.g. `example.ada/portfolio`. */
 export function cardName(id: McpServerId, siteUrl: string): string {
   return `${reverseDns(siteUrl)}/${MCP_SERVERS[id].name}`;
+}
+
+/**
+ * How a server is introduced wherever it is listed, defined once: its server card
+ * (functions/mcp/server-card.ts), its MCP Registry entry (functions/mcp/registry-entry.ts) and,
+ * for name, title, version and icons, the `serverInfo` it answers with (dual-era-server.ts
+ * serverIdentity). `endpoint` is the absolute URL of its Streamable HTTP endpoint.
+ */
+export function listedIdentity(id: McpServerId, origins: PublicOrigins) {
+  const { siteUrl } = origins;
+  return {
+    name: cardName(id, siteUrl),
+    version: MCP_SERVER_VERSION,
+    title: MCP_SERVERS[id].title,
+    description: MCP_SERVERS[id].description,
+    websiteUrl: siteUrl,
+    icons: siteIcons(siteUrl),
+    endpoint: serviceUrl(origins, MCP_SERVERS[id].path),
+  };
 }

@@ -35,6 +35,24 @@ export function agentSkillPath(name: string): string {
 export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
 export const AI_CATALOG_MEDIA_TYPE = 'application/ai-catalog+json';
 
+/**
+ * The same catalog where Agentic Resource Discovery v0.91 (2026-08-26) clients look first: ARD's
+ * manifest is the AI Catalog's format, and its discovery (section 5.1, as Lighthouse's `ard-schema`
+ * audit follows it) reads `/.well-known/ard.json` and the `ard` link relation before the
+ * `ai-catalog` ones, which it keeps as legacy. Both paths serve the same bytes and type.
+ */
+export const ARD_PATH = '/.well-known/ard.json';
+
+/**
+ * The links a page's head carries to the catalog, by relation, as the Link header of the home
+ * page and every API answer does (functions/http/router.ts DISCOVERY_LINKS): a static host that
+ * sends no headers of ours still points agents at it.
+ */
+export const CATALOG_LINKS = [
+  { rel: 'ard', href: ARD_PATH, type: AI_CATALOG_MEDIA_TYPE },
+  { rel: 'ai-catalog', href: AI_CATALOG_PATH, type: AI_CATALOG_MEDIA_TYPE },
+] as const;
+
 /** The OpenAPI description in JSON and in YAML, which the AI Catalog and the api-catalog point at. */
 export const OPENAPI_JSON_PATH = '/openapi.json';
 export const OPENAPI_YAML_PATH = '/openapi.yaml';
@@ -50,6 +68,7 @@ export const DISCOVERY_DOCUMENTS: readonly string[] = [
   protectedResourceMetadataPath(API_BASE_PATH),
   '/.well-known/oauth-authorization-server',
   AI_CATALOG_PATH,
+  ARD_PATH,
   AGENT_SKILLS_INDEX_PATH,
   ...AGENT_SKILLS.map((skill) => agentSkillPath(skill.name)),
   '/.well-known/security.txt',

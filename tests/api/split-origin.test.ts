@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../functions/config/env.ts';
 import { docFacts } from '../../functions/discovery/doc-facts.ts';
 import { mcpServers } from '../../functions/mcp/mcp-servers.ts';
+import { registryEntry } from '../../functions/mcp/registry-entry.ts';
 import { buildOpenApiDocument } from '../../functions/openapi/document.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
 import { storedInbox, VALID } from '../support/contact.ts';
@@ -79,6 +80,11 @@ describe('documents name API_ORIGIN for the dynamic paths, SITE_URL for the rest
         const card = JSON.parse(await servers.card(id)) as { websiteUrl: string; remotes: { url: string }[] };
         expect(card.websiteUrl).toBe(SITE);
         expect(card.remotes.map((remote) => remote.url)).toEqual([`${API}${path}`]);
+        // The well-known copy's transport and the registry entry's remote name the same endpoint.
+        const copy = JSON.parse(await servers.card(id, 'well-known')) as { transport: { url: string } };
+        expect(copy.transport.url).toBe(`${API}${path}`);
+        const entry = registryEntry(id, { siteUrl: SITE, apiOrigin: API });
+        expect([entry.websiteUrl, ...entry.remotes.map((remote) => remote.url)]).toEqual([SITE, `${API}${path}`]);
       }
     } finally {
       await server.stop();

@@ -6,7 +6,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AI_CATALOG_PATH } from '../../functions/site/discovery-documents.ts';
+import { AI_CATALOG_PATH, ARD_PATH } from '../../functions/site/discovery-documents.ts';
 import { cardBesideServer, MCP_SERVERS, SERVER_CARD_PATHS } from '../../functions/mcp/server-identity.ts';
 import { connectMcp } from '../support/mcp.ts';
 import { sendModern } from '../support/mcp-eras.ts';
@@ -62,15 +62,33 @@ const servedCard = z.object({
     .length(1),
 });
 
+/**
+ * What the well-known copies add to the draft's card for readers of the first drafts and today's
+ * scanners (functions/mcp/server-card.ts wellKnownCard); the copy beside the server has none.
+ */
+const WELL_KNOWN_MEMBERS = ['serverInfo', 'transport', 'capabilities'];
+
+/** Whether a card path is a well-known copy rather than the one beside its server. */
+function isWellKnown(path: string): boolean {
+  return path.startsWith('/.well-known/');
+}
+
 function parseCard(body: string, where: string) {
   const card = JSON.parse(body) as Record<string, unknown>;
   const result = validateCard(card);
   expect(result.errorMessage, where).toBeUndefined();
+  const allowed = isWellKnown(where) ? [...CARD_MEMBERS, ...WELL_KNOWN_MEMBERS] : CARD_MEMBERS;
   expect(
-    Object.keys(card).filter((member) => !CARD_MEMBERS.includes(member)),
+    Object.keys(card).filter((member) => !allowed.includes(member)),
     where,
   ).toEqual([]);
   return servedCard.parse(card);
+}
+
+/** The width and height a PNG declares in its IHDR chunk (PNG specification, section 11.2.2). */
+function pngSize(bytes: Buffer): string {
+  expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  return `${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}`;
 }
 
 /**
@@ -172,16 +190,26 @@ describe('server cards', () => {
   });
 
   it.each(SERVERS)(
-    '$endpoint: every path serves the same card, valid for the draft schema and equal to what the live server says',
+    '$endpoint: the card beside the server is exactly the draft, the well-known copies add serverInfo, transport and capabilities',
     async ({ id, endpoint }) => {
       const paths = SERVER_CARD_PATHS.filter((path) => (id === 'docs') === path.includes('/docs/'));
       expect(paths).toHaveLength(3);
-      const bodies = await Promise.all(paths.map(async (path) => (await fetch(`${server.baseUrl}${path}`)).text()));
-      expect(new Set(bodies).size).toBe(1);
-      const card = parseCard(bodies[0]!, endpoint);
+      const [besideServer, ...wellKnown] = [cardBesideServer(id), ...paths.filter(isWellKnown)];
+      expect(wellKnown).toHaveLength(2);
+      const body = await (await fetch(`${server.baseUrl}${besideServer}`)).text();
+      const wellKnownBodies = await Promise.all(
+        wellKnown.map(async (path) => (await fetch(`${server.baseUrl}${path}`)).text()),
+      );
+      expect(new Set(wellKnownBodies).size).toBe(1);
+      const card = parseCard(body, besideServer!);
       // schema.ts: the card lists no primitives and no capabilities any more.
       for (const gone of ['tools', 'resources', 'resourceTemplates', 'prompts', 'capabilities', 'serverInfo'])
-        expect(JSON.parse(bodies[0]!), gone).not.toHaveProperty(gone);
+        expect(JSON.parse(body), gone).not.toHaveProperty(gone);
+      const copy = JSON.parse(wellKnownBodies[0]!) as Record<string, unknown>;
+      parseCard(wellKnownBodies[0]!, wellKnown[0]!);
+      const { serverInfo, transport, capabilities, ...draftCard } = copy;
+      expect(draftCard).toEqual(JSON.parse(body));
+      expect(transport).toEqual({ type: 'streamable-http', url: `${SITE}${endpoint}` });
 
       // The transport endpoint: one Streamable HTTP remote at the server's URL.
       const [remote] = card.remotes;
@@ -209,6 +237,11 @@ describe('server cards', () => {
         expect(client.getServerVersion()).toEqual(
           expect.objectContaining({ version: card.version, title: card.title }),
         );
+        // The well-known copy's serverInfo and capabilities are what initialize answers, icons included.
+        const { name, title, version, icons } = client.getServerVersion()!;
+        expect(serverInfo).toEqual({ name, title, version, icons });
+        expect(capabilities).toEqual(client.getServerCapabilities());
+        expect(icons).toEqual((JSON.parse(body) as { icons: unknown }).icons);
         // listChanged true would announce lists that change at run time (and notifications a
         // stateless server never sends); these lists change only with a build.
         for (const kind of ['tools', 'resources', 'prompts'] as const)
@@ -223,7 +256,7 @@ describe('server cards', () => {
         const [content] = read.contents as { uri: string; mimeType?: string; text?: string }[];
         expect(content!.uri).toBe('mcp://server-card.json');
         expect(content!.mimeType).toBe('application/mcp-server-card+json');
-        expect(content!.text).toBe(bodies[0]);
+        expect(content!.text).toBe(body);
       } finally {
         await client.close();
       }
@@ -242,7 +275,7 @@ const catalogEntry = z.object({
 const nestedCatalog = z.object({ specVersion: z.literal('1.0'), entries: z.array(catalogEntry) });
 const servedCatalog = z.object({
   specVersion: z.string(),
-  host: z.object({ displayName: z.string(), identifier: z.string() }),
+  host: z.object({ displayName: z.string(), identifier: z.string(), logoUrl: z.string() }),
   entries: z.array(catalogEntry),
 });
 
@@ -355,6 +388,60 @@ describe('AI Catalog', () => {
     }
     // The MCP Catalog left the server-card draft (docs/mcp-eras.md, "Discovery documents").
     expect((await fetch(`${server.baseUrl}/.well-known/mcp/catalog.json`)).status).toBe(404);
+  });
+});
+
+describe('icons', () => {
+  it('every icon the cards and serverInfo name is a PNG of its declared size on the site, and the catalog logo is the largest', async () => {
+    const card = JSON.parse(await (await fetch(`${server.baseUrl}${cardBesideServer('product')}`)).text()) as {
+      icons: { src: string; mimeType: string; sizes: string[] }[];
+    };
+    expect(card.icons.map((icon) => icon.sizes)).toEqual([['48x48'], ['96x96'], ['192x192'], ['512x512']]);
+    for (const icon of card.icons) {
+      expect(icon.src.startsWith(`${SITE}/icons/`), icon.src).toBe(true);
+      const served = await fetch(local(icon.src));
+      expect(served.status, icon.src).toBe(200);
+      expect(served.headers.get('content-type'), icon.src).toBe(icon.mimeType);
+      expect([pngSize(Buffer.from(await served.arrayBuffer()))], icon.src).toEqual(icon.sizes);
+    }
+    const { catalog } = await fetchCatalog();
+    expect(catalog.host.logoUrl).toBe(card.icons.at(-1)!.src);
+  });
+});
+
+describe('ARD (/.well-known/ard.json)', () => {
+  it('serves the AI Catalog under the ARD name, same bytes and type, to any origin, with no ARD warning', async () => {
+    const { response, body } = await fetchCatalog();
+    const ard = await fetch(`${server.baseUrl}${ARD_PATH}`, { headers: { origin: 'https://agent.example' } });
+    expect(ard.status).toBe(200);
+    expect(ard.headers.get('content-type')).toBe(response.headers.get('content-type'));
+    expect(ard.headers.get('access-control-allow-origin')).toBe('*');
+    const ardBody = await ard.text();
+    expect(ardBody).toBe(body);
+    const tester = new ConformanceTester();
+    expect(tester.validate_manifest(ardBody, 'ard.json')).toBe(true);
+    expect({ errors: tester.errors, warnings: tester.warnings }).toEqual({ errors: [], warnings: [] });
+  });
+
+  it('is linked with rel="ard" before rel="ai-catalog", in the Link header and in the home page head', async () => {
+    for (const [path, method] of [
+      ['/', 'GET'],
+      ['/api/v1/projects', 'GET'],
+      ['/.well-known/api-catalog', 'HEAD'],
+    ] as const) {
+      const link = (await fetch(`${server.baseUrl}${path}`, { method })).headers.get('link') ?? '';
+      expect(link, path).toContain(`<${ARD_PATH}>; rel="ard"; type="application/ai-catalog+json"`);
+      expect(link.indexOf('rel="ard"'), path).toBeLessThan(link.indexOf('rel="ai-catalog"'));
+    }
+    // A static host that sends none of these headers still shows the links in the page itself.
+    const home = await (await fetch(`${server.baseUrl}/`)).text();
+    const head = home.slice(0, home.indexOf('</head>'));
+    expect(head).toContain(`<link rel="ard" href="${SITE}${ARD_PATH}" type="application/ai-catalog+json">`);
+    expect(head).toContain(
+      `<link rel="ai-catalog" href="${SITE}${AI_CATALOG_PATH}" type="application/ai-catalog+json">`,
+    );
+    // Only the home page carries them.
+    expect(await (await fetch(`${server.baseUrl}/search`)).text()).not.toContain('rel="ard"');
   });
 });
 

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { REGISTRY_AUTH_PATH } from '../../functions/mcp/registry-auth.ts';
+import { REGISTRY_DOCUMENT_PATHS } from '../../functions/mcp/registry-entry.ts';
 import { DISCOVERY_DOCUMENTS } from '../../functions/site/discovery-documents.ts';
 import { OAUTH_SCOPES } from '../../functions/keys/schema.ts';
 import { markdownTwinPath } from '../../functions/site/markdown-twin.ts';
@@ -338,6 +340,8 @@ describe('CORS on public discovery documents', () => {
       '/openapi.json',
       '/openapi.yaml',
       ...DISCOVERY_DOCUMENTS,
+      // The MCP Registry's entries; its record is built only with MCP_REGISTRY_PUBLIC_KEY, which this build has not.
+      ...REGISTRY_DOCUMENT_PATHS.filter((path) => path !== REGISTRY_AUTH_PATH),
     ]);
     for (const document of documents) {
       for (const method of ['GET', 'HEAD']) {

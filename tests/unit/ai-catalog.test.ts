@@ -30,6 +30,8 @@ describe('aiCatalog', () => {
       displayName: 'Ada',
       identifier: 'portfolio.ada.example',
       documentationUrl: `${SITE}/developers`,
+      // "Host Info" > `logoUrl`: the site icon's largest PNG, by absolute URL (functions/site/site-icons.ts).
+      logoUrl: `${SITE}/icons/icon-512.png`,
     });
     expect(catalog.entries.map((entry) => entry.identifier)).toEqual([
       'urn:air:portfolio.ada.example:mcp:portfolio',

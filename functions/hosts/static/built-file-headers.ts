@@ -3,6 +3,7 @@ import { BUILT_ELSEWHERE, DOCUMENT_ALIASES, isOpenToAll } from '../../site/disco
 import { OPEN_TO_ALL } from '../../http/cors.ts';
 import { DISCOVERY_LINKS } from '../../http/router.ts';
 import { securityHeaders } from '../../http/security-headers.ts';
+import { REGISTRY_DOCUMENT_PATHS } from '../../mcp/registry-entry.ts';
 import { SERVER_CARD_CORS_HEADERS, SERVER_CARD_PATHS } from '../../mcp/server-identity.ts';
 import { appendLink, markdownAlternateLink } from '../../site/markdown-twin.ts';
 import { mediaTypeFor } from './media-types.ts';
@@ -54,14 +55,15 @@ const NOT_FOUND = { html: '/404.html', markdown: '/404.md' } as const;
  * Headers a path carries beside the common ones. The home page and the catalog point agents at
  * the catalog and the description (RFC 8288 links); HEAD on the catalog answers with its own Link
  * (RFC 9727 section 2). Discovery and other public documents are read by agents and tools in any
- * origin; server cards by MCP clients, with the CORS headers their draft asks for
- * (functions/mcp/server-identity.ts).
+ * origin, and so are the MCP Registry's documents (functions/mcp/registry-entry.ts); server cards
+ * by MCP clients, with the CORS headers their draft asks for (functions/mcp/server-identity.ts).
  */
 function pathHeaders(urlPath: string, serverCards: ReadonlySet<string>): Record<string, string> {
   if (serverCards.has(urlPath)) return SERVER_CARD_CORS_HEADERS;
   const links: Record<string, string> =
     urlPath === '/' || urlPath === '/.well-known/api-catalog' ? { link: DISCOVERY_LINKS } : {};
-  return { ...links, ...(isOpenToAll(urlPath) ? OPEN_TO_ALL : {}) };
+  const openToAll = isOpenToAll(urlPath) || REGISTRY_DOCUMENT_PATHS.includes(urlPath);
+  return { ...links, ...(openToAll ? OPEN_TO_ALL : {}) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH } from '../../site/discovery-documents.ts';
+import { AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH, ARD_PATH } from '../../site/discovery-documents.ts';
+import { REGISTRY_AUTH_MEDIA_TYPE, REGISTRY_AUTH_PATH } from '../../mcp/registry-auth.ts';
 import { SERVER_CARD_MEDIA_TYPE, SERVER_CARD_PATHS } from '../../mcp/server-identity.ts';
 
 /**
@@ -40,6 +41,9 @@ const MEDIA_TYPES_BY_PATH: Record<string, string> = {
   '/.well-known/oauth-protected-resource/api/v1': 'application/json; charset=utf-8',
   '/.well-known/oauth-authorization-server': 'application/json; charset=utf-8',
   [AI_CATALOG_PATH]: AI_CATALOG_MEDIA_TYPE,
+  [ARD_PATH]: AI_CATALOG_MEDIA_TYPE,
+  // Extensionless; the registry asks for it as text/plain (functions/mcp/registry-auth.ts).
+  [REGISTRY_AUTH_PATH]: REGISTRY_AUTH_MEDIA_TYPE,
   // The MCP server cards, at every path (functions/mcp/server-identity.ts).
   ...Object.fromEntries(SERVER_CARD_PATHS.map((urlPath) => [urlPath, SERVER_CARD_MEDIA_TYPE])),
 };

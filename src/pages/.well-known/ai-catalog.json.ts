@@ -1,20 +1,5 @@
 import type { APIRoute } from 'astro';
-import { loadConfig } from '../../../functions/config/env.ts';
-import { loadSite } from '../../../functions/config/site.ts';
-import { aiCatalog } from '../../../functions/discovery/ai-catalog.ts';
-import { AI_CATALOG_MEDIA_TYPE } from '../../../functions/site/discovery-documents.ts';
-import { buildOpenApiDocument } from '../../../functions/openapi/document.ts';
-import { publishedSkills } from '../../lib/agent-skills.ts';
-import { textResponse } from '../../lib/site-documents.ts';
+import { aiCatalogResponse } from '../../lib/ai-catalog-document.ts';
 
-/** The AI Catalog (functions/discovery/ai-catalog.ts): both MCP servers, the agent skills and the OpenAPI description. */
-export const GET: APIRoute = async () => {
-  const config = loadConfig();
-  const catalog = aiCatalog({
-    siteUrl: config.siteUrl,
-    siteName: loadSite().name,
-    apiTitle: buildOpenApiDocument(config).info.title,
-    skills: await publishedSkills(),
-  });
-  return textResponse(`${JSON.stringify(catalog, null, 2)}\n`, AI_CATALOG_MEDIA_TYPE);
-};
+/** The AI Catalog at its own well-known URI (Agent-Card/ai-catalog, specification/ai-catalog.md, "Well-Known URI"). */
+export const GET: APIRoute = () => aiCatalogResponse();

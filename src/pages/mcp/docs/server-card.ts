@@ -2,4 +2,4 @@ import type { APIRoute } from 'astro';
 import { serverCardResponse } from '../../../lib/server-cards.ts';
 
 /** The docs MCP server's card (functions/mcp/server-card.ts), generated at build from the server itself. */
-export const GET: APIRoute = () => serverCardResponse('docs');
+export const GET: APIRoute = () => serverCardResponse('docs', 'endpoint');

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
 import { serverCardResponse } from '../../../../lib/server-cards.ts';
 
-/** The docs MCP server's card (functions/mcp/server-card.ts), generated at build from the server itself. */
-export const GET: APIRoute = () => serverCardResponse('docs');
+/** The docs MCP server's card, the well-known copy: the draft's card plus serverInfo, transport and capabilities (functions/mcp/server-card.ts). */
+export const GET: APIRoute = () => serverCardResponse('docs', 'well-known');
