@@ -1,4 +1,5 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import type { AppViewReader } from './app-views.ts';
 import type { DocPage } from '../site/doc-page.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { buildDocsServer } from './docs-server.ts';
@@ -16,6 +17,8 @@ export interface McpServerSources {
   siteUrl: string;
   /** Where the servers answer when not on the site (API_ORIGIN); their cards name it. */
   apiOrigin: string | null;
+  /** The built MCP Apps views of the product server (app-views.ts). */
+  appViews?: AppViewReader;
 }
 
 /** Listing a server calls no tool, so a card needs no API behind it. */
@@ -29,7 +32,7 @@ const LISTING_ONLY: ToolContext = {
  * file the build writes and the resource mcp://server-card.json a running server returns are the
  * same bytes, from the same code. Each card is made once per process, on first read.
  */
-export function mcpServers({ catalog, docs, siteUrl, apiOrigin }: McpServerSources) {
+export function mcpServers({ catalog, docs, siteUrl, apiOrigin, appViews }: McpServerSources) {
   const cards = new Map<McpServerId, Promise<string>>();
 
   function card(id: McpServerId): Promise<string> {
@@ -46,7 +49,7 @@ export function mcpServers({ catalog, docs, siteUrl, apiOrigin }: McpServerSourc
   function build(id: McpServerId, context: ToolContext): McpServer {
     const readCard = () => card(id);
     return id === 'product'
-      ? buildProductServer({ catalog, siteUrl }, context, readCard)
+      ? buildProductServer({ catalog, siteUrl, appViews }, context, readCard)
       : buildDocsServer({ ...context, docs, siteUrl }, readCard);
   }
 
