@@ -43,8 +43,10 @@ interface Shown {
   csp: McpUiResourceCsp | undefined;
   prefersBorder: boolean | undefined;
   htmlBytes: number;
-  forwardedCalls: string[];
 }
+
+/** The tools/call requests views sent the server through this host, by tool name. */
+const forwardedCalls: string[] = [];
 
 let connected: Promise<Client> | undefined;
 
@@ -79,7 +81,6 @@ async function showTool(name: string, args: Record<string, unknown>, call: boole
   iframe.title = uri;
   iframe.style.border = ui?.prefersBorder ? '1px solid #d8dee4' : '0';
   document.body.replaceChildren(iframe);
-  const forwardedCalls: string[] = [];
   const bridge = new AppBridge(mcp, HOST, { openLinks: {}, serverTools: {} });
   bridge.onsizechange = ({ height }) => {
     if (height !== undefined) iframe.style.height = `${height}px`;
@@ -106,8 +107,7 @@ async function showTool(name: string, args: Record<string, unknown>, call: boole
     csp: ui?.csp,
     prefersBorder: ui?.prefersBorder,
     htmlBytes: new TextEncoder().encode(content.text).length,
-    forwardedCalls,
   };
 }
 
-Object.assign(globalThis, { showTool });
+Object.assign(globalThis, { showTool, forwardedCalls });
