@@ -71,7 +71,7 @@ export type AppViewReader = (name: AppViewName) => string | Promise<string>;
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [] };
 
 /** The `_meta.ui` of a view, on its resources/list entry and on the content resources/read returns. */
-export function appViewMeta(name: AppViewName) {
+function appViewMeta(name: AppViewName) {
   return { ui: { csp: NO_OUTSIDE_ORIGINS, prefersBorder: APP_VIEWS[name].prefersBorder } };
 }
 

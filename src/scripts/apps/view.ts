@@ -54,7 +54,7 @@ export function startView<Data>(name: string, render: (data: Data, app: App) => 
 }
 
 /** A copy of the view's `<template id=...>` content (markup Astro built from the pages' components). */
-export function fromTemplate(id: string): DocumentFragment {
+function fromTemplate(id: string): DocumentFragment {
   return byId<HTMLTemplateElement>(id).content.cloneNode(true) as DocumentFragment;
 }
 
