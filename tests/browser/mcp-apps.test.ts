@@ -9,31 +9,47 @@ import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 
 // Each MCP Apps view (functions/mcp/app-views.ts) shown by a real host: the page below, on the
 // server's own origin, runs tests/support/mcp-apps-host.ts (an MCP client and ext-apps'
-// AppBridge) and shows the view of each tool call in a sandboxed iframe. Screenshots of each
-// view go to MCP_APPS_SCREENSHOTS (docs/screenshots when the docs are refreshed).
+// AppBridge) and shows the view of each tool call in the double-iframe sandbox: the proxy
+// (tests/support/mcp-apps-sandbox.ts) on another origin, the view in a sandboxed frame inside it.
+// Screenshots of each view go to MCP_APPS_SCREENSHOTS (docs/screenshots when the docs are refreshed).
 
 let server: RunningServer;
 let browser: Browser;
 let hostScript: string;
+let sandboxScript: string;
 
 /** Where the host page is served from: a path of the server's origin that the server itself never answers. */
 const HOST_PAGE = '/__mcp-apps-host';
-const SCREENSHOTS = process.env.MCP_APPS_SCREENSHOTS;
+/** The sandbox proxy's page, on another origin (the server's port under the name localhost). */
+const sandboxUrl = () => `${server.baseUrl.replace('127.0.0.1', 'localhost')}/__mcp-apps-sandbox`;
 
-beforeAll(async () => {
-  const bundled = build({
-    entryPoints: [path.join(ROOT, 'tests/support/mcp-apps-host.ts')],
+/** A test page's script, bundled for the browser. */
+async function bundle(file: string, define: Record<string, string> = {}): Promise<string> {
+  const { outputFiles } = await build({
+    entryPoints: [path.join(ROOT, 'tests/support', file)],
     bundle: true,
     format: 'iife',
     platform: 'browser',
     write: false,
+    define,
     logLevel: 'warning',
-  }).then(({ outputFiles }) => outputFiles[0]!.text);
-  [server, browser, hostScript] = await Promise.all([
+  });
+  return outputFiles[0]!.text;
+}
+
+/** A page of the test's own, answered by the browser context instead of the server. */
+function testPage(title: string, script: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>html,body{margin:0;height:100%}iframe{width:100%;display:block}</style></head><body><script>${script}</script></body></html>`;
+}
+const SCREENSHOTS = process.env.MCP_APPS_SCREENSHOTS;
+
+beforeAll(async () => {
+  [server, browser, sandboxScript] = await Promise.all([
     startServer({ READ_RATE_LIMIT: '10000/60', CONTACT_MIN_FILL_SECONDS: '0' }),
     launchChromium(),
-    bundled,
+    bundle('mcp-apps-sandbox.ts'),
   ]);
+  hostScript = await bundle('mcp-apps-host.ts', { SANDBOX_URL: JSON.stringify(sandboxUrl()) });
 });
 afterAll(async () => {
   await browser?.close();
@@ -57,10 +73,10 @@ async function show(
   const { page, problems } = await watchedPage(browser, true);
   await page.setViewportSize({ width: 900, height: 700 });
   await page.route(`${server.baseUrl}${HOST_PAGE}`, (route) =>
-    route.fulfill({
-      contentType: 'text/html; charset=utf-8',
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title><style>body{margin:0}iframe{width:100%;display:block}</style></head><body><script>${hostScript}</script></body></html>`,
-    }),
+    route.fulfill({ contentType: 'text/html; charset=utf-8', body: testPage('Host', hostScript) }),
+  );
+  await page.route(sandboxUrl(), (route) =>
+    route.fulfill({ contentType: 'text/html; charset=utf-8', body: testPage('Sandbox', sandboxScript) }),
   );
   await page.goto(`${server.baseUrl}${HOST_PAGE}`);
   const shown = await page.evaluate(
@@ -68,7 +84,7 @@ async function show(
       (globalThis as unknown as { showTool: (...a: unknown[]) => Promise<Shown> }).showTool(name, input, withCall),
     [tool, args, call] as const,
   );
-  return { page, view: page.frameLocator('iframe'), shown, problems };
+  return { page, view: page.frameLocator('iframe').frameLocator('iframe'), shown, problems };
 }
 
 /**
@@ -117,6 +133,11 @@ describe('MCP Apps views in a sandboxed host', () => {
       new RegExp(`/projects/${project!.slug}$`),
     );
     await screenshot(page, view, 'project-card');
+    // A sandboxed view cannot navigate: its links go to the host (ui/open-link).
+    await view.getByRole('link', { name: project!.title }).click();
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { openedLinks: string[] }).openedLinks))
+      .toEqual([expect.stringMatching(new RegExp(`/projects/${project!.slug}$`))]);
     expect(unexpected(problems)).toEqual([]);
   });
 

@@ -1,9 +1,9 @@
 // A minimal MCP Apps host, run in Chromium by tests/browser/mcp-apps.test.ts (bundled there with
 // esbuild): a real MCP client connected to the page's own origin's /mcp, announcing the
 // io.modelcontextprotocol/ui extension, and for each tool call the view the tool names, read
-// over MCP and shown in a sandboxed iframe (scripts, forms, an opaque origin, the CSP the
-// resource declares) through ext-apps' AppBridge, as the reference host
-// (ext-apps examples/basic-host) does.
+// over MCP and shown through ext-apps' AppBridge in the double-iframe sandbox of the reference
+// host (ext-apps examples/basic-host): the sandbox proxy (./mcp-apps-sandbox.ts) on another
+// origin, and in it the view in a sandboxed iframe with the CSP the resource declares.
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import {
   AppBridge,
@@ -16,25 +16,8 @@ import {
 const EXTENSION_ID = 'io.modelcontextprotocol/ui';
 const HOST = { name: 'portfolio-apps-harness', version: '1.0.0' };
 
-/**
- * The policy a host puts on a view (ext-apps specification, "Content Security Policy"): nothing
- * beyond inline script and style and data: images unless the resource names domains.
- */
-function policyOf(csp: McpUiResourceCsp | undefined): string {
-  const connect = (csp?.connectDomains ?? []).join(' ') || "'none'";
-  const resources = (csp?.resourceDomains ?? []).join(' ');
-  return [
-    "default-src 'none'",
-    `script-src 'unsafe-inline' ${resources}`.trim(),
-    `style-src 'unsafe-inline' ${resources}`.trim(),
-    `img-src data: ${resources}`.trim(),
-    `font-src data: ${resources}`.trim(),
-    `connect-src ${connect}`,
-    "frame-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-}
+/** The sandbox proxy's page: another origin than the host's (localhost, where the host is 127.0.0.1). */
+declare const SANDBOX_URL: string;
 
 /** What the test reads back after a view was shown. */
 interface Shown {
@@ -47,6 +30,8 @@ interface Shown {
 
 /** The tools/call requests views sent the server through this host, by tool name. */
 const forwardedCalls: string[] = [];
+/** The links views asked this host to open (ui/open-link); a host would open them in a tab. */
+const openedLinks: string[] = [];
 
 let connected: Promise<Client> | undefined;
 
@@ -77,7 +62,8 @@ async function showTool(name: string, args: Record<string, unknown>, call: boole
   const ui = (content._meta as { ui?: { csp?: McpUiResourceCsp; prefersBorder?: boolean } } | undefined)?.ui;
 
   const iframe = document.createElement('iframe');
-  iframe.setAttribute('sandbox', 'allow-scripts allow-forms');
+  // The proxy's own sandbox: scripts, and its origin, so that it can make the inner frame.
+  iframe.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
   iframe.title = uri;
   iframe.style.border = ui?.prefersBorder ? '1px solid #d8dee4' : '0';
   document.body.replaceChildren(iframe);
@@ -85,19 +71,23 @@ async function showTool(name: string, args: Record<string, unknown>, call: boole
   bridge.onsizechange = ({ height }) => {
     if (height !== undefined) iframe.style.height = `${height}px`;
   };
+  bridge.onsandboxready = () => {
+    void bridge.sendSandboxResourceReady({ html: content.text, sandbox: 'allow-scripts allow-forms', csp: ui?.csp });
+  };
   const initialized = new Promise<void>((resolve) => (bridge.oninitialized = () => resolve()));
-  const window_ = iframe.contentWindow;
-  if (window_ === null) throw new Error('The iframe has no window');
-  await bridge.connect(new PostMessageTransport(window_, window_));
+  const proxy = iframe.contentWindow;
+  if (proxy === null) throw new Error('The iframe has no window');
+  await bridge.connect(new PostMessageTransport(proxy, proxy));
   // Record what the view asks the server for, and forward it as the bridge would on its own.
   bridge.oncalltool = async (params) => {
     forwardedCalls.push(params.name);
     return (await mcp.callTool(params)) as CallToolResult;
   };
-  iframe.srcdoc = content.text.replace(
-    '<head>',
-    `<head><meta http-equiv="Content-Security-Policy" content="${policyOf(ui?.csp)}">`,
-  );
+  bridge.onopenlink = ({ url }) => {
+    openedLinks.push(url);
+    return Promise.resolve({});
+  };
+  iframe.src = SANDBOX_URL;
   await initialized;
   await bridge.sendToolInput({ arguments: args });
   if (call) await bridge.sendToolResult((await mcp.callTool({ name, arguments: args })) as CallToolResult);
@@ -110,4 +100,4 @@ async function showTool(name: string, args: Record<string, unknown>, call: boole
   };
 }
 
-Object.assign(globalThis, { showTool, forwardedCalls });
+Object.assign(globalThis, { showTool, forwardedCalls, openedLinks });
