@@ -15,29 +15,25 @@ const englishOnly: Plugin = {
   },
 };
 
-const made = new Map<string, Promise<string>>();
-
 /**
  * The script of an MCP Apps view (src/scripts/apps/<name>.ts) with the ext-apps App class and
  * everything it imports, as one minified script to inline: a view is one self-contained document
- * that reaches nothing outside it (functions/mcp/app-views.ts). Made once per build.
+ * that reaches nothing outside it (functions/mcp/app-views.ts). Bundled on each render (once per
+ * view in a build), so `astro dev` shows an edit at once.
  */
-export function appViewScript(name: string): Promise<string> {
-  let script = made.get(name);
-  if (script === undefined) {
-    script = build({
-      // From the project root: Vite moves this module into a chunk of its own at build.
-      entryPoints: [path.resolve(process.cwd(), 'src/scripts/apps', `${name}.ts`)],
-      bundle: true,
-      minify: true,
-      format: 'iife',
-      target: 'es2022',
-      write: false,
-      legalComments: 'none',
-      logLevel: 'warning',
-      plugins: [englishOnly],
-    }).then(({ outputFiles }) => (outputFiles[0]?.text ?? '').replaceAll('</script', '<\\/script'));
-    made.set(name, script);
-  }
-  return script;
+export async function appViewScript(name: string): Promise<string> {
+  const { outputFiles } = await build({
+    // From the project root: Vite moves this module into a chunk of its own at build.
+    entryPoints: [path.resolve(process.cwd(), 'src/scripts/apps', `${name}.ts`)],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2022',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+    plugins: [englishOnly],
+  });
+  // Inline, the script must not end its own element early.
+  return (outputFiles[0]?.text ?? '').replaceAll('</script', '<\\/script');
 }

@@ -98,6 +98,12 @@ describe('/mcp: MCP Apps views', () => {
     }
   });
 
+  it('refuses a ui:// URI that is no view like any unknown resource: -32602 with the URI, in both eras', async () => {
+    const uri = 'ui://portfolio/no-such-view.html';
+    for (const client of [legacy, modern])
+      await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri } });
+  });
+
   it('answers a linked tool call as before: the API JSON as text and structuredContent, no view in the result', async () => {
     const { data } = (await callTool(legacy, 'list_projects', { limit: 1 })).structuredContent as {
       data: { slug: string }[];
