@@ -3,6 +3,7 @@ import { contactFormHandler } from '../contact/contact-form.ts';
 import { ContactPage } from '../contact/contact-page.ts';
 import type { DocPage } from '../site/doc-page.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import type { AppViewReader } from '../mcp/app-views.ts';
 import { mcpRoutes } from '../mcp/mcp-routes.ts';
 import { MCP_SERVERS } from '../mcp/server-identity.ts';
 import { searchPageHandler } from '../search/search-page-handler.ts';
@@ -35,12 +36,13 @@ export function isPageEndpoint(path: string): path is PagePath {
  * page (each with its Markdown twin) and the two MCP servers. The service's one entry
  * (functions/app/handle.ts) is made of this table and the router. `pageTemplate` gives the built
  * HTML of a page endpoint. The pages are the site's own: their visitors are charged as anonymous
- * callers by client IP (RequestContexts.visitor).
+ * callers by client IP (RequestContexts.visitor). `appViews` reads the built MCP Apps views.
  */
 export function serviceEndpoints(
   api: Api,
   docs: readonly DocPage[],
   pageTemplate: (path: PagePath) => string,
+  appViews?: AppViewReader,
 ): Map<string, Endpoint> {
   const { contact, signing, search, config, catalog } = api.services;
   const { router, contexts } = api;
@@ -58,6 +60,6 @@ export function serviceEndpoints(
     ['/contact.md', contactPage],
     ['/search', searchPage],
     ['/search.md', searchPage],
-    ...mcpRoutes({ router, contexts, config, catalog, docs }),
+    ...mcpRoutes({ router, contexts, config, catalog, docs, appViews }),
   ]);
 }

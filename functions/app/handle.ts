@@ -1,5 +1,6 @@
 import type { DocPage } from '../site/doc-page.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import type { AppViewReader } from '../mcp/app-views.ts';
 import type { Api } from './app.ts';
 import { isRouterPath, isServicePath } from '../config/public-urls.ts';
 import { serviceEndpoints, type PagePath } from './endpoints.ts';
@@ -27,9 +28,17 @@ const NOT_FOUND: Readonly<ApiResponse> = {
   body: 'Not Found\n',
 };
 
-/** The service's one entry, over `api`; `pageTemplate` gives the built HTML of a page endpoint. */
-export function serviceHandle(api: Api, docs: readonly DocPage[], pageTemplate: (path: PagePath) => string): Handle {
-  const endpoints = serviceEndpoints(api, docs, pageTemplate);
+/**
+ * The service's one entry, over `api`; `pageTemplate` gives the built HTML of a page endpoint,
+ * `appViews` the built MCP Apps views.
+ */
+export function serviceHandle(
+  api: Api,
+  docs: readonly DocPage[],
+  pageTemplate: (path: PagePath) => string,
+  appViews?: AppViewReader,
+): Handle {
+  const endpoints = serviceEndpoints(api, docs, pageTemplate, appViews);
   return (request) => {
     if (isRouterPath(request.path)) return api.router.handle(request);
     const endpoint = endpoints.get(request.path);

@@ -17,6 +17,7 @@ import { QUOTA_NAMES, quotaTable, TIERS } from '../limits/quotas.ts';
 import { OPERATIONS, type OperationId } from '../operations/operations.ts';
 import { LIST_LIMIT } from '../projects/schema.ts';
 import { deprecatedAliases, DEPRECATED_AT, SUNSET_AT } from '../operations/deprecation.ts';
+import { APP_VIEW_NAMES, APP_VIEWS, appViewUri } from '../mcp/app-views.ts';
 import { INTEGRATION_PROMPT } from '../mcp/docs-server.ts';
 import { MCP_MAX_MESSAGES } from '../mcp/mcp-admission.ts';
 import { DOCS_TOOLS } from '../mcp/docs-tools.ts';
@@ -69,6 +70,20 @@ function toolTable(tools: readonly ToolDefinition<never>[]): string {
   return table(
     ['Tool', 'Effect', 'What it does'],
     tools.map((tool) => [`<a id="tool-${tool.name}"></a>\`${tool.name}\``, effect(tool), tool.description]),
+  );
+}
+
+/** The MCP Apps views of the product server, each with the tools whose results it shows. */
+function appViewTable(): string {
+  return table(
+    ['View', 'Shows the result of', 'What it shows'],
+    APP_VIEW_NAMES.map((name) => [
+      `\`${appViewUri(name)}\``,
+      PRODUCT_TOOLS.filter((tool) => tool.app === name)
+        .map((tool) => `\`${tool.name}\``)
+        .join(', '),
+      APP_VIEWS[name].description,
+    ]),
   );
 }
 
@@ -164,6 +179,7 @@ export function docFacts(config: Config): Record<string, string> {
     'mcp.url': serviceUrl(config, MCP_SERVERS.product.path),
     'mcp.docs.url': serviceUrl(config, MCP_SERVERS.docs.path),
     'mcp.tools.table': toolTable(PRODUCT_TOOLS),
+    'mcp.apps.table': appViewTable(),
     'mcp.tools.list': PRODUCT_TOOLS.map((tool) => `\`${tool.name}\``).join(', '),
     'mcp.prompt': `\`${INTEGRATION_PROMPT}\``,
     'mcp.docs.tools.list': DOCS_TOOLS.map((tool) => `\`${tool.name}\``).join(', '),

@@ -4,6 +4,7 @@ import type { RequestContexts } from '../http/request-context.ts';
 import type { Router } from '../http/router.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Catalog } from '../projects/catalog.ts';
+import type { AppViewReader } from './app-views.ts';
 import { apiCaller } from './api-caller.ts';
 import { serverIdentity } from './dual-era-server.ts';
 import { mcpEraEndpoint } from './era-endpoint.ts';
@@ -19,6 +20,8 @@ interface McpSources {
   config: Pick<Config, 'siteUrl' | 'apiOrigin' | 'backendOrigin' | 'host' | 'mcpAllowedOrigins' | 'mcpAllowedHosts'>;
   catalog: Catalog;
   docs: readonly DocPage[];
+  /** The built MCP Apps views (app-views.ts). */
+  appViews?: AppViewReader;
 }
 
 /** Both MCP servers by path, each answering with the API (and so its rules) behind its tools. */
@@ -28,11 +31,12 @@ export function mcpRoutes({
   config,
   catalog,
   docs,
+  appViews,
 }: McpSources): Map<string, (request: ApiRequest) => Promise<ApiResponse>> {
   const siteUrl = config.siteUrl;
   const isAllowedOrigin = originPolicy(siteUrl, config.mcpAllowedOrigins);
   const hostVerdict = hostPolicy(config, config.host, config.mcpAllowedHosts);
-  const servers = mcpServers({ catalog, docs, siteUrl, apiOrigin: config.apiOrigin });
+  const servers = mcpServers({ catalog, docs, siteUrl, apiOrigin: config.apiOrigin, appViews });
   const contextOf = (caller: Parameters<typeof apiCaller>[1]) => ({
     api: apiCaller(router, caller),
     requestId: caller.requestId,

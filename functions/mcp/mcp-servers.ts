@@ -1,4 +1,5 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import type { AppViewReader } from './app-views.ts';
 import type { DocPage } from '../site/doc-page.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { buildDocsServer } from './docs-server.ts';
@@ -16,6 +17,8 @@ export interface McpServerSources {
   siteUrl: string;
   /** Where the servers answer when not on the site (API_ORIGIN); their cards name it. */
   apiOrigin: string | null;
+  /** The built MCP Apps views of the product server (app-views.ts). */
+  appViews?: AppViewReader;
 }
 
 /** Listing a server calls no tool, so a card needs no API behind it. */
@@ -30,7 +33,7 @@ const LISTING_ONLY: ToolContext = {
  * code; the well-known copy asks a server built here how it answers initialize. Each copy is
  * made once per process, on first read.
  */
-export function mcpServers({ catalog, docs, siteUrl, apiOrigin }: McpServerSources) {
+export function mcpServers({ catalog, docs, siteUrl, apiOrigin, appViews }: McpServerSources) {
   const cards = new Map<`${McpServerId} ${CardCopy}`, Promise<string>>();
 
   function card(id: McpServerId, copy: CardCopy = 'endpoint'): Promise<string> {
@@ -48,7 +51,7 @@ export function mcpServers({ catalog, docs, siteUrl, apiOrigin }: McpServerSourc
   function build(id: McpServerId, context: ToolContext): McpServer {
     const readCard = () => card(id, 'endpoint');
     return id === 'product'
-      ? buildProductServer({ catalog, siteUrl }, context, readCard)
+      ? buildProductServer({ catalog, siteUrl, appViews }, context, readCard)
       : buildDocsServer({ ...context, docs, siteUrl }, readCard);
   }
 

@@ -2,6 +2,7 @@ import { ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelc
 import { markdownTwinText } from '../site/twin-text.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import { projectAsMarkdown } from '../projects/project-markdown.ts';
+import { registerAppViews, type AppViewReader } from './app-views.ts';
 import { newDualEraServer, withdrawListChanged } from './dual-era-server.ts';
 import { PRODUCT_TOOLS } from './product-tools.ts';
 import { registerServerCardResource, type CardReader } from './server-card-resource.ts';
@@ -22,6 +23,8 @@ const INSTRUCTIONS = [
 export interface ProductServerParts {
   catalog: Catalog;
   siteUrl: string;
+  /** The built MCP Apps views; without it they are listed, and a read says they are not built here. */
+  appViews?: AppViewReader;
 }
 
 /**
@@ -29,16 +32,17 @@ export interface ProductServerParts {
  * PRODUCT_TOOLS (each an API operation, so submit_contact keeps the API's one idempotency key per
  * message in every era), its own server card (mcp://server-card.json, read through `readCard`),
  * and every project as a Markdown resource behind one URI template, the URL of the project's
- * Markdown page.
+ * Markdown page; and the MCP Apps views the tools name (app-views.ts).
  */
 export function buildProductServer(
-  { catalog, siteUrl }: ProductServerParts,
+  { catalog, siteUrl, appViews }: ProductServerParts,
   context: ToolContext,
   readCard: CardReader,
 ): McpServer {
   const server = newDualEraServer('product', siteUrl, INSTRUCTIONS);
   registerTools(server, PRODUCT_TOOLS, context);
   registerServerCardResource(server, readCard);
+  registerAppViews(server, appViews);
 
   const template = new ResourceTemplate(`${siteUrl}/projects/{slug}.md`, {
     list: () => ({

@@ -49,6 +49,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
       "List the portfolio's projects, newest first, optionally only one domain or one stack item. Returns {data, pagination}; when pagination.hasMore is true, call again with cursor = pagination.nextCursor (the cursor keeps the filter).",
     input: listProjectsQuery,
     output: projectListSchema,
+    app: 'project-gallery',
   }),
   readTool(
     'getProject',
@@ -59,6 +60,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
         'Get one project by its slug (from list_projects or search): title, description, stack, domain, year, links. Its full write-up is the resource of the same project.',
       input: z.object({ slug: slugParameter }).strict(),
       output: projectSchema,
+      app: 'project-card',
     },
     'slug',
   ),
@@ -77,6 +79,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
       "Send the portfolio's owner a message (name, email, message). Make one new UUID for idempotency_key per message and reuse it on every retry: the message is stored once and a retry returns the first answer. Quota: a few messages per client per window; in sandbox mode the owner never sees it.",
     input: contactMessageSchema.extend({ idempotency_key: idempotencyKeyHeader }),
     output: contactResultSchema,
+    app: 'contact-form',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     run: ({ idempotency_key: key, ...message }, { api }) =>
       api({
@@ -129,6 +132,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
       })
       .strict(),
     output: comparisonSchema,
+    app: 'project-comparison',
     annotations: READ_ONLY,
     run: (args, context: ToolContext) => compareProjects(args, context.api),
   },

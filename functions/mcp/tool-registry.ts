@@ -14,6 +14,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.ts';
 import { listedNames } from '../http/query.ts';
 import { logError } from '../log/log.ts';
 import { MESSAGE_QUOTA, type ApiCaller, type ApiOutcome } from './api-caller.ts';
+import { appToolMeta, type AppViewName } from './app-views.ts';
 
 /** Reads this service's own data: safe to call any number of times. */
 export const READ_ONLY: ToolAnnotations = {
@@ -44,6 +45,8 @@ export interface ToolDefinition<Context extends ToolContext = ToolContext> {
   input: ZodObject;
   output: ZodObject;
   annotations: ToolAnnotations;
+  /** The MCP Apps view a host may show the result in (app-views.ts); clients without the extension ignore it. */
+  app?: AppViewName;
   /** The API's answer, or a local one in the same shape; an ApiError thrown becomes an error result. */
   run(args: Record<string, unknown>, context: Context): Promise<ApiOutcome>;
 }
@@ -73,6 +76,7 @@ function describeTool(tool: ToolDefinition<never>): Tool {
     inputSchema: inputJsonSchema(tool.input),
     outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'],
     annotations: tool.annotations,
+    ...(tool.app !== undefined && { _meta: appToolMeta(tool.app) }),
   };
 }
 

@@ -5,6 +5,7 @@ import { BUILT_ELSEWHERE } from '../../functions/site/discovery-documents.ts';
 import type { DocPage } from '../../functions/site/doc-page.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import { isPageEndpoint } from '../../functions/app/endpoints.ts';
+import { APP_VIEW_BUILD_DIR } from '../../functions/mcp/app-views.ts';
 import { isServicePath, serviceHandle } from '../../functions/app/handle.ts';
 import { splitTarget } from '../../functions/hosts/node/node-request.ts';
 import { createRequestListener } from '../../functions/hosts/node/request-listener.ts';
@@ -47,7 +48,12 @@ export async function serveInDev(
   const { api, docs } = await service;
   const template = isPageEndpoint(path) ? await renderedPage(origin, path) : '';
   // Only the requested page's handler runs, so the other page needs no template.
-  const handle = serviceHandle(api, docs, (page) => (page === path ? template : ''));
+  const handle = serviceHandle(
+    api,
+    docs,
+    (page) => (page === path ? template : ''),
+    (name) => renderedPage(origin, `/${APP_VIEW_BUILD_DIR}/${name}`),
+  );
   // Vite's dev client injects inline styles and opens a websocket, which the production
   // Content-Security-Policy forbids; the built pages are checked against it in real Chromium.
   const { config } = api.services;
@@ -55,7 +61,7 @@ export async function serveInDev(
   createRequestListener({ config, handle, commonHeaders })(req, res, next);
 }
 
-/** The page as Astro renders it now, with its {{slots}}, as the build writes it. */
+/** The page (or MCP Apps view) as Astro renders it now, with its {{slots}}, as the build writes it. */
 async function renderedPage(origin: string, path: string): Promise<string> {
   const response = await fetch(`${origin}${path}`, { headers: { [TEMPLATE_REQUEST_HEADER]: '1' } });
   if (!response.ok) throw new Error(`astro dev answered ${response.status} for the ${path} page`);

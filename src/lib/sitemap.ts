@@ -3,6 +3,7 @@ import type { AstroIntegration } from 'astro';
 import { copyFile, readFile } from 'node:fs/promises';
 import { loadConfig } from '../../functions/config/env.ts';
 import { Catalog, type ProjectSource } from '../../functions/projects/catalog.ts';
+import { APP_VIEW_BUILD_DIR } from '../../functions/mcp/app-views.ts';
 import { isDisallowed } from './crawl-policy.ts';
 import { stackSlug } from './stack-slug.ts';
 
@@ -39,7 +40,9 @@ function lastModified(projects: readonly ProjectSource[]): Map<string, string> {
 export function sitemap(): AstroIntegration {
   let dates = new Map<string, string>();
   const integration = astroSitemap({
-    filter: (url) => !isDisallowed(new URL(url).pathname),
+    // The MCP Apps views are built as pages, then moved out of the site (scripts/write-static-pages.ts).
+    filter: (url) =>
+      !isDisallowed(new URL(url).pathname) && !new URL(url).pathname.startsWith(`/${APP_VIEW_BUILD_DIR}/`),
     serialize: (item) => {
       const lastmod = dates.get(new URL(item.url).pathname);
       return lastmod === undefined ? item : { ...item, lastmod };

@@ -38,7 +38,13 @@ describe('/mcp serves both protocol eras on one endpoint', () => {
     expect(modern.getServerVersion()).toMatchObject({ name: 'portfolio', version: '1.0.0' });
     // The same capabilities in both eras, without a listChanged that these lists never use.
     expect(modern.getServerCapabilities()).toEqual(legacy.getServerCapabilities());
-    expect(modern.getServerCapabilities()).toEqual({ tools: {}, resources: {}, completions: {} });
+    // extensions: the MCP Apps views (tests/api/mcp-apps.test.ts).
+    expect(modern.getServerCapabilities()).toEqual({
+      tools: {},
+      resources: {},
+      completions: {},
+      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+    });
     expect(modern.getInstructions()).toBe(legacy.getInstructions());
   });
 

@@ -227,7 +227,10 @@ describe('/mcp: project resources', () => {
     const { resources: all } = await client.listResources();
     // The card (mcp://server-card.json) is checked against the served card in tests/system/mcp-cards-inspector.test.ts.
     expect(all.map((resource) => resource.uri)).toContain('mcp://server-card.json');
-    const resources = all.filter((resource) => resource.uri !== 'mcp://server-card.json');
+    // The MCP Apps views (ui://) are tests/api/mcp-apps.test.ts's.
+    const resources = all.filter(
+      (resource) => resource.uri !== 'mcp://server-card.json' && !resource.uri.startsWith('ui://'),
+    );
     expect(resources.map((resource) => resource.name).sort()).toEqual([...SLUGS].sort());
     expect(resources.every((resource) => resource.mimeType === 'text/markdown')).toBe(true);
     const { resourceTemplates } = await client.listResourceTemplates();

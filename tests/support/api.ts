@@ -12,7 +12,8 @@ import { headerValue, type ApiRequest, type ApiResponse } from '../../functions/
 import { logError } from '../../functions/log/log.ts';
 import type { ProjectSource } from '../../functions/projects/catalog.ts';
 import { mediaTypeFor } from '../../functions/hosts/static/media-types.ts';
-import { pageTemplateFile } from '../../functions/hosts/static/build-output.ts';
+import { appViewFile, pageTemplateFile } from '../../functions/hosts/static/build-output.ts';
+import type { AppViewName } from '../../functions/mcp/app-views.ts';
 import { answerHeaderList, lastResortAnswer } from '../../functions/hosts/node/request-listener.ts';
 import { engineEnv } from './engines.ts';
 import { freshDataDir, ROOT } from './server.ts';
@@ -109,7 +110,12 @@ export async function startApi(env: Record<string, string> = {}, dataDir = fresh
   const api = await createApi(config, projects, searchIndex);
   const quotasReady = api.services.quotas.ready();
   // The production service's one entry, over the built pages.
-  const handle = serviceHandle(api, docs, (page) => (page === '/contact' ? contactTemplate : searchTemplate));
+  const handle = serviceHandle(
+    api,
+    docs,
+    (page) => (page === '/contact' ? contactTemplate : searchTemplate),
+    (name: AppViewName) => readFileSync(appViewFile(DIST, name), 'utf8'),
+  );
   const commonList = Object.entries(securityHeaders(config)).flat();
 
   async function request(call: ApiCall): Promise<ApiAnswer> {

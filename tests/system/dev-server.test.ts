@@ -103,11 +103,14 @@ describe('astro dev mounts the production service', () => {
     expect(html).toContain('class="search-result"');
   });
 
-  it('answers MCP tools/list on /mcp', async () => {
+  it('answers MCP tools/list on /mcp, and reads an MCP Apps view as Astro renders it now', async () => {
     const client = await connectMcp(`${baseUrl}/mcp`);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('list_projects');
+      const { contents } = await client.readResource({ uri: 'ui://portfolio/project-card.html' });
+      expect(contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' });
+      expect((contents[0] as { text: string }).text).toContain('<template id="project-card">');
     } finally {
       await client.close();
     }

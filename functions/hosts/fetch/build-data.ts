@@ -1,4 +1,5 @@
 import type { PagePath } from '../../app/endpoints.ts';
+import type { AppViewName } from '../../mcp/app-views.ts';
 import type { DocPage } from '../../site/doc-page.ts';
 import type { ProjectSource } from '../../projects/catalog.ts';
 import type { BuildManifest } from '../static/build-manifest.ts';
@@ -17,11 +18,13 @@ export interface BuildData {
   searchIndex: string;
   /** The built HTML of each page the service fills in per request. */
   pageTemplates: Record<PagePath, string>;
+  /** The built HTML of each MCP Apps view. */
+  appViews: Record<AppViewName, string>;
   /** The build's manifest: the variables it baked in, checked against the function's own. */
   manifest: BuildManifest;
 }
 
 /** The function's part of a build read from dist/ (the node server's view of it, without the static files). */
-export function buildDataOf({ projects, docs, searchIndex, pageTemplates, manifest }: Build): BuildData {
-  return { projects, docs, searchIndex, pageTemplates, manifest };
+export function buildDataOf({ projects, docs, searchIndex, pageTemplates, appViews, manifest }: Build): BuildData {
+  return { projects, docs, searchIndex, pageTemplates, appViews, manifest };
 }

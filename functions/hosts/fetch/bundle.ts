@@ -10,7 +10,7 @@ export const FUNCTIONS_OUT = 'dist/functions';
 /** The module name the entries import the build's data by (./build-data-module.d.ts). */
 const BUILD_DATA = 'portfolio:build-data';
 
-/** The build's data (projects, docs, search index, page templates) as a module the bundle carries. */
+/** The build's data (projects, docs, search index, page templates, MCP Apps views) as a module the bundle carries. */
 function embedBuildData(distDir: string): Plugin {
   const buildData = JSON.stringify(buildDataOf(loadBuild(distDir)));
   return {
@@ -74,7 +74,7 @@ export function bundleReport(metafile: Metafile | undefined) {
 function packageOf(input: string): string {
   const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
   if (inModules) return inModules[1] as string;
-  if (input.includes(BUILD_DATA)) return 'build data (projects, docs, search index, page templates)';
+  if (input.includes(BUILD_DATA)) return 'build data (projects, docs, search index, page templates, app views)';
   const own = /^functions\/([^/]+)\//.exec(input);
   return own ? `functions/${own[1]}` : input;
 }

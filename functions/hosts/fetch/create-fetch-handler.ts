@@ -187,5 +187,13 @@ async function openService(
 ): Promise<{ api: Api; handle: Handle }> {
   const api = await createApi(config, build.projects, build.searchIndex, 'function', host.slots);
   await api.services.quotas.ready();
-  return { api, handle: serviceHandle(api, build.docs, (path) => build.pageTemplates[path]) };
+  return {
+    api,
+    handle: serviceHandle(
+      api,
+      build.docs,
+      (path) => build.pageTemplates[path],
+      (name) => build.appViews[name],
+    ),
+  };
 }

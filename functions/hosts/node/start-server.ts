@@ -46,7 +46,12 @@ export async function startServer(config: Config, build: Build): Promise<Running
   const api = await createApi(config, build.projects, build.searchIndex);
   await api.services.quotas.ready();
   const statics = new StaticFiles(build.clientDir, builtFileHeaders(listBuiltFiles(build.clientDir), config));
-  const handle = serviceHandle(api, build.docs, (path) => build.pageTemplates[path]);
+  const handle = serviceHandle(
+    api,
+    build.docs,
+    (path) => build.pageTemplates[path],
+    (name) => build.appViews[name],
+  );
   const server = createServer(serverTimeouts(config.connections), createRequestListener({ config, handle, statics }));
   limitConnections(server, config.connections, config.trustProxy);
 

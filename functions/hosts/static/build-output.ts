@@ -4,6 +4,7 @@ import type { DocPage } from '../../site/doc-page.ts';
 import type { ProjectSource } from '../../projects/catalog.ts';
 import { BUILD_MANIFEST_FILE, type BuildManifest } from './build-manifest.ts';
 import type { PagePath } from '../../app/endpoints.ts';
+import { APP_VIEW_NAMES, type AppViewName } from '../../mcp/app-views.ts';
 
 /**
  * Where the build keeps the pages the service fills in per request (their `{{slots}}`), outside
@@ -12,6 +13,14 @@ import type { PagePath } from '../../app/endpoints.ts';
  */
 export function pageTemplateFile(distDir: string, page: PagePath): string {
   return path.join(distDir, 'templates', `${page.slice(1)}.html`);
+}
+
+/**
+ * Where the build keeps the MCP Apps views (functions/mcp/app-views.ts), outside the static
+ * output: each is a resource of the product MCP server, never a page of the site.
+ */
+export function appViewFile(distDir: string, name: AppViewName): string {
+  return path.join(distDir, 'apps', `${name}.html`);
 }
 
 /** What `npm run build` made that the server serves: the prerendered files and the data behind the API. */
@@ -24,6 +33,8 @@ export interface Build {
   searchIndex: string;
   /** The built HTML of each page the service fills in per request. */
   pageTemplates: Record<PagePath, string>;
+  /** The built HTML of each MCP Apps view. */
+  appViews: Record<AppViewName, string>;
   manifest: BuildManifest;
 }
 
@@ -49,6 +60,9 @@ export function loadBuild(distDir: string): Build {
         '/contact': readFileSync(pageTemplateFile(distDir, '/contact'), 'utf8'),
         '/search': readFileSync(pageTemplateFile(distDir, '/search'), 'utf8'),
       },
+      appViews: Object.fromEntries(
+        APP_VIEW_NAMES.map((name) => [name, readFileSync(appViewFile(distDir, name), 'utf8')]),
+      ) as Record<AppViewName, string>,
       manifest: json<BuildManifest>(BUILD_MANIFEST_FILE),
     };
   } catch {
