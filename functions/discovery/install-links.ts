@@ -85,7 +85,7 @@ function mcpInstall(id: McpServerId, origins: PublicOrigins): McpInstall {
  * percent-encoded so that `+`, `/` and `=` of base64 survive any query parser. A parsed URL's
  * href is ASCII (hosts in punycode, the rest percent-encoded), which is what btoa takes.
  */
-export function cursorConfig(url: string): string {
+function cursorConfig(url: string): string {
   return btoa(JSON.stringify({ url }));
 }
 

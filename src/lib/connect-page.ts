@@ -16,9 +16,9 @@ export const CONNECT_PAGE = {
 } as const;
 
 /** A snippet's language, for the Markdown fence. */
-export type SnippetLanguage = 'sh' | 'json' | 'toml';
+type SnippetLanguage = 'sh' | 'json' | 'toml' | 'text';
 
-export type ConnectBlock =
+type ConnectBlock =
   | { kind: 'links'; links: readonly { label: string; href: string }[] }
   | { kind: 'snippet'; label: string; text: string; language: SnippetLanguage }
   | { kind: 'steps'; steps: readonly string[] };
@@ -78,6 +78,11 @@ export function clientSections(install: McpInstall): ClientSection[] {
   ];
 }
 
+/** The server's URL as a snippet of its own, above the clients. */
+export function serverUrlSnippet(install: McpInstall): ConnectBlock & { kind: 'snippet' } {
+  return { kind: 'snippet', label: `Server URL of ${install.name}`, text: install.url, language: 'text' };
+}
+
 /** A step's text split at its backticks: odd parts are code. */
 export function stepParts(step: string): { text: string; code: boolean }[] {
   return step.split('`').map((text, index) => ({ text, code: index % 2 === 1 }));
@@ -93,9 +98,11 @@ function blockAsMarkdown(block: ConnectBlock): string {
 /** The page as Markdown, for its twin: each server's section carries the same anchor as the HTML. */
 export function connectPageAsMarkdown(installs: readonly McpInstall[]): string {
   const servers = installs.flatMap((install) => [
-    `## <a id="${install.name}"></a>${install.title} (\`${install.name}\`)`,
+    `## <a id="${install.name}"></a>${install.title} \`${install.name}\``,
     '',
-    `${install.description} Streamable HTTP at \`${install.url}\`.`,
+    install.description,
+    '',
+    blockAsMarkdown(serverUrlSnippet(install)),
     '',
     ...clientSections(install).flatMap((client) => [
       `### ${client.heading}`,

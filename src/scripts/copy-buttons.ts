@@ -8,14 +8,15 @@
 /** How long the button reads "Copied" before it reads "Copy" again. */
 const CONFIRMATION_MS = 2000;
 
-const status = document.querySelector<HTMLElement>('#copy-status');
-if (status && typeof navigator.clipboard?.writeText === 'function') {
+const liveRegion = document.querySelector<HTMLElement>('#copy-status');
+if (liveRegion && typeof navigator.clipboard?.writeText === 'function') {
   for (const button of document.querySelectorAll<HTMLButtonElement>('.snippet .copy-button')) {
-    const code = button.closest('.snippet')?.querySelector('code');
-    const label = button.closest('.snippet')?.querySelector('figcaption')?.textContent ?? 'text';
+    const snippet = button.closest('.snippet');
+    const code = snippet?.querySelector('code');
+    const label = snippet?.querySelector('figcaption')?.textContent ?? 'text';
     if (!code) continue;
     button.hidden = false;
-    button.addEventListener('click', () => void copy(button, code.textContent ?? '', label, status));
+    button.addEventListener('click', () => void copy(button, code.textContent ?? '', label, liveRegion));
   }
 }
 

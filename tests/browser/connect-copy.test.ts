@@ -41,7 +41,9 @@ describe('the copy buttons on /connect', () => {
     await codex.focus();
     await page.keyboard.press('Space');
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(product!.codex.command);
-    await expect.poll(() => page.locator('#copy-status').textContent()).toBe(`Copied: Codex command for ${product!.name}`);
+    await expect
+      .poll(() => page.locator('#copy-status').textContent())
+      .toBe(`Copied: Codex command for ${product!.name}`);
     expect(problems).toEqual([]);
     await page.context().close();
   });
