@@ -1,3 +1,4 @@
+import { connectPageUrl } from './install-links.ts';
 import { cardBesideServer, MCP_SERVERS, SERVER_CARD_MEDIA_TYPE, type McpServerId } from '../mcp/server-identity.ts';
 import {
   type AGENT_SKILLS,
@@ -86,6 +87,8 @@ export function aiCatalog({ siteUrl, siteName, apiTitle, skills }: AiCatalogSour
         type: ENTRY_TYPES.mcp,
         url: `${siteUrl}${cardBesideServer(id)}`,
         representativeQueries: MCP_QUERIES[id],
+        // Where a person finds the install links for this server (ARD, "Catalog Entry Object" > `metadata`).
+        metadata: { installPage: connectPageUrl(siteUrl, id) },
       })),
       ...skills.map((skill) => ({
         identifier: identifier('skill', skill.name),

@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
 import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
 import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
+import { CONNECT_PATH } from '../../functions/discovery/install-links.ts';
 import { AI_CATALOG_PATH } from '../../functions/site/discovery-documents.ts';
 import { cardBesideServer, MCP_SERVERS, type McpServerId } from '../../functions/mcp/server-identity.ts';
 import { OPERATIONS } from '../../functions/operations/operations.ts';
@@ -44,6 +45,7 @@ export const GET: APIRoute = async () => {
     ),
     '',
     '## MCP',
+    page('Connect an agent', CONNECT_PATH, 'install links and commands that add both servers to an MCP client'),
     link(
       'AI Catalog',
       AI_CATALOG_PATH,

@@ -111,10 +111,11 @@ describe('every page, in Chromium', () => {
       if (result.violations.length > 0) failures.push(`${path}: axe ${JSON.stringify(result.violations)}`);
       if (result.cspViolations.length > 0) failures.push(`${path}: CSP ${result.cspViolations.join('; ')}`);
       if (result.transferred >= PAGE_WEIGHT_LIMIT) failures.push(`${path}: ${result.transferred} bytes`);
-      // The home page, /search and /contact offer WebMCP tools (src/scripts/webmcp*.ts); no other page has script.
+      // The home page, /search and /contact offer WebMCP tools (src/scripts/webmcp*.ts) and /connect
+      // its copy buttons (src/scripts/copy-buttons.ts); no other page has script.
       const scriptFree =
         path.startsWith('/projects/') ||
-        (path !== '/' && !['/search', '/contact'].some((prefix) => path.startsWith(prefix)));
+        (path !== '/' && !['/search', '/contact', '/connect'].some((prefix) => path.startsWith(prefix)));
       if (scriptFree && result.scripts.length > 0) failures.push(`${path}: loads ${result.scripts.join(', ')}`);
     }
     expect(failures).toEqual([]);

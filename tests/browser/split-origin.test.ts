@@ -89,6 +89,8 @@ function builtUrls(): { file: string; url: URL }[] {
     } catch {
       continue; // a folder
     }
+    // HTML escapes the quotes around a URL inside text (a JSON snippet on /connect): read them as quotes.
+    if (file.endsWith('.html')) text = text.replace(/&quot;|&#39;|&#34;/g, '"').replace(/&amp;/g, '&');
     for (const [href] of text.matchAll(pattern)) {
       // Template text such as `{slug}` may follow a URL; what is no URL names no origin.
       // A sentence may end right after a URL (`…/mcp: the server`).

@@ -53,6 +53,13 @@ describe('aiCatalog', () => {
     ]);
   });
 
+  it("points each MCP entry at its server's part of the Connect page", () => {
+    expect(catalog.entries.flatMap((entry) => ('metadata' in entry ? [entry.metadata.installPage] : []))).toEqual([
+      `${SITE}/connect#portfolio`,
+      `${SITE}/connect#portfolio-docs`,
+    ]);
+  });
+
   it('is valid for the ARD schema and passes its conformance check without a warning', () => {
     expect(validate(catalog).errorMessage).toBeUndefined();
     const tester = new ConformanceTester();
