@@ -68,7 +68,11 @@ const MCP_INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 0,
   method: 'initialize',
-  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } },
+  params: {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'bench', version: '1.0.0' },
+  },
 });
 const MCP_OPENING_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const MCP_INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });

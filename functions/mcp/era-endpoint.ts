@@ -25,7 +25,12 @@ const ALLOW = 'POST';
  * Who asks for a prepared answer's template: no one outside. Those answers call no tool, so the
  * API behind this caller is never reached, and an answer cannot depend on a client's address.
  */
-const TEMPLATE_CALLER: McpCaller = { clientIp: '127.0.0.1', requestId: 'prepared-answer', headers: {}, sandbox: undefined };
+const TEMPLATE_CALLER: McpCaller = {
+  clientIp: '127.0.0.1',
+  requestId: 'prepared-answer',
+  headers: {},
+  sandbox: undefined,
+};
 const CORS_REQUEST_HEADERS =
   'Content-Type, Accept, Authorization, X-API-Key, X-Sandbox, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
 

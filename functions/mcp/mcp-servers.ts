@@ -58,7 +58,7 @@ export function mcpServers({ catalog, docs, siteUrl, apiOrigin }: McpServerSourc
     args: Record<string, unknown> | undefined,
   ): Promise<CallToolResult | undefined> {
     return id === 'product'
-      ? answerToolCall(PRODUCT_TOOLS, context, name, args)
+      ? answerToolCall(PRODUCT_TOOLS, { ...context, siteUrl }, name, args)
       : answerToolCall(DOCS_TOOLS, { ...context, docs, siteUrl }, name, args);
   }
 

@@ -193,7 +193,8 @@ export type TemplateAnswer = (template: PreparedShape['template']) => Promise<Ap
 /** The answer cut around the template's id, or undefined when it cannot be reused (an error, an id not found once). */
 function prepare(answer: ApiResponse, notification: boolean): Prepared | undefined {
   if (answer.status < 200 || answer.status >= 300) return undefined;
-  if (notification) return answer.body === null ? { status: answer.status, headers: answer.headers, around: null } : undefined;
+  if (notification)
+    return answer.body === null ? { status: answer.status, headers: answer.headers, around: null } : undefined;
   if (typeof answer.body !== 'string') return undefined;
   const at = answer.body.indexOf(TEMPLATE_ID_JSON);
   if (at < 0 || answer.body.indexOf(TEMPLATE_ID_JSON, at + 1) >= 0) return undefined;

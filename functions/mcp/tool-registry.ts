@@ -3,6 +3,7 @@ import {
   ProtocolErrorCode,
   type CallToolResult,
   type McpServer,
+  type ResourceLink,
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
@@ -46,6 +47,8 @@ export interface ToolDefinition<Context extends ToolContext = ToolContext> {
   annotations: ToolAnnotations;
   /** The API's answer, or a local one in the same shape; an ApiError thrown becomes an error result. */
   run(args: Record<string, unknown>, context: Context): Promise<ApiOutcome>;
+  /** Resource links a successful result carries after its text block (the resources it names), from its body. */
+  links?(body: unknown, context: Context): ResourceLink[];
 }
 
 /**
@@ -118,7 +121,8 @@ export async function answerToolCall<Context extends ToolContext>(
     const given = args ?? {};
     checkArgumentCount(given);
     checkArgumentDepth(given);
-    return toolResult(await tool.run(given, { ...context, api: paidByTheMessage(context.api) }));
+    const outcome = await tool.run(given, { ...context, api: paidByTheMessage(context.api) });
+    return toolResult(outcome, outcome.status < 400 ? tool.links?.(outcome.body, context) : undefined);
   } catch (error) {
     const expected = asApiError(error);
     if (expected !== undefined)
@@ -191,13 +195,13 @@ function paidByTheMessage(api: ApiCaller): ApiCaller {
 
 /**
  * A success carries the API's JSON as structuredContent and, for clients that read only text,
- * the same JSON as text. A failure is an error result whose text is the API's Error body
+ * the same JSON as text, then the tool's resource links. A failure is an error result whose text is the API's Error body
  * (code, message, hint, requestId), so an agent can act on the code.
  */
-function toolResult({ status, body }: ApiOutcome): CallToolResult {
+function toolResult({ status, body }: ApiOutcome, links: ResourceLink[] = []): CallToolResult {
   const text = JSON.stringify(body);
   if (status >= 400) return { isError: true, content: [{ type: 'text', text }] };
-  return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> };
+  return { content: [{ type: 'text', text }, ...links], structuredContent: body as Record<string, unknown> };
 }
 
 /** A UTF-16 surrogate without its partner: JSON can carry one (`"\\ud800"`), but no URL or UTF-8 text can. */

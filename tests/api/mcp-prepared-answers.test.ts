@@ -25,7 +25,8 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 type Era = '2025-11-25' | typeof MODERN_VERSION;
-const LEGACY: Era = '2025-11-25';
+const LEGACY = '2025-11-25';
+const ERAS: readonly Era[] = [LEGACY, MODERN_VERSION];
 const PATHS: Record<McpServerId, string> = { product: '/mcp', docs: '/mcp/docs' };
 const SDK_ONLY = { 'example.com/trace': 'not read by the server' };
 
@@ -81,7 +82,7 @@ async function send(path: string, request: ReturnType<typeof message>) {
 }
 
 describe('prepared answers are the SDK answers, byte for byte', () => {
-  for (const era of [LEGACY, MODERN_VERSION])
+  for (const era of ERAS)
     for (const id of Object.keys(PATHS) as McpServerId[])
       it(`${era}, ${PATHS[id]}: every method, numeric and string ids`, async () => {
         for (const method of METHODS[era])
@@ -136,7 +137,7 @@ describe('the admission refuses a prepared message as it refuses any', () => {
     return { status: answer.status, id: parsed.id, code: parsed.error?.code, apiCode: parsed.error?.data?.code };
   };
 
-  it.each([LEGACY, MODERN_VERSION])('%s: bad Host, bad Origin, wrong Accept', async (era) => {
+  it.each(ERAS)('%s: bad Host, bad Origin, wrong Accept', async (era) => {
     const method = era === LEGACY ? 'initialize' : 'server/discover';
     // The 2025 transport refuses an Accept without event streams (406); the 2026-07-28 handler
     // answers whatever the Accept. Prepared answers take neither: the SDK answers as it does.
@@ -160,7 +161,11 @@ describe('the admission refuses a prepared message as it refuses any', () => {
     try {
       const codes: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const answer = await limited.request({ method: 'POST', path: '/mcp', ...message(LEGACY, 'tools/list', i, false) });
+        const answer = await limited.request({
+          method: 'POST',
+          path: '/mcp',
+          ...message(LEGACY, 'tools/list', i, false),
+        });
         codes.push(answer.status);
         if (answer.status === 200) expect(answer.headers['ratelimit-remaining']).toBe(String(2 - i));
       }
@@ -203,7 +208,7 @@ describe('a prepared answer is made once per shape', () => {
   };
 
   it('builds the SDK server for the first request of a shape only, in both eras', async () => {
-    for (const era of [LEGACY, MODERN_VERSION])
+    for (const era of ERAS)
       for (const method of METHODS[era]) {
         await endpoint(request(era, method, 1));
         const before = builds;
