@@ -16,6 +16,7 @@ import type { McpCaller } from './api-caller.ts';
 import type { HostVerdict } from './hosts.ts';
 import { plainToolAnswer, plainToolCall } from './plain-tool-call.ts';
 import { preparedAnswers, preparedShape } from './prepared-answers.ts';
+import { knowsResourceLinks } from './protocol-versions.ts';
 import { withLegacyVersionRefusal } from './unsupported-version.ts';
 import { admit, apiResponse, idOf, jsonRpcError, webRequest, withRequestId } from './mcp-admission.ts';
 
@@ -37,11 +38,15 @@ const CORS_REQUEST_HEADERS =
 export interface EraEndpointOptions {
   /** The server for one request of either era, made for that request alone. */
   buildServer(caller: McpCaller): McpServer;
-  /** A tools/call as that server's handler answers it (undefined, and nothing run, for a tool it does not have). */
+  /**
+   * A tools/call as that server's handler answers it (undefined, and nothing run, for a tool it
+   * does not have); `withLinks` as the handler decides it from the request's protocol version.
+   */
   callTool(
     caller: McpCaller,
     name: string,
     args: Record<string, unknown> | undefined,
+    withLinks: boolean,
   ): Promise<CallToolResult | undefined>;
   /** The server's identity, as its 2026-07-28 results carry it. */
   serverInfo: Implementation;
@@ -119,7 +124,8 @@ export function mcpEraEndpoint({
     }
     const plain = plainToolCall(request, parsedBody);
     if (plain !== undefined) {
-      const result = await callTool(caller, plain.name, plain.args);
+      const withLinks = knowsResourceLinks(headerValue(request, 'mcp-protocol-version'));
+      const result = await callTool(caller, plain.name, plain.args, withLinks);
       if (result !== undefined)
         return {
           status: 200,

@@ -56,10 +56,11 @@ export function mcpServers({ catalog, docs, siteUrl, apiOrigin }: McpServerSourc
     context: ToolContext,
     name: string,
     args: Record<string, unknown> | undefined,
+    withLinks = true,
   ): Promise<CallToolResult | undefined> {
     return id === 'product'
-      ? answerToolCall(PRODUCT_TOOLS, { ...context, siteUrl }, name, args)
-      : answerToolCall(DOCS_TOOLS, { ...context, docs, siteUrl }, name, args);
+      ? answerToolCall(PRODUCT_TOOLS, { ...context, siteUrl }, name, args, withLinks)
+      : answerToolCall(DOCS_TOOLS, { ...context, docs, siteUrl }, name, args, withLinks);
   }
 
   return { build, card, callTool };

@@ -15,6 +15,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.ts';
 import { listedNames } from '../http/query.ts';
 import { logError } from '../log/log.ts';
 import { MESSAGE_QUOTA, type ApiCaller, type ApiOutcome } from './api-caller.ts';
+import { knowsResourceLinks } from './protocol-versions.ts';
 
 /** Reads this service's own data: safe to call any number of times. */
 export const READ_ONLY: ToolAnnotations = {
@@ -114,6 +115,8 @@ export async function answerToolCall<Context extends ToolContext>(
   context: Context,
   name: string,
   args: Record<string, unknown> | undefined,
+  /** Whether the client's revision has resource_link blocks (protocol-versions.ts knowsResourceLinks). */
+  withLinks = true,
 ): Promise<CallToolResult | undefined> {
   const tool = toolSet(tools).byName.get(name) as ToolDefinition<Context> | undefined;
   if (tool === undefined) return undefined;
@@ -122,7 +125,7 @@ export async function answerToolCall<Context extends ToolContext>(
     checkArgumentCount(given);
     checkArgumentDepth(given);
     const outcome = await tool.run(given, { ...context, api: paidByTheMessage(context.api) });
-    return toolResult(outcome, outcome.status < 400 ? tool.links?.(outcome.body, context) : undefined);
+    return toolResult(outcome, outcome.status < 400 && withLinks ? tool.links?.(outcome.body, context) : undefined);
   } catch (error) {
     const expected = asApiError(error);
     if (expected !== undefined)
@@ -147,8 +150,15 @@ export function registerTools<Context extends ToolContext>(
   const listed = listedTools(tools);
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler('tools/list', () => ({ tools: listed }));
-  server.server.setRequestHandler('tools/call', async (request) => {
-    const result = await answerToolCall(tools, context, request.params.name, request.params.arguments);
+  server.server.setRequestHandler('tools/call', async (request, ctx) => {
+    const version = ctx.http?.req?.headers.get('mcp-protocol-version');
+    const result = await answerToolCall(
+      tools,
+      context,
+      request.params.name,
+      request.params.arguments,
+      knowsResourceLinks(version),
+    );
     if (result === undefined)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(request.params.name));
     return result;

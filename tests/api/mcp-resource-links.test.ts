@@ -130,3 +130,39 @@ describe.each(['2025-11-25', '2026-07-28'])('resource_link blocks, %s', (era) =>
     expect(result.content.map((block) => block.type)).toEqual(['text']);
   });
 });
+
+describe('clients of a revision before resource_link', () => {
+  /** A raw 2025-era get_project; `viaSdk` adds a `_meta` entry that sends it through the SDK's server. */
+  async function blockTypes(version: string | undefined, viaSdk: boolean) {
+    const answer = await server.request({
+      method: 'POST',
+      path: '/mcp',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(version === undefined ? {} : { 'mcp-protocol-version': version }),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'get_project',
+          arguments: { slug: 'leakhound' },
+          ...(viaSdk ? { _meta: { 'example.com/trace': 'x' } } : {}),
+        },
+      }),
+    });
+    const { result } = JSON.parse(answer.body.toString()) as { result: { content: { type: string }[] } };
+    return result.content.map((block) => block.type);
+  }
+
+  it('get no links from 2025-03-26 down (and none when no version is named), on either path', async () => {
+    for (const viaSdk of [false, true]) {
+      expect(await blockTypes('2025-03-26', viaSdk)).toEqual(['text']);
+      expect(await blockTypes('2024-11-05', viaSdk)).toEqual(['text']);
+      expect(await blockTypes(undefined, viaSdk)).toEqual(['text']);
+      expect(await blockTypes('2025-06-18', viaSdk)).toEqual(['text', 'resource_link']);
+    }
+  });
+});
