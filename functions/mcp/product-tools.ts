@@ -17,7 +17,7 @@ import { AMONG_OTHERS, ASKED_FOR, projectLink, projectSlugOf } from './project-r
 import { queryOf, READ_ONLY, stringArgument, type ToolContext, type ToolDefinition } from './tool-registry.ts';
 
 /** What the product tools run with: the API, and the site whose project resources their results link to. */
-export interface ProductContext extends ToolContext {
+interface ProductContext extends ToolContext {
   siteUrl: string;
 }
 
