@@ -84,6 +84,8 @@ const baseline = await startNode('baseline', ['bench/baseline.ts', fixtureFile])
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1);
 const clients = await Promise.all(Array.from({ length: CLIENTS }, startClient));
 const rows: string[] = [];
+/** Scenarios whose requests make sessions: the server's CPU per session. */
+const sessions: string[] = [];
 const ceiling: string[] = [];
 let ceilingVerdict = '';
 let failures = 0;
@@ -188,6 +190,12 @@ try {
       `| ${name} | ${Math.round(rps)} | ${Math.round(baseRps)} | ${(rps / baseRps).toFixed(2)} | ${median(ours.map((s) => s.p50))} | ${median(ours.map((s) => s.p99))} | ${median(bare.map((s) => s.p99))} | ${percent(median(ours.map((s) => s.serverCpu)))} | ${percent(clientCpu)} | ${ourMicros.toFixed(1)} | ${bareMicros.toFixed(1)} | ${(bareMicros / ourMicros).toFixed(2)} | ${unexpected} |`,
     );
     process.stderr.write(`${rows.at(-1)}\n`);
+    if (scenario.requestsPerSession !== undefined) {
+      sessions.push(
+        `- ${name}: ${((ourMicros * scenario.requestsPerSession) / 1000).toFixed(2)} ms of server CPU per session (${scenario.requestsPerSession} requests of ${ourMicros.toFixed(1)} µs, medians)`,
+      );
+      process.stderr.write(`${sessions.at(-1)}\n`);
+    }
   };
   for (const scenario of scenarios) await measure(server, scenario);
   // The same built files through the nginx site (dist/nginx/portfolio.conf), which serves them
@@ -243,6 +251,7 @@ try {
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
+      ...(sessions.length > 0 ? [...sessions, ''] : []),
       `Server RSS after the run: ${rss} MiB`,
       '',
       coldLine,

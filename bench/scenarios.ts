@@ -15,6 +15,8 @@ export interface Scenario {
   shared?: boolean;
   /** A built file: also measured through the nginx site, which serves it without the service. */
   built?: boolean;
+  /** Requests that make one unit of work (a session): the run also reports the server's CPU per unit. */
+  requestsPerSession?: number;
 }
 
 const CONTACT_BODY = JSON.stringify({
@@ -38,6 +40,11 @@ export const MCP_HEADERS = {
 
 /** The 2026-07-28 revision: the version and client capabilities in `_meta`, the method and tool name in headers too. */
 const MODERN_VERSION = '2026-07-28';
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const MCP_MODERN_GET_PROJECT = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -45,11 +52,7 @@ const MCP_MODERN_GET_PROJECT = JSON.stringify({
   params: {
     name: 'get_project',
     arguments: { slug: 'leakhound' },
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    },
+    _meta: MODERN_META,
   },
 });
 const MCP_MODERN_HEADERS = {
@@ -59,6 +62,36 @@ const MCP_MODERN_HEADERS = {
   'mcp-method': 'tools/call',
   'mcp-name': 'get_project',
 };
+
+/** A 2025 client's opening (as the SDK's clients send it: no MCP-Protocol-Version before the version is negotiated). */
+const MCP_INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'bench', version: '1.0.0' },
+  },
+});
+const MCP_OPENING_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const MCP_INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+const MCP_TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+const MCP_MODERN_TOOLS_LIST = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/list',
+  params: { _meta: MODERN_META },
+});
+const MCP_MODERN_LIST_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': MODERN_VERSION,
+  'mcp-method': 'tools/list',
+};
+
+/** The scenario whose every three requests are one 2025 client's whole session for one call. */
+const MCP_SESSION_SCENARIO = 'MCP 2025 session: initialize + initialized + tools/call get_project';
 
 /**
  * The header that names the scenario of a request, so that the bare baseline answers each
@@ -109,6 +142,45 @@ const allScenarios: Scenario[] = [
     headers: MCP_MODERN_HEADERS,
     sampleBody: MCP_MODERN_GET_PROJECT,
     requests: () => [{ method: 'POST', path: '/mcp', body: MCP_MODERN_GET_PROJECT, headers: MCP_MODERN_HEADERS }],
+  },
+  {
+    name: 'MCP initialize, 2025-11-25',
+    method: 'POST',
+    path: '/mcp',
+    headers: MCP_OPENING_HEADERS,
+    sampleBody: MCP_INITIALIZE,
+    requests: () => [{ method: 'POST', path: '/mcp', body: MCP_INITIALIZE, headers: MCP_OPENING_HEADERS }],
+  },
+  {
+    name: 'MCP tools/list, 2025-11-25',
+    method: 'POST',
+    path: '/mcp',
+    headers: MCP_HEADERS,
+    sampleBody: MCP_TOOLS_LIST,
+    requests: () => [{ method: 'POST', path: '/mcp', body: MCP_TOOLS_LIST, headers: MCP_HEADERS }],
+  },
+  {
+    name: 'MCP tools/list, 2026-07-28',
+    method: 'POST',
+    path: '/mcp',
+    headers: MCP_MODERN_LIST_HEADERS,
+    sampleBody: MCP_MODERN_TOOLS_LIST,
+    requests: () => [{ method: 'POST', path: '/mcp', body: MCP_MODERN_TOOLS_LIST, headers: MCP_MODERN_LIST_HEADERS }],
+  },
+  {
+    // Each connection sends the three in turn, as a client that opens, calls once and leaves;
+    // the baseline replays the call's answer. Its row's µs CPU/req times three is one session.
+    name: MCP_SESSION_SCENARIO,
+    requestsPerSession: 3,
+    method: 'POST',
+    path: '/mcp',
+    headers: MCP_HEADERS,
+    sampleBody: MCP_GET_PROJECT,
+    requests: () => [
+      { method: 'POST', path: '/mcp', body: MCP_INITIALIZE, headers: MCP_OPENING_HEADERS },
+      { method: 'POST', path: '/mcp', body: MCP_INITIALIZED, headers: MCP_HEADERS },
+      { method: 'POST', path: '/mcp', body: MCP_GET_PROJECT, headers: MCP_HEADERS },
+    ],
   },
 ];
 

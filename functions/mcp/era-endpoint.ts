@@ -11,25 +11,42 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import type { RequestContexts } from '../http/request-context.ts';
-import { headerValue, type ApiRequest, type ApiResponse } from '../http/types.ts';
+import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import type { McpCaller } from './api-caller.ts';
 import type { HostVerdict } from './hosts.ts';
 import { plainToolAnswer, plainToolCall } from './plain-tool-call.ts';
+import { preparedAnswers, preparedShape } from './prepared-answers.ts';
+import { knowsResourceLinks } from './protocol-versions.ts';
 import { withLegacyVersionRefusal } from './unsupported-version.ts';
 import { admit, apiResponse, idOf, jsonRpcError, webRequest, withRequestId } from './mcp-admission.ts';
 
 const ALLOW = 'POST';
+
+/**
+ * Who asks for a prepared answer's template: no one outside. Those answers call no tool, so the
+ * API behind this caller is never reached, and an answer cannot depend on a client's address.
+ */
+const TEMPLATE_CALLER: McpCaller = {
+  clientIp: '127.0.0.1',
+  requestId: 'prepared-answer',
+  headers: {},
+  sandbox: undefined,
+};
 const CORS_REQUEST_HEADERS =
   'Content-Type, Accept, Authorization, X-API-Key, X-Sandbox, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
 
 export interface EraEndpointOptions {
   /** The server for one request of either era, made for that request alone. */
   buildServer(caller: McpCaller): McpServer;
-  /** A tools/call as that server's handler answers it (undefined, and nothing run, for a tool it does not have). */
+  /**
+   * A tools/call as that server's handler answers it (undefined, and nothing run, for a tool it
+   * does not have); `withLinks` as the handler decides it from the request's protocol version.
+   */
   callTool(
     caller: McpCaller,
     name: string,
     args: Record<string, unknown> | undefined,
+    withLinks: boolean,
   ): Promise<CallToolResult | undefined>;
   /** The server's identity, as its 2026-07-28 results carry it. */
   serverInfo: Implementation;
@@ -41,7 +58,9 @@ export interface EraEndpointOptions {
 
 /**
  * The Host and Origin checks, the preflight and the per-message quota are this endpoint's (mcp-admission.ts),
- * as on the 1.x endpoint. A plain tools/call of either era is answered at once (plain-tool-call.ts):
+ * as on the 1.x endpoint. Then the messages whose answer is the same for every request of their
+ * shape (initialize, the lists, server/discover) get bytes the SDK made once for that shape
+ * (prepared-answers.ts), with their id put in. A plain tools/call of either era is answered at once (plain-tool-call.ts):
  * built per request, the SDK's server and transport cost several times what the tool does. Then
  * the SDK's own classification (isLegacyRequest, the code
  * createMcpHandler routes with) picks the era:
@@ -63,6 +82,16 @@ export function mcpEraEndpoint({
   siteUrl,
 }: EraEndpointOptions) {
   const callers = new WeakMap<Request, McpCaller>();
+  // A template is answered for a caller of its own: no answer prepared here calls a tool.
+  const prepared = preparedAnswers((template) =>
+    sdkAnswer(
+      new Request(`${siteUrl}${template.path}`, { method: 'POST', headers: template.headers }),
+      template.body,
+      TEMPLATE_CALLER,
+      {},
+      template.headers['mcp-protocol-version'],
+    ),
+  );
   const modern = createMcpHandler(
     ({ requestInfo }) => {
       const caller = requestInfo === undefined ? undefined : callers.get(requestInfo);
@@ -88,9 +117,15 @@ export function mcpEraEndpoint({
       });
     }
     const { body, parsedBody, headers, caller } = admission.post;
+    const shape = preparedShape(request, parsedBody);
+    if (shape !== undefined) {
+      const answer = await prepared(shape, headers);
+      if (answer !== undefined) return answer;
+    }
     const plain = plainToolCall(request, parsedBody);
     if (plain !== undefined) {
-      const result = await callTool(caller, plain.name, plain.args);
+      const withLinks = knowsResourceLinks(headerValue(request, 'mcp-protocol-version'));
+      const result = await callTool(caller, plain.name, plain.args, withLinks);
       if (result !== undefined)
         return {
           status: 200,
@@ -99,6 +134,17 @@ export function mcpEraEndpoint({
         };
     }
     const web = webRequest(request, siteUrl, parsedBody === undefined ? body : null);
+    return sdkAnswer(web, parsedBody, caller, headers, headerValue(request, 'mcp-protocol-version'));
+  };
+
+  /** The SDK's answer in either era, with the headers the admission gave. */
+  async function sdkAnswer(
+    web: Request,
+    parsedBody: unknown,
+    caller: McpCaller,
+    headers: HeaderMap,
+    version: string | undefined,
+  ): Promise<ApiResponse> {
     if (parsedBody !== undefined && !(await isLegacyRequest(web, parsedBody))) {
       callers.set(web, caller);
       return apiResponse(await modern.fetch(web, { parsedBody }), headers);
@@ -115,10 +161,10 @@ export function mcpEraEndpoint({
         await transport.handleRequest(web, parsedBody === undefined ? {} : { parsedBody }),
         headers,
       );
-      return withLegacyVersionRefusal(withRequestId(answer, id), headerValue(request, 'mcp-protocol-version'), id);
+      return withLegacyVersionRefusal(withRequestId(answer, id), version, id);
     } finally {
       await transport.close();
       await server.close();
     }
-  };
+  }
 }

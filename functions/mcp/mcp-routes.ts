@@ -50,7 +50,7 @@ export function mcpRoutes({
         isAllowedOrigin,
         contexts,
         buildServer: (caller) => servers.build(id, contextOf(caller)),
-        callTool: (caller, name, args) => servers.callTool(id, contextOf(caller), name, args),
+        callTool: (caller, name, args, withLinks) => servers.callTool(id, contextOf(caller), name, args, withLinks),
         serverInfo: serverIdentity(id, siteUrl),
       }),
     ]),

@@ -61,10 +61,11 @@ export function mcpServers({ catalog, docs, siteUrl, apiOrigin, appViews }: McpS
     context: ToolContext,
     name: string,
     args: Record<string, unknown> | undefined,
+    withLinks = true,
   ): Promise<CallToolResult | undefined> {
     return id === 'product'
-      ? answerToolCall(PRODUCT_TOOLS, context, name, args)
-      : answerToolCall(DOCS_TOOLS, { ...context, docs, siteUrl }, name, args);
+      ? answerToolCall(PRODUCT_TOOLS, { ...context, siteUrl }, name, args, withLinks)
+      : answerToolCall(DOCS_TOOLS, { ...context, docs, siteUrl }, name, args, withLinks);
   }
 
   return { build, card, callTool };

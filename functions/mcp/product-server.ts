@@ -5,10 +5,9 @@ import { projectAsMarkdown } from '../projects/project-markdown.ts';
 import { registerAppViews, type AppViewReader } from './app-views.ts';
 import { newDualEraServer, withdrawListChanged } from './dual-era-server.ts';
 import { PRODUCT_TOOLS } from './product-tools.ts';
+import { PROJECT_RESOURCE_MIME, projectResource, projectResourceUri } from './project-resource.ts';
 import { registerServerCardResource, type CardReader } from './server-card-resource.ts';
 import { registerTools, type ToolContext } from './tool-registry.ts';
-
-const MARKDOWN = 'text/markdown';
 
 /** What an agent should know before its first call; sent in the initialize and server/discover results. */
 const INSTRUCTIONS = [
@@ -40,20 +39,12 @@ export function buildProductServer(
   readCard: CardReader,
 ): McpServer {
   const server = newDualEraServer('product', siteUrl, INSTRUCTIONS);
-  registerTools(server, PRODUCT_TOOLS, context);
+  registerTools(server, PRODUCT_TOOLS, { ...context, siteUrl });
   registerServerCardResource(server, readCard);
   registerAppViews(server, appViews);
 
-  const template = new ResourceTemplate(`${siteUrl}/projects/{slug}.md`, {
-    list: () => ({
-      resources: catalog.records.map(({ project }) => ({
-        uri: `${siteUrl}/projects/${project.slug}.md`,
-        name: project.slug,
-        title: project.title,
-        description: project.description,
-        mimeType: MARKDOWN,
-      })),
-    }),
+  const template = new ResourceTemplate(projectResourceUri(siteUrl, '{slug}'), {
+    list: () => ({ resources: catalog.records.map(({ project }) => projectResource(siteUrl, project)) }),
     complete: {
       slug: (prefix) => catalog.records.map(({ project }) => project.slug).filter((slug) => slug.startsWith(prefix)),
     },
@@ -64,7 +55,7 @@ export function buildProductServer(
     {
       title: 'Project write-up',
       description: "A project as Markdown: its facts, then the owner's write-up.",
-      mimeType: MARKDOWN,
+      mimeType: PROJECT_RESOURCE_MIME,
     },
     (uri, { slug }) => {
       const record = typeof slug === 'string' ? catalog.get(slug) : undefined;
@@ -76,7 +67,7 @@ export function buildProductServer(
           `Resource not found: ${uri.href}. List the resources for every project.`,
         );
       const text = markdownTwinText(projectAsMarkdown(record), siteUrl, `/projects/${record.project.slug}`);
-      return { contents: [{ uri: uri.href, mimeType: MARKDOWN, text }] };
+      return { contents: [{ uri: uri.href, mimeType: PROJECT_RESOURCE_MIME, text }] };
     },
   );
   withdrawListChanged(server);

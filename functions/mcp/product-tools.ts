@@ -3,11 +3,27 @@ import { contactMessageSchema, contactResultSchema, idempotencyKeyHeader } from 
 import { jobCreatedSchema, jobIdParameter, jobRequestSchema, jobSchema } from '../jobs/schema.ts';
 import { DEFAULT_TASK, TASK_NAMES } from '../jobs/tasks.ts';
 import { OPERATIONS, type OperationId } from '../operations/operations.ts';
-import { listProjectsQuery, projectListSchema, projectSchema, slugParameter } from '../projects/schema.ts';
+import {
+  listProjectsQuery,
+  projectListSchema,
+  projectSchema,
+  slugParameter,
+  type Project,
+} from '../projects/schema.ts';
 import { searchQuery, searchResponseSchema } from '../search/schema.ts';
 import { sandboxPingSchema } from '../service/schema.ts';
 import { COMPARE_LIMIT, compareProjects, comparisonSchema } from './compare-projects.ts';
+import { AMONG_OTHERS, ASKED_FOR, projectLink, projectSlugOf } from './project-resource.ts';
 import { queryOf, READ_ONLY, stringArgument, type ToolContext, type ToolDefinition } from './tool-registry.ts';
+
+/** What the product tools run with: the API, and the site whose project resources their results link to. */
+interface ProductContext extends ToolContext {
+  siteUrl: string;
+}
+
+type ProductTool = ToolDefinition<ProductContext>;
+type ProjectNamed = Pick<Project, 'slug' | 'title' | 'description'>;
+type SearchResponse = z.infer<typeof searchResponseSchema>;
 
 /** The path of an operation with its `{parameter}` filled in. */
 function pathOf(operationId: OperationId, parameter?: string): string {
@@ -18,9 +34,9 @@ function pathOf(operationId: OperationId, parameter?: string): string {
 /** A read tool: its arguments (but the path parameter) become the operation's query string. */
 function readTool(
   operationId: OperationId,
-  tool: Omit<ToolDefinition, 'annotations' | 'run'>,
+  tool: Omit<ProductTool, 'annotations' | 'run'>,
   pathArgument?: string,
-): ToolDefinition {
+): ProductTool {
   return {
     ...tool,
     annotations: READ_ONLY,
@@ -41,7 +57,7 @@ function readTool(
  * api-caller.ts), so validation, quotas, idempotency and sandbox mode are the API's own; only
  * compare_projects adds something, and it reads through the batch operation.
  */
-export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
+export const PRODUCT_TOOLS: readonly ProductTool[] = [
   readTool('listProjects', {
     name: 'list_projects',
     title: 'List projects',
@@ -50,6 +66,8 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     input: listProjectsQuery,
     output: projectListSchema,
     app: 'project-gallery',
+    links: (body, { siteUrl }) =>
+      (body as { data: ProjectNamed[] }).data.map((project) => projectLink(siteUrl, project, AMONG_OTHERS)),
   }),
   readTool(
     'getProject',
@@ -61,6 +79,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
       input: z.object({ slug: slugParameter }).strict(),
       output: projectSchema,
       app: 'project-card',
+      links: (body, { siteUrl }) => [projectLink(siteUrl, body as ProjectNamed, ASKED_FOR)],
     },
     'slug',
   ),
@@ -71,6 +90,7 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
       "Full-text search over projects, documentation pages, API operations and MCP tools; prefixes and small typos match. Returns {query, total, results} with each result's type, title, url and snippet. Use type to narrow, e.g. type=project.",
     input: searchQuery,
     output: searchResponseSchema,
+    links: (body, { siteUrl }) => searchLinks(body as SearchResponse, siteUrl),
   }),
   {
     name: 'submit_contact',
@@ -134,6 +154,16 @@ export const PRODUCT_TOOLS: readonly ToolDefinition[] = [
     output: comparisonSchema,
     app: 'project-comparison',
     annotations: READ_ONLY,
-    run: (args, context: ToolContext) => compareProjects(args, context.api),
+    run: (args, context) => compareProjects(args, context.api),
+    links: (body, { siteUrl }) =>
+      (body as { projects: ProjectNamed[] }).projects.map((project) => projectLink(siteUrl, project, ASKED_FOR)),
   },
 ];
+
+/** The project results of a search as links (title from the result; its snippet is a match, not a description). */
+function searchLinks({ results }: SearchResponse, siteUrl: string) {
+  return results.flatMap((result) => {
+    const slug = result.type === 'project' ? projectSlugOf(siteUrl, result.url) : undefined;
+    return slug === undefined ? [] : [projectLink(siteUrl, { slug, title: result.title }, AMONG_OTHERS)];
+  });
+}

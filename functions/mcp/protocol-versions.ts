@@ -20,3 +20,15 @@ const PUBLISHED_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-1
 export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS.filter((version) =>
   PUBLISHED_PROTOCOL_VERSIONS.includes(version),
 );
+
+/** The first revision whose schema has `resource_link` content blocks. */
+const RESOURCE_LINKS_SINCE = '2025-06-18';
+
+/**
+ * Whether a request of this MCP-Protocol-Version may be answered with `resource_link` blocks: a
+ * client of an earlier revision (or one naming none, which the 2025 transport takes as
+ * 2025-03-26) would not know the block. Versions are dates, so they compare as text.
+ */
+export function knowsResourceLinks(version: string | undefined | null): boolean {
+  return typeof version === 'string' && version >= RESOURCE_LINKS_SINCE;
+}

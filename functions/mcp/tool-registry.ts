@@ -3,6 +3,7 @@ import {
   ProtocolErrorCode,
   type CallToolResult,
   type McpServer,
+  type ResourceLink,
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
@@ -15,6 +16,7 @@ import { listedNames } from '../http/query.ts';
 import { logError } from '../log/log.ts';
 import { MESSAGE_QUOTA, type ApiCaller, type ApiOutcome } from './api-caller.ts';
 import { appToolMeta, type AppViewName } from './app-views.ts';
+import { knowsResourceLinks } from './protocol-versions.ts';
 
 /** Reads this service's own data: safe to call any number of times. */
 export const READ_ONLY: ToolAnnotations = {
@@ -49,6 +51,8 @@ export interface ToolDefinition<Context extends ToolContext = ToolContext> {
   app?: AppViewName;
   /** The API's answer, or a local one in the same shape; an ApiError thrown becomes an error result. */
   run(args: Record<string, unknown>, context: Context): Promise<ApiOutcome>;
+  /** Resource links a successful result carries after its text block (the resources it names), from its body. */
+  links?(body: unknown, context: Context): ResourceLink[];
 }
 
 /**
@@ -115,6 +119,8 @@ export async function answerToolCall<Context extends ToolContext>(
   context: Context,
   name: string,
   args: Record<string, unknown> | undefined,
+  /** Whether the client's revision has resource_link blocks (protocol-versions.ts knowsResourceLinks). */
+  withLinks = true,
 ): Promise<CallToolResult | undefined> {
   const tool = toolSet(tools).byName.get(name) as ToolDefinition<Context> | undefined;
   if (tool === undefined) return undefined;
@@ -122,7 +128,8 @@ export async function answerToolCall<Context extends ToolContext>(
     const given = args ?? {};
     checkArgumentCount(given);
     checkArgumentDepth(given);
-    return toolResult(await tool.run(given, { ...context, api: paidByTheMessage(context.api) }));
+    const outcome = await tool.run(given, { ...context, api: paidByTheMessage(context.api) });
+    return toolResult(outcome, outcome.status < 400 && withLinks ? tool.links?.(outcome.body, context) : undefined);
   } catch (error) {
     const expected = asApiError(error);
     if (expected !== undefined)
@@ -147,8 +154,15 @@ export function registerTools<Context extends ToolContext>(
   const listed = listedTools(tools);
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler('tools/list', () => ({ tools: listed }));
-  server.server.setRequestHandler('tools/call', async (request) => {
-    const result = await answerToolCall(tools, context, request.params.name, request.params.arguments);
+  server.server.setRequestHandler('tools/call', async (request, ctx) => {
+    const version = ctx.http?.req?.headers.get('mcp-protocol-version');
+    const result = await answerToolCall(
+      tools,
+      context,
+      request.params.name,
+      request.params.arguments,
+      knowsResourceLinks(version),
+    );
     if (result === undefined)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(request.params.name));
     return result;
@@ -195,13 +209,13 @@ function paidByTheMessage(api: ApiCaller): ApiCaller {
 
 /**
  * A success carries the API's JSON as structuredContent and, for clients that read only text,
- * the same JSON as text. A failure is an error result whose text is the API's Error body
+ * the same JSON as text, then the tool's resource links. A failure is an error result whose text is the API's Error body
  * (code, message, hint, requestId), so an agent can act on the code.
  */
-function toolResult({ status, body }: ApiOutcome): CallToolResult {
+function toolResult({ status, body }: ApiOutcome, links: ResourceLink[] = []): CallToolResult {
   const text = JSON.stringify(body);
   if (status >= 400) return { isError: true, content: [{ type: 'text', text }] };
-  return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> };
+  return { content: [{ type: 'text', text }, ...links], structuredContent: body as Record<string, unknown> };
 }
 
 /** A UTF-16 surrogate without its partner: JSON can carry one (`"\\ud800"`), but no URL or UTF-8 text can. */

@@ -54,7 +54,8 @@ async function call(era: Era, path: string, id: number | string, name: string, a
 /** The answer as JSON, the request id inside error bodies (different on every request) left out. */
 function withoutRequestIds(body: Buffer): unknown {
   const parsed = JSON.parse(body.toString()) as { result?: { content?: { type: string; text: string }[] } };
-  for (const block of parsed.result?.content ?? []) {
+  // Text blocks hold the API's JSON; resource links are compared as they are.
+  for (const block of parsed.result?.content?.filter((one) => one.type === 'text') ?? []) {
     const { requestId: _requestId, ...rest } = JSON.parse(block.text) as Record<string, unknown>;
     block.text = JSON.stringify(rest);
   }

@@ -16,6 +16,8 @@ export async function connectModern(url: string, mode: 'auto' | { pin: string })
  */
 export function comparable(result: Record<string, unknown>) {
   const content = (result.content as { type: string; text: string }[]).map((block) => {
+    // Resource links are compared as they are; a text block holds the API's JSON.
+    if (block.type !== 'text') return block;
     const { requestId: _requestId, ...parsed } = JSON.parse(block.text) as Record<string, unknown>;
     return { type: block.type, parsed };
   });
