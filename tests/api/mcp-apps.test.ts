@@ -111,6 +111,11 @@ describe('/mcp: MCP Apps views', () => {
     const slug = data[0]!.slug;
     const result = await callTool(legacy, 'get_project', { slug });
     const api = await (await fetch(`${server.baseUrl}/api/v1/projects/${slug}`)).json();
-    expect(result).toEqual({ content: [{ type: 'text', text: JSON.stringify(api) }], structuredContent: api });
+    // The result is what a client without the extension gets (the text, the structured copy and
+    // the project's resource link, tests/api/mcp-resource-links.test.ts): nothing of the view.
+    expect(result.structuredContent).toEqual(api);
+    expect(result.content[0]).toEqual({ type: 'text', text: JSON.stringify(api) });
+    expect(result.content.slice(1).map((block) => block.type)).toEqual(['resource_link']);
+    expect(JSON.stringify(result)).not.toContain('ui://');
   });
 });
