@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { headerValue, type ApiRequest } from '../http/types.ts';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './protocol-versions.ts';
+import { hasOnly, isPlainObject } from './message-shape.ts';
 
 /** A plain tools/call: who asked (its id), in which era, for which tool, with what. */
 export interface PlainToolCall {
@@ -28,17 +29,6 @@ export interface PlainToolCall {
 /** A tool name that needs no encoding in Mcp-Name (streamable-http, "Standard Request Headers"). */
 const PLAIN_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const MODERN_META_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
-}
-
-function hasOnly(object: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
-  for (const key of Object.keys(object)) if (!allowed.has(key)) return false;
-  return true;
-}
 
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);

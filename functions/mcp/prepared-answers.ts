@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './protocol-versions.ts';
+import { hasOnly, isPlainObject } from './message-shape.ts';
 
 /** Methods of the 2025 era whose answer depends on nothing but the shape (no params, or initialize's). */
 const LEGACY_METHODS: ReadonlySet<string> = new Set([
@@ -65,17 +66,6 @@ export interface PreparedShape {
   id: RequestId | undefined;
   /** The request the SDK runs once to make the answer: this one with TEMPLATE_ID and TEMPLATE_CLIENT. */
   template: { path: string; body: Record<string, unknown>; headers: Record<string, string> };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
-}
-
-function hasOnly(object: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
-  for (const key of Object.keys(object)) if (!allowed.has(key)) return false;
-  return true;
 }
 
 /** Client capabilities as part of a key, when they are an object of bounded size. */
