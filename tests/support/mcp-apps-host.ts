@@ -130,4 +130,10 @@ async function askView(): Promise<Record<'ping' | 'toolsList' | 'teardown', Answ
   };
 }
 
-Object.assign(globalThis, { showTool, askView, forwardedCalls, openedLinks, reportedSizes });
+/** Tells the view shown last that its tool call was cancelled (ui/notifications/tool-cancelled). */
+async function cancelTool(reason: string): Promise<void> {
+  if (shownBridge === undefined) throw new Error('No view is shown');
+  await shownBridge.sendToolCancelled({ reason });
+}
+
+Object.assign(globalThis, { showTool, askView, cancelTool, forwardedCalls, openedLinks, reportedSizes });
