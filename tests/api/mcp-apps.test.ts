@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appViewFile } from '../../functions/hosts/static/build-output.ts';
 import { APP_VIEW_NAMES, APP_VIEWS, appViewUri } from '../../functions/mcp/app-views.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
+import { APP_VIEW_MAX_BYTES } from '../support/app-view-budget.ts';
 import { callTool, connectMcp } from '../support/mcp.ts';
 import { connectModern } from '../support/mcp-eras.ts';
 import { ROOT } from '../support/server.ts';
@@ -95,6 +96,13 @@ describe('/mcp: MCP Apps views', () => {
       // Nothing to fetch: no external script, stylesheet, image or frame.
       expect(html).not.toMatch(/<(?:script|img|iframe)[^>]*\ssrc=|<link[^>]*rel="?stylesheet/);
       expect(html).toContain('<template id="project-card">');
+    }
+  });
+
+  it('keeps each built view within its budget (a view rides in every function bundle)', () => {
+    for (const name of APP_VIEW_NAMES) {
+      const bytes = readFileSync(appViewFile(path.join(ROOT, 'dist'), name)).length;
+      expect(bytes, name).toBeLessThan(APP_VIEW_MAX_BYTES);
     }
   });
 

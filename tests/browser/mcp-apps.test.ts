@@ -3,6 +3,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_VIEW_MAX_BYTES } from '../support/app-view-budget.ts';
 import { launchChromium, watchedPage } from '../support/browser.ts';
 import { storedInbox } from '../support/contact.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
@@ -125,8 +126,8 @@ describe('MCP Apps views in a sandboxed host', () => {
       mimeType: 'text/html;profile=mcp-app',
       csp: { connectDomains: [], resourceDomains: [] },
     });
-    // The App class and its schemas make most of a view; each stays well under half a megabyte.
-    expect(shown.htmlBytes).toBeLessThan(512 * 1024);
+    // The view as the host read it over MCP, within its budget (the built files: tests/api/mcp-apps.test.ts).
+    expect(shown.htmlBytes).toBeLessThan(APP_VIEW_MAX_BYTES);
     await expect.poll(() => view.locator('.project-card__title').textContent()).toBe(project!.title);
     expect(await view.locator('#stack li').allTextContents()).toEqual(project!.stack);
     expect(await view.getByRole('link', { name: 'Project page' }).getAttribute('href')).toMatch(
@@ -138,6 +139,30 @@ describe('MCP Apps views in a sandboxed host', () => {
     await expect
       .poll(() => page.evaluate(() => (globalThis as unknown as { openedLinks: string[] }).openedLinks))
       .toEqual([expect.stringMatching(new RegExp(`/projects/${project!.slug}$`))]);
+    // The view told the host its size (ui/notifications/size-changed), and the host sized its frame to it.
+    const { size, frameHeight } = await page.evaluate(() => ({
+      size: (globalThis as unknown as { reportedSizes: { width: number; height: number }[] }).reportedSizes.at(-1),
+      frameHeight: document.querySelector('iframe')?.style.height,
+    }));
+    expect(size).toEqual({ width: expect.any(Number), height: expect.any(Number) });
+    expect(size!.height).toBeGreaterThan(100);
+    expect(frameHeight).toBe(`${size!.height}px`);
+    // A cancelled call is said in the status line, with the host's reason.
+    await page.evaluate(() =>
+      (globalThis as unknown as { cancelTool: (reason: string) => Promise<void> }).cancelTool('The user stopped it'),
+    );
+    await expect
+      .poll(() => view.locator('#view-status').textContent())
+      .toBe('The tool call was cancelled: The user stopped it');
+    // The host's own requests are answered: a ping, an empty teardown result (the host waits for
+    // it before removing the frame), and -32601 for tools/list (the view offers no tools).
+    expect(await page.evaluate(() => (globalThis as unknown as { askView: () => Promise<unknown> }).askView())).toEqual(
+      {
+        ping: { result: {} },
+        toolsList: { errorCode: -32601 },
+        teardown: { result: {} },
+      },
+    );
     expect(unexpected(problems)).toEqual([]);
   });
 

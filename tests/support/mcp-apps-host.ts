@@ -32,6 +32,11 @@ interface Shown {
 const forwardedCalls: string[] = [];
 /** The links views asked this host to open (ui/open-link); a host would open them in a tab. */
 const openedLinks: string[] = [];
+/** The sizes the view reported (ui/notifications/size-changed), each of which this host gave its frame. */
+const reportedSizes: { width?: number; height?: number }[] = [];
+
+/** The bridge to the view shown last, for the host's own requests to it. */
+let shownBridge: AppBridge | undefined;
 
 let connected: Promise<Client> | undefined;
 
@@ -68,7 +73,8 @@ async function showTool(name: string, args: Record<string, unknown>, call: boole
   iframe.style.border = ui?.prefersBorder ? '1px solid #d8dee4' : '0';
   document.body.replaceChildren(iframe);
   const bridge = new AppBridge(mcp, HOST, { openLinks: {}, serverTools: {} });
-  bridge.onsizechange = ({ height }) => {
+  bridge.onsizechange = ({ width, height }) => {
+    reportedSizes.push({ width, height });
     if (height !== undefined) iframe.style.height = `${height}px`;
   };
   bridge.onsandboxready = () => {
@@ -89,6 +95,7 @@ async function showTool(name: string, args: Record<string, unknown>, call: boole
   };
   iframe.src = SANDBOX_URL;
   await initialized;
+  shownBridge = bridge;
   await bridge.sendToolInput({ arguments: args });
   if (call) await bridge.sendToolResult((await mcp.callTool({ name, arguments: args })) as CallToolResult);
   return {
@@ -100,4 +107,33 @@ async function showTool(name: string, args: Record<string, unknown>, call: boole
   };
 }
 
-Object.assign(globalThis, { showTool, forwardedCalls, openedLinks });
+/** What the view answered a request of the host: its result, or its JSON-RPC error's code. */
+type Answer = { result: unknown } | { errorCode: unknown };
+
+/**
+ * The host's requests to the view shown last, as the host sends them, and how the view answered
+ * each: a ping, the list of tools it offers (it offers none), and the teardown a host sends
+ * before it removes the frame, which it should wait for (ext-apps specification, "Cleanup").
+ */
+async function askView(): Promise<Record<'ping' | 'toolsList' | 'teardown', Answer>> {
+  const bridge = shownBridge;
+  if (bridge === undefined) throw new Error('No view is shown');
+  const answer = (sent: Promise<unknown>): Promise<Answer> =>
+    sent.then(
+      (result) => ({ result }),
+      (error: { code?: unknown }) => ({ errorCode: error.code }),
+    );
+  return {
+    ping: await answer(bridge.request({ method: 'ping' })),
+    toolsList: await answer(bridge.listTools({})),
+    teardown: await answer(bridge.teardownResource({})),
+  };
+}
+
+/** Tells the view shown last that its tool call was cancelled (ui/notifications/tool-cancelled). */
+async function cancelTool(reason: string): Promise<void> {
+  if (shownBridge === undefined) throw new Error('No view is shown');
+  await shownBridge.sendToolCancelled({ reason });
+}
+
+Object.assign(globalThis, { showTool, askView, cancelTool, forwardedCalls, openedLinks, reportedSizes });

@@ -10,18 +10,23 @@ const status = byId('view-status');
 const button = form.querySelector('button');
 let key = crypto.randomUUID();
 
-const app = startView<{ success: boolean }>('contact-form', ({ success }) => {
-  status.textContent = success ? 'Message sent. Thank you!' : 'The message was not sent.';
-});
-// What the agent sent, shown in the form, so a person sees which message it was.
-app.ontoolinput = ({ arguments: args }) => {
-  for (const field of CONTACT_FIELDS) {
-    const value = args?.[field];
-    const input = form.elements.namedItem(field);
-    if (typeof value === 'string' && (input instanceof HTMLInputElement || input instanceof HTMLTextAreaElement))
-      input.value = value;
-  }
-};
+const host = startView<{ success: boolean }>(
+  'contact-form',
+  ({ success }) => {
+    status.textContent = success ? 'Message sent. Thank you!' : 'The message was not sent.';
+  },
+  {
+    // What the agent sent, shown in the form, so a person sees which message it was.
+    toolInput: (args) => {
+      for (const field of CONTACT_FIELDS) {
+        const value = args[field];
+        const input = form.elements.namedItem(field);
+        if (typeof value === 'string' && (input instanceof HTMLInputElement || input instanceof HTMLTextAreaElement))
+          input.value = value;
+      }
+    },
+  },
+);
 
 /** The message of a failed call: the API's Error body, or the host's refusal. */
 function failure(text: string | undefined): string {
@@ -40,12 +45,11 @@ form.addEventListener('submit', (event) => {
   );
   if (button) button.disabled = true;
   status.textContent = 'Sending…';
-  app
-    .callServerTool({ name: 'submit_contact', arguments: { ...values, idempotency_key: key } })
+  host
+    .callServerTool('submit_contact', { ...values, idempotency_key: key })
     .then((result) => {
       if (result.isError === true) {
-        const block = result.content.find((item) => item.type === 'text');
-        status.textContent = failure(block?.type === 'text' ? block.text : undefined);
+        status.textContent = failure(result.content?.find((item) => item.type === 'text')?.text);
         return;
       }
       status.textContent = 'Message sent. Thank you!';

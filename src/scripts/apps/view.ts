@@ -1,15 +1,8 @@
-// What every MCP Apps view shares: the ext-apps App (the view's side of the host's bridge), the
-// tool result as the view's data, links opened by the host, and the project card the pages show.
-import { App } from '@modelcontextprotocol/ext-apps';
+// What every MCP Apps view shares: the bridge to the host (./host-bridge.ts), the tool result as
+// the view's data, links opened by the host, and the project card the pages show.
 import type { Project } from '../../../functions/projects/schema.ts';
 import { domainLabel } from '../../../functions/projects/project-markdown.ts';
-
-/** What a tool result carries: the API's JSON as structuredContent, or an Error body as text. */
-interface ToolResult {
-  isError?: boolean;
-  structuredContent?: unknown;
-  content?: readonly { type: string; text?: string }[];
-}
+import { connectToHost, type HostBridge, type ToolResult, type ViewHandlers } from './host-bridge.ts';
 
 /** The element of the view's document with this id; a view's markup is fixed at build. */
 export function byId<Kind extends HTMLElement = HTMLElement>(id: string): Kind {
@@ -34,23 +27,35 @@ function showError(result: ToolResult): void {
  * Connects the view to its host and renders each tool result it is sent. A sandboxed view may
  * not navigate, so a link is handed to the host (ui/open-link), which opens it or asks first.
  */
-export function startView<Data>(name: string, render: (data: Data, app: App) => void): App {
-  const app = new App({ name: `portfolio-${name}`, version: '1.0.0' });
-  app.ontoolresult = (result) => {
-    if (result.isError === true || result.structuredContent === undefined) showError(result);
-    else {
-      byId('view-status').textContent = '';
-      render(result.structuredContent as Data, app);
-    }
-  };
+export function startView<Data>(
+  name: string,
+  render: (data: Data) => void,
+  handlers: Omit<ViewHandlers, 'toolResult'> = {},
+): HostBridge {
+  const status = byId('view-status');
+  const host = connectToHost(
+    { name: `portfolio-${name}`, version: '1.0.0' },
+    {
+      toolCancelled: (reason) => (status.textContent = `The tool call was cancelled${reason ? `: ${reason}` : '.'}`),
+      ...handlers,
+      toolResult: (result) => {
+        if (result.isError === true || result.structuredContent === undefined) showError(result);
+        else {
+          status.textContent = '';
+          render(result.structuredContent as Data);
+        }
+      },
+    },
+  );
   document.addEventListener('click', (event) => {
     const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
     if (!(link instanceof HTMLAnchorElement) || link.getAttribute('href')?.startsWith('#')) return;
     event.preventDefault();
-    void app.openLink({ url: link.href });
+    host.openLink(link.href).catch((error: unknown) => {
+      status.textContent = error instanceof Error ? error.message : 'The host did not open the link.';
+    });
   });
-  void app.connect();
-  return app;
+  return host;
 }
 
 /** A copy of the view's `<template id=...>` content (markup Astro built from the pages' components). */
