@@ -41,6 +41,12 @@ const STATEFUL_SYSTEM = [
   'tests/system/contact-notify.test.ts',
   'tests/system/contact-process.test.ts',
 ];
+/**
+ * expect.poll gives up after 1 s by default; on a loaded machine a page or a job can take longer
+ * to get there, and only a hang should fail. Each project sets it: projects do not inherit.
+ */
+const POLL = { poll: { timeout: 30_000 } };
+
 export default defineConfig({
   test: {
     // Two workers suit a 2-core machine; each system file starts its own server.
@@ -50,6 +56,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
+          expect: POLL,
           testTimeout: 15_000,
           hookTimeout: 15_000,
         },
@@ -59,6 +66,7 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           globalSetup: SHARED_SERVERS,
+          expect: POLL,
           testTimeout: 60_000,
           hookTimeout: 30_000,
         },
@@ -69,6 +77,7 @@ export default defineConfig({
           include: STATEFUL_API,
           globalSetup: SHARED_SERVERS,
           env: { TEST_ENGINE: 'shared' },
+          expect: POLL,
           testTimeout: 60_000,
           hookTimeout: 30_000,
         },
@@ -79,6 +88,7 @@ export default defineConfig({
           include: ['tests/system/**/*.test.ts', 'tests/browser/**/*.test.ts'],
           exclude: ['tests/system/multi-instance*.test.ts'],
           globalSetup: SHARED_SERVERS,
+          expect: POLL,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -89,6 +99,7 @@ export default defineConfig({
           include: [...STATEFUL_SYSTEM, 'tests/system/multi-instance*.test.ts', 'tests/system/function-*.test.ts'],
           globalSetup: SHARED_SERVERS,
           env: { TEST_ENGINE: 'shared' },
+          expect: POLL,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

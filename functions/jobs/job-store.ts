@@ -93,7 +93,10 @@ export interface JobStore {
   claimNext(worker: string, shares: RunShares, leaseMs: number, now: number): Promise<ClaimedJob | undefined>;
   /** Extends the lease; false when the job is no longer this worker's (taken over, or expired). */
   renewLease(id: string, worker: string, leaseMs: number, now: number): Promise<boolean>;
-  /** Progress of a job this worker holds; ignored when it no longer does. */
+  /**
+   * Progress of a job this worker holds; ignored when it no longer does, and when below what is
+   * stored: the worker sends its reports without waiting, and on a pool two can land out of order.
+   */
   setProgress(id: string, worker: string, progress: number, now: number): Promise<void>;
   /**
    * Stores how the worker's run ended, fenced: only while the job is still running under this

@@ -49,6 +49,9 @@ describe.each(STORE_ENGINES)('the job store on $name', ({ name, skip, open, inst
     expect(await store.claimNext('worker-b', RUN, 1000, T + 2)).toBeUndefined();
     await store.setProgress('job-1', 'worker-a', 0.5, T + 3);
     expect(await store.find('job-1', false, T + 4)).toMatchObject({ status: 'running', progress: 0.5 });
+    // An earlier report that lands late (reports are not awaited one by one) does not move it back.
+    await store.setProgress('job-1', 'worker-a', 0.25, T + 4);
+    expect(await store.find('job-1', false, T + 4)).toMatchObject({ status: 'running', progress: 0.5 });
     expect(await store.finish('job-1', 'worker-a', { result: { total: 3 } }, 10, T + 5)).toBe(true);
     expect(await store.find('job-1', false, T + 6)).toMatchObject({
       status: 'succeeded',

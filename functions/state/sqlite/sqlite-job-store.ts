@@ -42,7 +42,7 @@ export class SqliteJobStore implements JobStore {
       ),
       renew: db.prepare("UPDATE jobs SET lease_until = ? WHERE id = ? AND locked_by = ? AND status = 'running'"),
       progress: db.prepare(
-        "UPDATE jobs SET progress = ?, updated_at = ? WHERE id = ? AND locked_by = ? AND status = 'running'",
+        "UPDATE jobs SET progress = MAX(progress, ?), updated_at = ? WHERE id = ? AND locked_by = ? AND status = 'running'",
       ),
       succeed: db.prepare(
         "UPDATE jobs SET status = 'succeeded', progress = 1, result = ?, updated_at = ?, locked_by = NULL, lease_until = NULL WHERE id = ? AND locked_by = ? AND status = 'running'",
