@@ -62,7 +62,11 @@ async function precompress(file: string): Promise<number> {
 let next = 0;
 let written = 0;
 async function worker(): Promise<void> {
-  for (let file = files[next++]; file !== undefined; file = files[next++]) written += await precompress(file);
+  for (let file = files[next++]; file !== undefined; file = files[next++]) {
+    // Not `written += await ...`: that reads `written` before the await, and the other workers' counts would be lost.
+    const count = await precompress(file);
+    written += count;
+  }
 }
 await Promise.all(Array.from({ length: PARALLEL }, worker));
 const { made, reused } = buildCacheCounts('precompress');
