@@ -40,32 +40,29 @@ const compressors: Record<Suffix, { settings: string; compress: (body: Buffer) =
 };
 const variantSuffixes = Object.keys(compressors);
 
+/** Each compressible file with its body, largest first: the pool starts on the slowest, so no thread is left alone with a big one at the end. */
 const files = readdirSync(ROOT, { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile())
   .map((entry) => path.join(entry.parentPath, entry.name))
   .filter((file) => !variantSuffixes.includes(path.extname(file)))
-  .filter((file) => isCompressible(mediaTypeFor(`/${path.relative(ROOT, file).split(path.sep).join('/')}`)));
-
-async function precompress(file: string): Promise<number> {
-  const body = readFileSync(file);
-  if (body.length < MIN_BYTES) return 0;
-  let written = 0;
-  for (const [suffix, { settings, compress }] of Object.entries(compressors)) {
-    const bytes = await cachedOutput('precompress', contentKey([settings, body]), () => compress(body));
-    if (bytes.length >= body.length) continue;
-    writeFileSync(`${file}${suffix}`, bytes);
-    written++;
-  }
-  return written;
-}
+  .filter((file) => isCompressible(mediaTypeFor(`/${path.relative(ROOT, file).split(path.sep).join('/')}`)))
+  .map((file) => ({ file, body: readFileSync(file) }))
+  .filter(({ body }) => body.length >= MIN_BYTES)
+  .sort((a, b) => b.body.length - a.body.length);
+/** One task per variant of each file, so a big file's two variants are made side by side. */
+const tasks = files.flatMap(({ file, body }) =>
+  Object.entries(compressors).map(([suffix, { settings, compress }]) => ({ file, body, suffix, settings, compress })),
+);
 
 let next = 0;
 let written = 0;
 async function worker(): Promise<void> {
-  for (let file = files[next++]; file !== undefined; file = files[next++]) {
-    // Not `written += await ...`: that reads `written` before the await, and the other workers' counts would be lost.
-    const count = await precompress(file);
-    written += count;
+  for (let task = tasks[next++]; task !== undefined; task = tasks[next++]) {
+    const { file, body, suffix, settings, compress } = task;
+    const bytes = await cachedOutput('precompress', contentKey([settings, body]), () => compress(body));
+    if (bytes.length >= body.length) continue;
+    writeFileSync(`${file}${suffix}`, bytes);
+    written++;
   }
 }
 await Promise.all(Array.from({ length: PARALLEL }, worker));

@@ -11,9 +11,10 @@
  *   BENCH_SCALE_REBUILD=1         also rebuild after editing one project, to time a warm rebuild
  *   BENCH_SCALE_BENCH=0           build and measure the output only, no traffic
  *
- * The copy's build cache (BUILD_CACHE_DIR) is a folder of the copy's own, so the first build is
- * cold whatever earlier builds left in node_modules/.cache. BENCH_RUNS, BENCH_SECONDS and the
- * other variables of bench/run.ts pass through.
+ * The copy's node_modules is a folder of its own holding a link to each installed package, so
+ * Astro's cache and the build cache (node_modules/.astro, src/lib/build-cache.ts) start empty: the
+ * first build is cold whatever earlier builds left. BENCH_RUNS, BENCH_SECONDS and the other
+ * variables of bench/run.ts pass through.
  */
 import { spawn } from 'node:child_process';
 import {
@@ -41,7 +42,6 @@ if (!Number.isInteger(count) || count < 1) {
 
 const LEFT_OUT = new Set(['node_modules', 'dist', '.git', '.astro']);
 const copy = path.resolve(process.env.BENCH_SCALE_DIR ?? mkdtempSync(path.join(tmpdir(), `portfolio-scale-${count}-`)));
-const cacheDir = path.join(copy, '.build-cache');
 const TARGETS = (process.env.BENCH_SCALE_TARGETS ?? 'GET /api/v1/projects,search,contact').split(',').filter(Boolean);
 
 function log(line: string): void {
@@ -62,7 +62,7 @@ function run(
       env: {
         ...process.env,
         PATH: `${path.join(copy, 'node_modules/.bin')}:${process.env.PATH}`,
-        BUILD_CACHE_DIR: cacheDir,
+        BUILD_CACHE_DIR: '',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -113,7 +113,12 @@ cpSync(ROOT, copy, {
   recursive: true,
   filter: (source) => !LEFT_OUT.has(path.basename(source)) || path.dirname(source) !== path.resolve(ROOT),
 });
-symlinkSync(realpathSync(path.join(ROOT, 'node_modules')), path.join(copy, 'node_modules'));
+const modules = realpathSync(path.join(ROOT, 'node_modules'));
+mkdirSync(path.join(copy, 'node_modules'));
+for (const name of readdirSync(modules)) {
+  if (name === '.astro' || name === '.cache') continue;
+  symlinkSync(path.join(modules, name), path.join(copy, 'node_modules', name));
+}
 mkdirSync(path.join(copy, '.bench-scale'), { recursive: true });
 const projectsDir = path.join(copy, 'content/projects');
 generateProjects(projectsDir, count);

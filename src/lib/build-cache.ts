@@ -5,12 +5,15 @@ import path from 'node:path';
 /**
  * A content-addressed cache for what the build makes slowly (Open Graph images, precompressed
  * variants): an output is stored under the hash of every input that decides it, so an unchanged
- * input is read back instead of made again, and a changed one gets a new key. It lives in
- * `node_modules/.cache/`, which Netlify, Vercel and Cloudflare Pages keep between builds;
- * BUILD_CACHE_DIR puts it elsewhere (the scale bench gives each copy its own, to measure a cold
- * build). Nothing is ever invalidated: a stale entry is only an unused file.
+ * input is read back instead of made again, and a changed one gets a new key. Nothing is ever
+ * invalidated: a stale entry is only an unused file.
+ *
+ * It lives beside Astro's own cache, in `node_modules/.astro/`, the one folder all three hosts keep
+ * between builds: Cloudflare Pages keeps exactly `node_modules/.astro` for an Astro project (and not
+ * `node_modules/.cache`; Cloudflare Pages docs, "Build caching" > "Frameworks"), Netlify and Vercel
+ * keep `node_modules`. BUILD_CACHE_DIR puts it elsewhere.
  */
-export const BUILD_CACHE_DEFAULT = 'node_modules/.cache/agent-ready-portfolio';
+export const BUILD_CACHE_DEFAULT = 'node_modules/.astro/portfolio-build-cache';
 
 /** The folder of one kind of output (`og`, `precompress`), resolved when asked so a test can point it elsewhere. */
 export function buildCacheDir(kind: string): string {
