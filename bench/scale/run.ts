@@ -48,16 +48,26 @@ function log(line: string): void {
   process.stderr.write(`bench:scale: ${line}\n`);
 }
 
-/** Runs a shell command in the copy, its output into a log file; resolves with its seconds, or rejects on failure. */
-function run(
-  command: string,
-  logName: string,
-  env: Record<string, string> = {},
-): Promise<{ seconds: number; output: string }> {
+/** The CPU seconds (user and system) of a finished shell's children, from the `times` builtin's second line. */
+function childCpuSeconds(timesOutput: string): number {
+  const line = timesOutput.trim().split('\n').at(-1) ?? '';
+  return [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, min, sec]) => sum + Number(min) * 60 + Number(sec), 0);
+}
+
+interface Ran {
+  seconds: number;
+  /** CPU time of the command's processes: on a shared machine the steadier figure. */
+  cpuSeconds: number;
+  output: string;
+}
+
+/** Runs a shell command in the copy, its output into a log file; resolves with its wall and CPU seconds, or rejects on failure. */
+function run(command: string, logName: string, env: Record<string, string> = {}): Promise<Ran> {
   const logFile = path.join(copy, '.bench-scale', `${logName}.log`);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], {
+    // `times` on fd 3: the CPU the command's processes used, apart from their own output.
+    const child = spawn('bash', ['-c', `${command}\nstatus=$?\ntimes >&3\nexit $status`], {
       cwd: copy,
       env: {
         ...process.env,
@@ -65,29 +75,32 @@ function run(
         BUILD_CACHE_DIR: '',
         ...env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     const chunks: Buffer[] = [];
+    const times: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stdio[3]!.on('data', (chunk: Buffer) => times.push(chunk));
     child.on('close', (code) => {
       const output = Buffer.concat(chunks).toString();
       writeFileSync(logFile, output);
-      if (code === 0) resolve({ seconds: (performance.now() - started) / 1000, output });
+      const seconds = (performance.now() - started) / 1000;
+      if (code === 0) resolve({ seconds, cpuSeconds: childCpuSeconds(Buffer.concat(times).toString()), output });
       else reject(new Error(`${command} exited with ${code}; see ${logFile}`));
     });
   });
 }
 
 /** Each step of `npm run build`, as package.json lists them, timed on its own. */
-async function timedBuild(label: string): Promise<{ step: string; seconds: number; output: string }[]> {
+async function timedBuild(label: string): Promise<(Ran & { step: string })[]> {
   const build = (JSON.parse(readFileSync(path.join(copy, 'package.json'), 'utf8')) as { scripts: { build: string } })
     .scripts.build;
   const steps = [];
   for (const [index, step] of build.split(' && ').entries()) {
-    const { seconds, output } = await run(step, `${label}-${index}`);
-    log(`${label}: ${step}: ${seconds.toFixed(1)} s`);
-    steps.push({ step, seconds, output });
+    const ran = await run(step, `${label}-${index}`);
+    log(`${label}: ${step}: ${ran.seconds.toFixed(1)} s, ${ran.cpuSeconds.toFixed(1)} s CPU`);
+    steps.push({ step, ...ran });
   }
   return steps;
 }
@@ -130,7 +143,7 @@ const client = sizeOf(path.join(copy, 'dist/client'));
 const dist = sizeOf(path.join(copy, 'dist'));
 const ogLine = steps.map(({ output }) => /Open Graph images: [^(\n]*/.exec(output)?.[0]).find(Boolean);
 
-let rebuild: { seconds: number; og: string | undefined } | undefined;
+let rebuild: { seconds: number; cpuSeconds: number; og: string | undefined } | undefined;
 if (process.env.BENCH_SCALE_REBUILD === '1') {
   // One project's description edited: its page, its card and the lists that show it change.
   const edited = path.join(projectsDir, projects.sort().at(-1)!);
@@ -138,6 +151,7 @@ if (process.env.BENCH_SCALE_REBUILD === '1') {
   const again = await timedBuild('rebuild');
   rebuild = {
     seconds: again.reduce((sum, { seconds }) => sum + seconds, 0),
+    cpuSeconds: again.reduce((sum, { cpuSeconds }) => sum + cpuSeconds, 0),
     og: again.map(({ output }) => /Open Graph images: [^(\n]*/.exec(output)?.[0]).find(Boolean),
   };
 }
@@ -180,15 +194,21 @@ if (process.env.BENCH_SCALE_BENCH !== '0') {
 }
 
 const total = steps.reduce((sum, { seconds }) => sum + seconds, 0);
+const totalCpu = steps.reduce((sum, { cpuSeconds }) => sum + cpuSeconds, 0);
 const lines = [
   '',
   `Scale: ${projects.length} projects, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}; copy in ${copy}`,
   '',
-  '| build step | time |',
-  '|---|---|',
-  ...steps.map(({ step, seconds }) => `| \`${step.replace(/^node (--import tsx )?/, '')}\` | ${minutes(seconds)} |`),
-  `| **npm run build** | **${minutes(total)}** |`,
-  ...(rebuild === undefined ? [] : [`| rebuild after editing one project | ${minutes(rebuild.seconds)} |`]),
+  '| build step | time | CPU time |',
+  '|---|---|---|',
+  ...steps.map(
+    ({ step, seconds, cpuSeconds }) =>
+      `| \`${step.replace(/^node (--import tsx )?/, '')}\` | ${minutes(seconds)} | ${minutes(cpuSeconds)} |`,
+  ),
+  `| **npm run build** | **${minutes(total)}** | **${minutes(totalCpu)}** |`,
+  ...(rebuild === undefined
+    ? []
+    : [`| rebuild after editing one project | ${minutes(rebuild.seconds)} | ${minutes(rebuild.cpuSeconds)} |`]),
   '',
   '| output | figure |',
   '|---|---|',
