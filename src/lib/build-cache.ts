@@ -13,7 +13,7 @@ import path from 'node:path';
  * `node_modules/.cache`; Cloudflare Pages docs, "Build caching" > "Frameworks"), Netlify and Vercel
  * keep `node_modules`. BUILD_CACHE_DIR puts it elsewhere.
  */
-export const BUILD_CACHE_DEFAULT = 'node_modules/.astro/portfolio-build-cache';
+const BUILD_CACHE_DEFAULT = 'node_modules/.astro/portfolio-build-cache';
 
 /** The folder of one kind of output (`og`, `precompress`), resolved when asked so a test can point it elsewhere. */
 export function buildCacheDir(kind: string): string {
