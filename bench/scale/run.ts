@@ -79,8 +79,8 @@ function run(command: string, logName: string, env: Record<string, string> = {})
     });
     const chunks: Buffer[] = [];
     const times: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stdio[3]!.on('data', (chunk: Buffer) => times.push(chunk));
     child.on('close', (code) => {
       const output = Buffer.concat(chunks).toString();
