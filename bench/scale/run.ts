@@ -141,7 +141,7 @@ log(`${projects.length} projects in ${copy}`);
 const steps = await timedBuild('build');
 const client = sizeOf(path.join(copy, 'dist/client'));
 const dist = sizeOf(path.join(copy, 'dist'));
-const ogLine = steps.map(({ output }) => /Open Graph images: [^(\n]*/.exec(output)?.[0]).find(Boolean);
+const ogLine = steps.map(({ output }) => /Open Graph images: [^(\n]*[^(\s]/.exec(output)?.[0]).find(Boolean);
 
 let rebuild: { seconds: number; cpuSeconds: number; og: string | undefined } | undefined;
 if (process.env.BENCH_SCALE_REBUILD === '1') {
@@ -152,7 +152,7 @@ if (process.env.BENCH_SCALE_REBUILD === '1') {
   rebuild = {
     seconds: again.reduce((sum, { seconds }) => sum + seconds, 0),
     cpuSeconds: again.reduce((sum, { cpuSeconds }) => sum + cpuSeconds, 0),
-    og: again.map(({ output }) => /Open Graph images: [^(\n]*/.exec(output)?.[0]).find(Boolean),
+    og: again.map(({ output }) => /Open Graph images: [^(\n]*[^(\s]/.exec(output)?.[0]).find(Boolean),
   };
 }
 
@@ -226,7 +226,7 @@ const lines = [
         ...targets.map((row) =>
           row.length === 1
             ? `| ${row[0]} | | | | | | |`
-            : `| ${row[0]} | ${row[1]} | ${row[3]} | ${row[6]} | ${row[9]} | ${row[10]} | ${row[11]} |`,
+            : `| ${row[0]} | ${row[1]} | ${row[3]} | ${row[5]} | ${row[9]} | ${row[10]} | ${row[11]} |`,
         ),
         '',
       ]),
