@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
+import { cachedOutput, contentKey } from './build-cache.ts';
 
 /**
  * Open Graph images, drawn at build as SVG and rendered to PNG by sharp (librsvg with the system's
@@ -101,22 +103,48 @@ export function ogImageSvg(card: OgCard): string {
 }
 
 /**
+ * What decides a PNG besides its SVG or cover: this drawing code and the renderer. Raise the
+ * version when a change here alters the pixels without altering the SVG (sharp's options, say);
+ * the SVG itself carries the text, layout, colours and font names.
+ */
+const OG_DRAWING_VERSION = 1;
+const RENDERER = JSON.stringify(sharp.versions);
+const OG_CACHE = 'og';
+
+/**
  * The card as PNG bytes, about 13 ms and 65 KB each here. A palette PNG would be half the size but
  * costs ten times the time to quantize; nobody loads these images with the page.
  */
-export function renderOgImage(card: OgCard): Promise<Buffer> {
+export function drawOgImage(card: OgCard): Promise<Buffer> {
   return sharp(Buffer.from(ogImageSvg(card)))
     .png()
     .toBuffer();
+}
+
+/** drawOgImage's PNG, drawn only when no earlier build drew the same card (src/lib/build-cache.ts). */
+export function renderOgImage(card: OgCard): Promise<Buffer> {
+  const svg = ogImageSvg(card);
+  return cachedOutput(OG_CACHE, contentKey(['card', String(OG_DRAWING_VERSION), RENDERER, svg]), () =>
+    drawOgImage(card),
+  );
 }
 
 /**
  * A project's cover as its Open Graph image: scaled to cover OG_IMAGE_SIZE and cropped around
  * the centre, so a preview shows the project itself rather than the text card.
  */
-export function renderCoverOgImage(file: string): Promise<Buffer> {
+export function drawCoverOgImage(file: string): Promise<Buffer> {
   return sharp(file)
     .resize({ ...OG_IMAGE_SIZE, fit: 'cover', position: 'centre' })
     .png()
     .toBuffer();
+}
+
+/** drawCoverOgImage's PNG, keyed by the cover's bytes, drawn only when no earlier build drew it. */
+export function renderCoverOgImage(file: string): Promise<Buffer> {
+  const cover = readFileSync(file);
+  const size = `${OG_IMAGE_SIZE.width}x${OG_IMAGE_SIZE.height}`;
+  return cachedOutput(OG_CACHE, contentKey(['cover', String(OG_DRAWING_VERSION), RENDERER, size, cover]), () =>
+    drawCoverOgImage(file),
+  );
 }

@@ -1,13 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import {
-  escapeSvgText,
-  ogImageAlt,
-  ogImageSvg,
-  OG_IMAGE_SIZE,
-  renderOgImage,
-  wrapText,
-} from '../../src/lib/og-image.ts';
+import { escapeSvgText, ogImageAlt, ogImageSvg, OG_IMAGE_SIZE, drawOgImage, wrapText } from '../../src/lib/og-image.ts';
 
 const card = {
   eyebrow: 'Ada Lindqvist',
@@ -39,7 +32,7 @@ describe('the card', () => {
   });
 
   it('renders to a PNG of 1200x630', async () => {
-    const metadata = await sharp(await renderOgImage(card)).metadata();
+    const metadata = await sharp(await drawOgImage(card)).metadata();
     expect(metadata).toMatchObject({ format: 'png', ...OG_IMAGE_SIZE });
   });
 
