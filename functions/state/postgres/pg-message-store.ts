@@ -26,21 +26,32 @@ import {
 import { withPostgres } from './pg-errors.ts';
 import { inTransaction } from './pg-transaction.ts';
 
-/** The key's answer, which ends its claim: recorded only while the claim is still this request's token. */
-const RECORD_ANSWER = `
-  UPDATE idempotency SET state = 'done', token = NULL, locked_until = NULL,
-    fingerprint = $5, status = $6, body = $7, expires_at = $8
-  WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4`;
-
-const INSERT_MESSAGE = `
-  INSERT INTO messages (${NEW_MESSAGE_COLUMNS})
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-  RETURNING id`;
-
-/** One pending delivery per channel in $2, due at $3. */
-const QUEUE_DELIVERIES = `
-  INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
-  SELECT $1, channel, 'pending', 0, $3 FROM unnest($2::text[]) AS channel`;
+/**
+ * A submission in one statement, so one round trip and, outside a sandbox share's transaction,
+ * no BEGIN or COMMIT of its own: the key's answer (which ends its claim, only while the claim is
+ * still this request's token: $4), the message, and its outbox (one pending delivery per channel
+ * in $19, due when it was stored). The message and its deliveries are written only when the answer
+ * was, and a single statement commits all or nothing, as the transaction of SqliteMessageStore
+ * does. The foreign key of the deliveries is checked at the statement's end, when the message is
+ * there. Parameters are typed here: an INSERT ... SELECT does not take its columns' types.
+ * Returns the message's id, or no row when the claim was no longer this request's.
+ */
+const STORE_SUBMISSION = `
+  WITH answered AS (
+    UPDATE idempotency SET state = 'done', token = NULL, locked_until = NULL,
+      fingerprint = $5, status = $6, body = $7, expires_at = $8
+    WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4
+    RETURNING 1
+  ), stored AS (
+    INSERT INTO messages (${NEW_MESSAGE_COLUMNS})
+      SELECT $9::boolean, $10::text, $11::text, $12::text, $13::bigint, $14::text, $15::text, $16::text, $17::text,
+        $18::integer FROM answered
+    RETURNING id
+  ), queued AS (
+    INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
+      SELECT stored.id, channel, 'pending', 0, $13::bigint FROM stored, unnest($19::text[]) AS channel
+  )
+  SELECT id FROM stored`;
 
 /**
  * Serializes the writes that change sandbox shares (a sandbox submission, the retention purge)
@@ -96,31 +107,34 @@ export class PgMessageStore implements MessageStore {
 
   storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
     const { ref, sandboxShare: share } = submission;
+    const values = this.submissionValues(submission, now);
     return withPostgres(async () => {
-      // One transaction, in SqliteMessageStore's steps: a throw in any of them leaves none of them stored.
-      const id = await inTransaction(
-        this.pool,
-        async (client) => {
-          if (!(await this.recordAnswer(client, submission, now))) return null;
-          const id = await insertMessage(client, submission, now);
-          await queueDeliveries(client, id, submission.channels, now);
-          if (share !== undefined) await trimShares(client, share);
-          return id;
-        },
-        share === undefined ? 'BEGIN' : `BEGIN; ${LOCK_SHARES}`,
-      );
+      // A sandbox message trims its shares in the same transaction, under the shares' lock (see
+      // LOCK_SHARES); any other message is the one statement, committed on its own.
+      const id =
+        share === undefined
+          ? await storedId(this.pool, values)
+          : await inTransaction(
+              this.pool,
+              async (client) => {
+                const id = await storedId(client, values);
+                if (id !== null) await trimShares(client, share);
+                return id;
+              },
+              `BEGIN; ${LOCK_SHARES}`,
+            );
       if (id !== null) return { stored: true, id };
       const earlier = await this.pool.query<RecordedAnswer>(EARLIER_ANSWER, [ref.scope, ref.sandbox, ref.key, now]);
       return { stored: false, earlier: earlier.rows[0] };
     });
   }
 
-  /** Records the key's answer, which ends its claim; false when the claim is no longer this request's. */
-  private async recordAnswer(client: PoolClient, { ref, token, answer }: Submission, now: number): Promise<boolean> {
+  /** The parameters of STORE_SUBMISSION, in its order. */
+  private submissionValues(submission: Submission, now: number): unknown[] {
+    const { ref, token, answer, channels } = submission;
     const { fingerprint, status, body } = answer;
-    const expiresAt = now + this.ttlMs;
-    const parameters = [ref.scope, ref.sandbox, ref.key, token, fingerprint, status, body, expiresAt];
-    return (await client.query(RECORD_ANSWER, parameters)).rowCount === 1;
+    const keyAnswer = [ref.scope, ref.sandbox, ref.key, token, fingerprint, status, body, now + this.ttlMs];
+    return [...keyAnswer, ...newMessageValues(submission, now), channels];
   }
 
   list({ sandbox, folder, since, unreadOnly, limit }: InboxQuery): Promise<StoredMessage[]> {
@@ -231,20 +245,10 @@ export class PgMessageStore implements MessageStore {
   }
 }
 
-/** Inserts the message; returns its id. */
-async function insertMessage(client: PoolClient, submission: Submission, now: number): Promise<number> {
-  const { rows } = await client.query<{ id: number }>(INSERT_MESSAGE, [...newMessageValues(submission, now)]);
-  return rows[0]!.id;
-}
-
-/** The message's outbox: one pending delivery per channel, due now. */
-async function queueDeliveries(
-  client: PoolClient,
-  id: number,
-  channels: readonly Channel[],
-  now: number,
-): Promise<void> {
-  if (channels.length > 0) await client.query(QUEUE_DELIVERIES, [id, channels, now]);
+/** Runs STORE_SUBMISSION: the new message's id, or null when the claim was no longer this request's. */
+async function storedId(on: Pick<PoolClient, 'query'>, values: unknown[]): Promise<number | null> {
+  const { rows } = await on.query<{ id: number }>(STORE_SUBMISSION, values);
+  return rows[0]?.id ?? null;
 }
 
 /** Deletes the oldest messages of each share the new message counts against until the share fits again. */
