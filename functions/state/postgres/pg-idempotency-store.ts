@@ -8,10 +8,21 @@ import { isUnavailable, withPostgres } from './pg-errors.ts';
  * Takes the key unless someone holds it: a new row, or a row whose answer expired or whose
  * claim's lease passed (its holder died). The row is the lock, committed on its own, so every
  * instance sees it. An in-flight claim expires with its lease.
+ *
+ * The claim commits without waiting for its WAL to reach the disk (synchronous_commit off for
+ * this transaction only, set in the statement, so it holds through a transaction-mode pooler).
+ * It is visible to every instance at once all the same; what a crash of the database can lose
+ * is the claim alone, which frees the key: the request holding it loses its connection with
+ * the crash, so it stores nothing, and its retry claims the key anew. The answer and the
+ * message (PgMessageStore.storeSubmission) still commit durably before the answer goes out,
+ * and that commit flushes the claim's WAL with its own. One disk flush per message, not two.
+ * Parameters are typed here: an INSERT ... SELECT does not take its columns' types.
  */
 const CLAIM = `
   INSERT INTO idempotency AS held (scope, sandbox, key, state, token, locked_until, created_at, expires_at)
-  VALUES ($1, $2, $3, 'in_flight', $4, $5::bigint + $6::bigint, $5, $5::bigint + $6::bigint)
+    SELECT $1::text, $2::boolean, $3::text, 'in_flight', $4::text, $5::bigint + $6::bigint, $5::bigint,
+      $5::bigint + $6::bigint
+    WHERE set_config('synchronous_commit', 'off', true) = 'off'
   ON CONFLICT (scope, sandbox, key) DO UPDATE SET
     state = 'in_flight', token = EXCLUDED.token, locked_until = EXCLUDED.locked_until,
     fingerprint = NULL, status = NULL, body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
