@@ -24,34 +24,48 @@ import {
   type MessageRow,
 } from '../message-rows.ts';
 import { withPostgres } from './pg-errors.ts';
+import { PgGroupCommit } from './pg-group-commit.ts';
 import { inTransaction } from './pg-transaction.ts';
 
 /**
- * A submission in one statement, so one round trip and, outside a sandbox share's transaction,
- * no BEGIN or COMMIT of its own: the key's answer (which ends its claim, only while the claim is
- * still this request's token: $4), the message, and its outbox (one pending delivery per channel
- * in $19, due when it was stored). The message and its deliveries are written only when the answer
- * was, and a single statement commits all or nothing, as the transaction of SqliteMessageStore
- * does. The foreign key of the deliveries is checked at the statement's end, when the message is
- * there. Parameters are typed here: an INSERT ... SELECT does not take its columns' types.
- * Returns the message's id, or no row when the claim was no longer this request's.
+ * Submissions in one statement, so one round trip and, outside a sandbox share's transaction,
+ * no BEGIN or COMMIT of their own: for each, the key's answer (which ends its claim, only while
+ * the claim is still this request's token), the message, and its outbox (one pending delivery
+ * per channel, due when it was stored). A message and its deliveries are written only when its
+ * answer was, and a single statement commits all or nothing, as the transaction of
+ * SqliteMessageStore does. Each parameter is an array with an element per submission, in
+ * SUBMISSION_COLUMNS' order (channels joined by commas); ids are drawn first so that each comes
+ * back beside its submission's ordinal. The deliveries' foreign key is checked at the statement's
+ * end, when the messages are there. Returns (ord, id) for each submission stored; one whose
+ * claim was no longer its request's has no row.
  */
-const STORE_SUBMISSION = `
-  WITH answered AS (
+const STORE_SUBMISSIONS = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[],
+      $8::bigint[], $9::boolean[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::text[], $15::text[],
+      $16::text[], $17::text[], $18::integer[], $19::text[])
+    WITH ORDINALITY AS submitted (scope, key_sandbox, key, token, fingerprint, status, body, expires_at,
+      ${NEW_MESSAGE_COLUMNS}, channels, ord)
+  ), answered AS (
     UPDATE idempotency SET state = 'done', token = NULL, locked_until = NULL,
-      fingerprint = $5, status = $6, body = $7, expires_at = $8
-    WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4
-    RETURNING 1
+      fingerprint = input.fingerprint, status = input.status, body = input.body, expires_at = input.expires_at
+    FROM input
+    WHERE idempotency.scope = input.scope AND idempotency.sandbox = input.key_sandbox AND idempotency.key = input.key
+      AND idempotency.state = 'in_flight' AND idempotency.token = input.token
+    RETURNING input.ord
+  ), numbered AS MATERIALIZED (
+    SELECT input.*, nextval(pg_get_serial_sequence('messages', 'id')) AS id FROM input JOIN answered USING (ord)
   ), stored AS (
-    INSERT INTO messages (${NEW_MESSAGE_COLUMNS})
-      SELECT $9::boolean, $10::text, $11::text, $12::text, $13::bigint, $14::text, $15::text, $16::text, $17::text,
-        $18::integer FROM answered
-    RETURNING id
+    INSERT INTO messages (id, ${NEW_MESSAGE_COLUMNS}) SELECT id, ${NEW_MESSAGE_COLUMNS} FROM numbered
   ), queued AS (
     INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
-      SELECT stored.id, channel, 'pending', 0, $13::bigint FROM stored, unnest($19::text[]) AS channel
+      SELECT numbered.id, channel, 'pending', 0, numbered.created_at
+      FROM numbered, unnest(string_to_array(numbered.channels, ',')) AS channel
   )
-  SELECT id FROM stored`;
+  SELECT ord, id FROM numbered`;
+
+/** Submissions storing at the same time share a statement; at most this many batches run at once, of at most this many. */
+const STORE_GROUPS = { inFlight: 4, batch: 64 };
 
 /**
  * Serializes the writes that change sandbox shares (a sandbox submission, the retention purge)
@@ -105,21 +119,24 @@ export class PgMessageStore implements MessageStore {
     private readonly ttlMs: number,
   ) {}
 
+  /** Submissions without a sandbox share, grouped into shared statements (functions/state/postgres/pg-group-commit.ts). */
+  private readonly grouped = new PgGroupCommit((rows: unknown[][]) => storedIds(this.pool, rows), STORE_GROUPS);
+
   storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
     const { ref, sandboxShare: share } = submission;
-    const values = this.submissionValues(submission, now);
+    const row = this.submissionRow(submission, now);
     return withPostgres(async () => {
       // A sandbox message trims its shares in the same transaction, under the shares' lock (see
-      // LOCK_SHARES); any other message is the one statement, committed on its own.
+      // LOCK_SHARES); any other message commits in a statement of its own or shared with others.
       const id =
         share === undefined
-          ? await storedId(this.pool, values)
+          ? await this.grouped.submit(row)
           : await inTransaction(
               this.pool,
               async (client) => {
-                const id = await storedId(client, values);
+                const [id] = await storedIds(client, [row]);
                 if (id !== null) await trimShares(client, share);
-                return id;
+                return id!;
               },
               `BEGIN; ${LOCK_SHARES}`,
             );
@@ -129,12 +146,12 @@ export class PgMessageStore implements MessageStore {
     });
   }
 
-  /** The parameters of STORE_SUBMISSION, in its order. */
-  private submissionValues(submission: Submission, now: number): unknown[] {
+  /** A submission's values for STORE_SUBMISSIONS, in its columns' order. */
+  private submissionRow(submission: Submission, now: number): unknown[] {
     const { ref, token, answer, channels } = submission;
     const { fingerprint, status, body } = answer;
     const keyAnswer = [ref.scope, ref.sandbox, ref.key, token, fingerprint, status, body, now + this.ttlMs];
-    return [...keyAnswer, ...newMessageValues(submission, now), channels];
+    return [...keyAnswer, ...newMessageValues(submission, now), channels.join(',')];
   }
 
   list({ sandbox, folder, since, unreadOnly, limit }: InboxQuery): Promise<StoredMessage[]> {
@@ -245,10 +262,16 @@ export class PgMessageStore implements MessageStore {
   }
 }
 
-/** Runs STORE_SUBMISSION: the new message's id, or null when the claim was no longer this request's. */
-async function storedId(on: Pick<PoolClient, 'query'>, values: unknown[]): Promise<number | null> {
-  const { rows } = await on.query<{ id: number }>(STORE_SUBMISSION, values);
-  return rows[0]?.id ?? null;
+/**
+ * Runs STORE_SUBMISSIONS for `rows` (submissionRow's): each one's new message id, or null when
+ * its claim was no longer its request's.
+ */
+async function storedIds(on: Pick<PoolClient, 'query'>, rows: unknown[][]): Promise<(number | null)[]> {
+  const columns = rows[0]!.map((_, column) => rows.map((row) => row[column]));
+  const { rows: stored } = await on.query<{ ord: number; id: number }>(STORE_SUBMISSIONS, columns);
+  const ids: (number | null)[] = rows.map(() => null);
+  for (const { ord, id } of stored) ids[ord - 1] = id;
+  return ids;
 }
 
 /** Deletes the oldest messages of each share the new message counts against until the share fits again. */
