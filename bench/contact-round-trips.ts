@@ -7,13 +7,15 @@ import { CONTACT_BODY } from './scenarios.ts';
 import { hasEngine, SHARED_ENGINES, startEngine } from './shared-engines.ts';
 
 /**
- * `node --import tsx bench/contact-round-trips.ts [messages]`: what one accepted contact message
+ * `node --import tsx bench/contact-round-trips.ts [messages] [at once]`: what one accepted contact message
  * asks of each shared engine, counted by the engines themselves while the built server stores
- * `messages` of them one after another: PostgreSQL statements by kind (pg_stat_statements,
+ * `messages` of them, `at once` at a time (1 by default): PostgreSQL statements by kind (pg_stat_statements,
  * BEGIN and COMMIT included), and Redis commands (INFO commandstats, which
  * counts those a script runs too). Background jobs (the purge and notify passes) may add a few.
  */
 const MESSAGES = Number(process.argv[2] ?? 300);
+/** How many are sent at once (argv[3]): beyond one, statements are shared (group commit). */
+const AT_ONCE = Number(process.argv[3] ?? 1);
 
 for (const engine of SHARED_ENGINES) {
   if (!hasEngine(engine)) continue;
@@ -40,7 +42,8 @@ for (const engine of SHARED_ENGINES) {
     await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await db.query('SELECT pg_stat_statements_reset()');
     const redisBefore = redis === null ? new Map<string, number>() : commandStats(await redis.info('commandstats'));
-    for (let sent = 0; sent < MESSAGES; sent++) await send();
+    for (let sent = 0; sent < MESSAGES; sent += AT_ONCE)
+      await Promise.all(Array.from({ length: Math.min(AT_ONCE, MESSAGES - sent) }, send));
     const redisAfter = redis === null ? new Map<string, number>() : commandStats(await redis.info('commandstats'));
     const { rows } = await db.query<{ query: string; calls: string }>(
       `SELECT query, calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
@@ -48,7 +51,7 @@ for (const engine of SHARED_ENGINES) {
     );
     const perMessage = (calls: number) => (calls / MESSAGES).toFixed(2);
     const statements = rows.reduce((sum, row) => sum + Number(row.calls), 0);
-    console.log(`\nPOST /api/v1/contact on ${engine}, ${MESSAGES} messages one after another, per message:`);
+    console.log(`\nPOST /api/v1/contact on ${engine}, ${MESSAGES} messages, ${AT_ONCE} at a time, per message:`);
     console.log(`  PostgreSQL statements (one round trip each): ${perMessage(statements)}`);
     for (const row of rows.filter((row) => Number(row.calls) >= MESSAGES / 10))
       console.log(`    ${perMessage(Number(row.calls))}  ${row.query.replace(/\s+/g, ' ').slice(0, 110)}`);
