@@ -6,8 +6,7 @@ import { cpuSeconds, startClient, type LoadClient } from './load-client.ts';
 import type { Sample } from './client.ts';
 import { profileTarget } from './profile.ts';
 import { BENCH_SERVER_ENV, SERVER_ENTRY, startNode, WORK_DIR, type Started } from './processes.ts';
-import { HAS_POSTGRES, startPostgres } from '../tests/support/postgres.ts';
-import { HAS_REDIS, startRedis } from '../tests/support/redis.ts';
+import { hasEngine, SHARED_ENGINES, startEngine } from './shared-engines.ts';
 import { HAS_NGINX } from '../tests/support/nginx.ts';
 import { startNginxTarget } from './nginx-target.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
@@ -209,22 +208,23 @@ try {
       await nginx.stop();
     }
   }
-  // The shared engine, as several instances run it: quotas in a real Redis (one round trip per
-  // charged request) and durable state in a real PostgreSQL (fsync on).
-  if (HAS_REDIS && HAS_POSTGRES) {
-    const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
-    const shared = await startNode('server-shared', [SERVER_ENTRY], {
+  // The shared engines, as several instances run them: durable state in a real PostgreSQL (fsync
+  // on), with quotas counted there (contact, keys) or in a real Redis (one round trip per charged
+  // request). Contact's row there is server CPU per accepted message, and messages a second.
+  for (const engine of SHARED_ENGINES) {
+    if (!hasEngine(engine)) continue;
+    const running = await startEngine(engine);
+    const shared = await startNode(`server-${engine.replaceAll(' ', '-')}`, [SERVER_ENTRY], {
       ...BENCH_SERVER_ENV,
-      REDIS_URL: redis.url,
-      DATABASE_URL: await postgres.createDatabase(),
-      DATA_DIR: path.join(WORK_DIR, 'data-shared'),
+      ...running.env,
+      DATA_DIR: path.join(WORK_DIR, `data-${engine.replaceAll(' ', '-')}`),
     });
     try {
       for (const scenario of scenarios.filter((scenario) => scenario.shared))
-        await measure(shared, scenario, `${scenario.name} (PostgreSQL and Redis)`);
+        await measure(shared, scenario, `${scenario.name} (${engine})`);
     } finally {
       shared.child.kill('SIGTERM');
-      await Promise.all([redis.stop(), postgres.destroy()]);
+      await running.stop();
     }
   }
 } finally {

@@ -19,7 +19,7 @@ export interface Scenario {
   requestsPerSession?: number;
 }
 
-const CONTACT_BODY = JSON.stringify({
+export const CONTACT_BODY = JSON.stringify({
   name: 'Bench Visitor',
   email: 'bench@example.com',
   message: 'A message sent by npm run bench to measure durable writes.',

@@ -76,6 +76,10 @@ export class RedisQuotaStore {
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
       commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      // The counts of requests answered at the same time go out in one write and come back in one
+      // read (a pipeline per event-loop tick) instead of a write and a read each: under load, the
+      // system calls were most of a charged request's cost. Each count is still its own atomic script.
+      enableAutoPipelining: true,
     });
     // ioredis reconnects by itself; an 'error' event nobody listens to would crash the process.
     this.client.on('error', (error: Error) => this.markDown(error));

@@ -24,7 +24,7 @@ const sandbox = (text: string): NewMessage => live(text, { sandbox: true });
 
 afterAll(closeOpened);
 
-describe.each(STORE_ENGINES)('the message store on $name', ({ skip, open, instances }) => {
+describe.each(STORE_ENGINES)('the message store on $name', ({ skip, open, instances, claimsLapse }) => {
   /** Stores `message` at `now` for `channels`; its id. */
   const store = (storage: Storage, message: NewMessage, now: number, channels: readonly Channel[] = []) =>
     storeMessage(storage, message, channels, undefined, now);
@@ -336,4 +336,46 @@ describe.each(STORE_ENGINES)('the message store on $name', ({ skip, open, instan
     ]);
     expect(await a.messages.purgeSandbox(T + 1000)).toBe(0);
   });
+  it.skipIf(skip)(
+    'stores each of many submissions sent at once, with its own fields and deliveries, and none whose claim was lost',
+    async () => {
+      const storage = await open();
+      // More at once than one shared statement carries (PostgreSQL groups them: pg-group-commit.ts).
+      const texts = Array.from({ length: 150 }, (_, index) => `message ${index}`);
+      const ids = await Promise.all(
+        texts.map((text, index) =>
+          store(storage, index % 3 === 0 ? spam(text) : live(text), T + index, index % 3 === 1 ? ['webhook'] : []),
+        ),
+      );
+      expect(new Set(ids).size).toBe(texts.length);
+      const listed = [
+        ...(await storage.messages.list({ sandbox: false })),
+        ...(await storage.messages.list({ sandbox: false, folder: 'spam' })),
+      ];
+      expect(listed).toHaveLength(texts.length);
+      for (const [index, id] of ids.entries()) {
+        const message = listed.find((one) => one.id === id)!;
+        expect(message).toMatchObject({ message: texts[index], createdAt: T + index });
+        expect(message.folder).toBe(index % 3 === 0 ? 'spam' : 'inbox');
+        expect(Object.keys(message.deliveries)).toEqual(index % 3 === 1 ? ['webhook'] : []);
+      }
+
+      // A claim taken over (its lease ran out) stores nothing, beside others stored at the same moment.
+      if (!claimsLapse) return;
+      const ref = { scope: 'contact', sandbox: false, key: 'taken-over' };
+      const lost = await storage.idempotency.claim(ref, 1, T);
+      const current = await storage.idempotency.claim(ref, 60_000, T + 10);
+      if (lost.kind !== 'claimed' || current.kind !== 'claimed') throw new Error('both claims should be taken');
+      const answer = { fingerprint: 'f', status: 200, body: '{}' };
+      const [late, others] = await Promise.all([
+        storage.messages.storeSubmission(
+          { ref, token: lost.token, message: live('late'), channels: [], answer },
+          T + 20,
+        ),
+        Promise.all(texts.slice(0, 20).map((text) => store(storage, live(`again ${text}`), T + 20))),
+      ]);
+      expect(late).toEqual({ stored: false, earlier: undefined });
+      expect(new Set([...ids, ...others]).size).toBe(texts.length + 20);
+    },
+  );
 });

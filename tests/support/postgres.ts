@@ -58,10 +58,15 @@ interface PostgresOptions {
    * connections, the tests' own, may use the 3 reserved slots as well).
    */
   maxConnections?: number;
+  /** Further server settings (`-c name=value`), e.g. a bench's shared_preload_libraries=pg_stat_statements. */
+  settings?: Record<string, string>;
 }
 
 /** initdb, then pg_ctl start (about 1.5 s); stop() is pg_ctl's fast shutdown. */
-export async function startPostgres({ maxConnections = 200 }: PostgresOptions = {}): Promise<ThrowawayPostgres> {
+export async function startPostgres({
+  maxConnections = 200,
+  settings = {},
+}: PostgresOptions = {}): Promise<ThrowawayPostgres> {
   const dir = mkdtempSync(path.join(tmpdir(), 'portfolio-pg-'));
   if (asRoot) {
     const ids = execFileSync('id', ['-u', 'postgres']).toString().trim();
@@ -70,7 +75,11 @@ export async function startPostgres({ maxConnections = 200 }: PostgresOptions = 
   }
   const port = await freePort();
   await run(...command('initdb', ['-D', dir, '-U', 'postgres', '--auth=trust', '-N', '-E', 'UTF8', '--locale=C']));
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=${maxConnections}`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=${maxConnections}${Object.entries(
+    settings,
+  )
+    .map(([name, value]) => ` -c ${name}=${value}`)
+    .join('')}`;
   const running = () => existsSync(path.join(dir, 'postmaster.pid'));
   const start = async () => {
     await run(

@@ -3,20 +3,40 @@ import type { PgPool } from './pg-connections.ts';
 import type { Claim, IdempotencyStore, KeyRef } from '../../contact/idempotency-store.ts';
 import { StorageUnavailable } from '../../http/storage-unavailable.ts';
 import { isUnavailable, withPostgres } from './pg-errors.ts';
+import { PgGroupCommit } from './pg-group-commit.ts';
 
 /**
  * Takes the key unless someone holds it: a new row, or a row whose answer expired or whose
  * claim's lease passed (its holder died). The row is the lock, committed on its own, so every
  * instance sees it. An in-flight claim expires with its lease.
+ *
+ * The claim commits without waiting for its WAL to reach the disk (synchronous_commit off for
+ * this transaction only, set in the statement, so it holds through a transaction-mode pooler).
+ * It is visible to every instance at once all the same; what a crash of the database can lose
+ * is the claim alone, which frees the key: the request holding it loses its connection with
+ * the crash, so it stores nothing, and its retry claims the key anew. The answer and the
+ * message (PgMessageStore.storeSubmission) still commit durably before the answer goes out,
+ * and that commit flushes the claim's WAL with its own. One disk flush per message, not two.
+ * Each parameter is an array with an element per claim (they are grouped: CLAIM_GROUPS);
+ * the tokens that come back are the claims taken.
  */
-const CLAIM = `
+const CLAIMS = `
   INSERT INTO idempotency AS held (scope, sandbox, key, state, token, locked_until, created_at, expires_at)
-  VALUES ($1, $2, $3, 'in_flight', $4, $5::bigint + $6::bigint, $5, $5::bigint + $6::bigint)
+    SELECT scope, sandbox, key, 'in_flight', token, now + lease, now, now + lease
+    FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])
+      AS wanted (scope, sandbox, key, token, now, lease)
+    WHERE set_config('synchronous_commit', 'off', true) = 'off'
   ON CONFLICT (scope, sandbox, key) DO UPDATE SET
     state = 'in_flight', token = EXCLUDED.token, locked_until = EXCLUDED.locked_until,
     fingerprint = NULL, status = NULL, body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-  WHERE held.expires_at <= $5 OR (held.state = 'in_flight' AND held.locked_until <= $5)
+  WHERE held.expires_at <= EXCLUDED.created_at OR (held.state = 'in_flight' AND held.locked_until <= EXCLUDED.created_at)
   RETURNING token`;
+
+/**
+ * Claims asked for at the same time share a statement (functions/state/postgres/pg-group-commit.ts);
+ * two on one key in a batch make it fail, and then each is tried alone.
+ */
+const CLAIM_GROUPS = { inFlight: 4, batch: 64 };
 
 const HOLDER =
   'SELECT state, fingerprint, status, body FROM idempotency WHERE scope = $1 AND sandbox = $2 AND key = $3';
@@ -27,6 +47,9 @@ const RELEASE =
 /** How often claims left held by an unreachable database are given back again, and how many are remembered. */
 const RELEASE_RETRY_MS = 1000;
 const MAX_UNRELEASED = 10_000;
+
+/** A claim's parameters: scope, sandbox, key, token, now, lease. */
+type ClaimRow = [string, boolean, string, string, number, number];
 
 interface HolderRow {
   state: 'in_flight' | 'done';
@@ -49,6 +72,14 @@ export class PgIdempotencyStore implements IdempotencyStore {
   private readonly unreleased = new Map<string, { ref: KeyRef; token: string }>();
   private retryTimer: NodeJS.Timeout | undefined;
 
+  /** Claims asked for at the same time, in one statement: each comes back with whether it was taken. */
+  private readonly grouped = new PgGroupCommit(async (claims: ClaimRow[]) => {
+    const columns = [0, 1, 2, 3, 4, 5].map((column) => claims.map((claim) => claim[column]));
+    const { rows } = await this.pool.query<{ token: string }>(CLAIMS, columns);
+    const taken = new Set(rows.map((row) => row.token));
+    return claims.map((claim) => taken.has(claim[3]));
+  }, CLAIM_GROUPS);
+
   constructor(private readonly pool: PgPool) {}
 
   claim(ref: KeyRef, leaseMs: number, now = Date.now()): Promise<Claim> {
@@ -62,8 +93,8 @@ export class PgIdempotencyStore implements IdempotencyStore {
       // key that keeps changing hands that fast is, for this request, held by someone else.
       for (let attempt = 0; attempt < 3; attempt++) {
         const token = randomBytes(18).toString('base64url');
-        const claimed = await this.pool.query(CLAIM, [ref.scope, ref.sandbox, ref.key, token, now, leaseMs]);
-        if (claimed.rowCount === 1) return { kind: 'claimed', token };
+        if (await this.grouped.submit([ref.scope, ref.sandbox, ref.key, token, now, leaseMs]))
+          return { kind: 'claimed', token };
         const { rows } = await this.pool.query<HolderRow>(HOLDER, [ref.scope, ref.sandbox, ref.key]);
         const holder = rows[0];
         if (holder === undefined) continue;

@@ -24,23 +24,48 @@ import {
   type MessageRow,
 } from '../message-rows.ts';
 import { withPostgres } from './pg-errors.ts';
+import { PgGroupCommit } from './pg-group-commit.ts';
 import { inTransaction } from './pg-transaction.ts';
 
-/** The key's answer, which ends its claim: recorded only while the claim is still this request's token. */
-const RECORD_ANSWER = `
-  UPDATE idempotency SET state = 'done', token = NULL, locked_until = NULL,
-    fingerprint = $5, status = $6, body = $7, expires_at = $8
-  WHERE scope = $1 AND sandbox = $2 AND key = $3 AND state = 'in_flight' AND token = $4`;
+/**
+ * Submissions in one statement, so one round trip and, outside a sandbox share's transaction,
+ * no BEGIN or COMMIT of their own: for each, the key's answer (which ends its claim, only while
+ * the claim is still this request's token), the message, and its outbox (one pending delivery
+ * per channel, due when it was stored). A message and its deliveries are written only when its
+ * answer was, and a single statement commits all or nothing, as the transaction of
+ * SqliteMessageStore does. Each parameter is an array with an element per submission, in
+ * SUBMISSION_COLUMNS' order (channels joined by commas); ids are drawn first so that each comes
+ * back beside its submission's ordinal. The deliveries' foreign key is checked at the statement's
+ * end, when the messages are there. Returns (ord, id) for each submission stored; one whose
+ * claim was no longer its request's has no row.
+ */
+const STORE_SUBMISSIONS = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[],
+      $8::bigint[], $9::boolean[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::text[], $15::text[],
+      $16::text[], $17::text[], $18::integer[], $19::text[])
+    WITH ORDINALITY AS submitted (scope, key_sandbox, key, token, fingerprint, status, body, expires_at,
+      ${NEW_MESSAGE_COLUMNS}, channels, ord)
+  ), answered AS (
+    UPDATE idempotency SET state = 'done', token = NULL, locked_until = NULL,
+      fingerprint = input.fingerprint, status = input.status, body = input.body, expires_at = input.expires_at
+    FROM input
+    WHERE idempotency.scope = input.scope AND idempotency.sandbox = input.key_sandbox AND idempotency.key = input.key
+      AND idempotency.state = 'in_flight' AND idempotency.token = input.token
+    RETURNING input.ord
+  ), numbered AS MATERIALIZED (
+    SELECT input.*, nextval(pg_get_serial_sequence('messages', 'id')) AS id FROM input JOIN answered USING (ord)
+  ), stored AS (
+    INSERT INTO messages (id, ${NEW_MESSAGE_COLUMNS}) SELECT id, ${NEW_MESSAGE_COLUMNS} FROM numbered
+  ), queued AS (
+    INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
+      SELECT numbered.id, channel, 'pending', 0, numbered.created_at
+      FROM numbered, unnest(string_to_array(numbered.channels, ',')) AS channel
+  )
+  SELECT ord, id FROM numbered`;
 
-const INSERT_MESSAGE = `
-  INSERT INTO messages (${NEW_MESSAGE_COLUMNS})
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-  RETURNING id`;
-
-/** One pending delivery per channel in $2, due at $3. */
-const QUEUE_DELIVERIES = `
-  INSERT INTO deliveries (message_id, channel, state, attempts, next_at)
-  SELECT $1, channel, 'pending', 0, $3 FROM unnest($2::text[]) AS channel`;
+/** Submissions storing at the same time share a statement; at most this many batches run at once, of at most this many. */
+const STORE_GROUPS = { inFlight: 4, batch: 64 };
 
 /**
  * Serializes the writes that change sandbox shares (a sandbox submission, the retention purge)
@@ -94,33 +119,39 @@ export class PgMessageStore implements MessageStore {
     private readonly ttlMs: number,
   ) {}
 
+  /** Submissions without a sandbox share, grouped into shared statements (functions/state/postgres/pg-group-commit.ts). */
+  private readonly grouped = new PgGroupCommit((rows: unknown[][]) => storedIds(this.pool, rows), STORE_GROUPS);
+
   storeSubmission(submission: Submission, now = Date.now()): Promise<SubmissionOutcome> {
     const { ref, sandboxShare: share } = submission;
+    const row = this.submissionRow(submission, now);
     return withPostgres(async () => {
-      // One transaction, in SqliteMessageStore's steps: a throw in any of them leaves none of them stored.
-      const id = await inTransaction(
-        this.pool,
-        async (client) => {
-          if (!(await this.recordAnswer(client, submission, now))) return null;
-          const id = await insertMessage(client, submission, now);
-          await queueDeliveries(client, id, submission.channels, now);
-          if (share !== undefined) await trimShares(client, share);
-          return id;
-        },
-        share === undefined ? 'BEGIN' : `BEGIN; ${LOCK_SHARES}`,
-      );
+      // A sandbox message trims its shares in the same transaction, under the shares' lock (see
+      // LOCK_SHARES); any other message commits in a statement of its own or shared with others.
+      const id =
+        share === undefined
+          ? await this.grouped.submit(row)
+          : await inTransaction(
+              this.pool,
+              async (client) => {
+                const [id] = await storedIds(client, [row]);
+                if (id !== null) await trimShares(client, share);
+                return id!;
+              },
+              `BEGIN; ${LOCK_SHARES}`,
+            );
       if (id !== null) return { stored: true, id };
       const earlier = await this.pool.query<RecordedAnswer>(EARLIER_ANSWER, [ref.scope, ref.sandbox, ref.key, now]);
       return { stored: false, earlier: earlier.rows[0] };
     });
   }
 
-  /** Records the key's answer, which ends its claim; false when the claim is no longer this request's. */
-  private async recordAnswer(client: PoolClient, { ref, token, answer }: Submission, now: number): Promise<boolean> {
+  /** A submission's values for STORE_SUBMISSIONS, in its columns' order. */
+  private submissionRow(submission: Submission, now: number): unknown[] {
+    const { ref, token, answer, channels } = submission;
     const { fingerprint, status, body } = answer;
-    const expiresAt = now + this.ttlMs;
-    const parameters = [ref.scope, ref.sandbox, ref.key, token, fingerprint, status, body, expiresAt];
-    return (await client.query(RECORD_ANSWER, parameters)).rowCount === 1;
+    const keyAnswer = [ref.scope, ref.sandbox, ref.key, token, fingerprint, status, body, now + this.ttlMs];
+    return [...keyAnswer, ...newMessageValues(submission, now), channels.join(',')];
   }
 
   list({ sandbox, folder, since, unreadOnly, limit }: InboxQuery): Promise<StoredMessage[]> {
@@ -231,20 +262,16 @@ export class PgMessageStore implements MessageStore {
   }
 }
 
-/** Inserts the message; returns its id. */
-async function insertMessage(client: PoolClient, submission: Submission, now: number): Promise<number> {
-  const { rows } = await client.query<{ id: number }>(INSERT_MESSAGE, [...newMessageValues(submission, now)]);
-  return rows[0]!.id;
-}
-
-/** The message's outbox: one pending delivery per channel, due now. */
-async function queueDeliveries(
-  client: PoolClient,
-  id: number,
-  channels: readonly Channel[],
-  now: number,
-): Promise<void> {
-  if (channels.length > 0) await client.query(QUEUE_DELIVERIES, [id, channels, now]);
+/**
+ * Runs STORE_SUBMISSIONS for `rows` (submissionRow's): each one's new message id, or null when
+ * its claim was no longer its request's.
+ */
+async function storedIds(on: Pick<PoolClient, 'query'>, rows: unknown[][]): Promise<(number | null)[]> {
+  const columns = rows[0]!.map((_, column) => rows.map((row) => row[column]));
+  const { rows: stored } = await on.query<{ ord: number; id: number }>(STORE_SUBMISSIONS, columns);
+  const ids: (number | null)[] = rows.map(() => null);
+  for (const { ord, id } of stored) ids[ord - 1] = id;
+  return ids;
 }
 
 /** Deletes the oldest messages of each share the new message counts against until the share fits again. */
