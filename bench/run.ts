@@ -42,7 +42,8 @@ async function fixtureFor(server: Started, named: Scenario) {
         res.on('end', () => {
           const body = Buffer.concat(chunks);
           const status = res.statusCode ?? 0;
-          if (status >= 300 && status !== scenario.expectStatus) reject(new Error(`${scenario.name}: the server answered ${status}: ${body.toString()}`));
+          if (status >= 300 && status !== scenario.expectStatus)
+            reject(new Error(`${scenario.name}: the server answered ${status}: ${body.toString()}`));
           const skip = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
           const headers = Object.fromEntries(
             Object.entries(res.headers)

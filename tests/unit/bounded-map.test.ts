@@ -77,4 +77,3 @@ describe('BoundedMap reads of the newest key', () => {
     expect([...map.keys()]).toEqual(['a', 'd']);
   });
 });
-
