@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { scenarios } from './scenarios.ts';
+import { liveScenario, scenarios } from './scenarios.ts';
 
 /**
  * The load generator, in a process of its own (`fork`ed by `bench/load-client.ts`), so that the
@@ -27,8 +27,9 @@ export interface Sample {
 }
 
 async function fire(order: FireOrder): Promise<Sample> {
-  const scenario = scenarios.find((candidate) => candidate.name === order.scenario);
-  if (scenario === undefined) throw new Error(`no scenario named ${order.scenario}`);
+  const named = scenarios.find((candidate) => candidate.name === order.scenario);
+  if (named === undefined) throw new Error(`no scenario named ${order.scenario}`);
+  const scenario = await liveScenario(named, order.port);
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const result = await autocannon({
@@ -46,10 +47,16 @@ async function fire(order: FireOrder): Promise<Sample> {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    non2xx: result.non2xx,
+    // A scenario that expects a 304 counts only the other statuses as unexpected.
+    non2xx: result.non2xx - (scenario.expectStatus === undefined ? 0 : expectedCount(result, scenario.expectStatus)),
     errors: result.errors + result.timeouts,
     clientCpu: (cpu.user + cpu.system) / wallMicros,
   };
+}
+
+function expectedCount(result: autocannon.Result, status: number): number {
+  const stats = result.statusCodeStats as Record<string, { count: number } | undefined>;
+  return stats[String(status)]?.count ?? 0;
 }
 
 process.on('message', (order: FireOrder) => {

@@ -17,6 +17,55 @@ export interface Scenario {
   built?: boolean;
   /** Requests that make one unit of work (a session): the run also reports the server's CPU per unit. */
   requestsPerSession?: number;
+  /** The status every answer should have when it is not a 2xx (the 304 of a revalidation). */
+  expectStatus?: number;
+  /**
+   * What only the running server knows, asked of it before the traffic: a cursor it signed (its
+   * key is per deployment), an ETag. Resolved by {@link liveScenario}.
+   */
+  prepare?: (origin: string) => Promise<Pick<Scenario, 'path' | 'headers'>>;
+}
+
+/**
+ * The scenario as sent to the server on `port`: `prepare` asks it first. The bare baseline,
+ * which answers only tagged requests, has nothing to say; it replays the same bytes whatever
+ * the path, so the scenario is sent to it as written.
+ */
+export async function liveScenario(scenario: Scenario, port: number): Promise<Scenario> {
+  if (scenario.prepare === undefined) return scenario;
+  try {
+    const live = await scenario.prepare(`http://127.0.0.1:${port}`);
+    return { ...scenario, path: live.path, headers: { ...scenario.headers, ...live.headers } };
+  } catch (error) {
+    if (error instanceof NotOurServer) return scenario;
+    throw error;
+  }
+}
+
+class NotOurServer extends Error {}
+
+/** A JSON answer and its ETag from the server under test (the baseline answers untagged requests 404). */
+async function getJson(url: string): Promise<{ body: unknown; etag: string }> {
+  const response = await fetch(url);
+  if (response.status === 404) throw new NotOurServer(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return { body: await response.json(), etag: response.headers.get('etag') ?? '' };
+}
+
+/** The second page of the list, reached by the cursor the first page gives (a signed cursor on every request). */
+const CURSOR_PAGE_LIMIT = 5;
+async function secondPage(origin: string): Promise<Pick<Scenario, 'path'>> {
+  const first = await getJson(`${origin}/api/v1/projects?limit=${CURSOR_PAGE_LIMIT}`);
+  const cursor = (first.body as { pagination: { nextCursor: string | null } }).pagination.nextCursor;
+  if (cursor === null) throw new Error(`the list has no second page at limit=${CURSOR_PAGE_LIMIT}`);
+  return { path: `/api/v1/projects?limit=${CURSOR_PAGE_LIMIT}&cursor=${encodeURIComponent(cursor)}` };
+}
+
+/** A revalidation: If-None-Match with the ETag the server gave, answered 304. */
+async function revalidation(origin: string): Promise<Pick<Scenario, 'path' | 'headers'>> {
+  const path = '/api/v1/projects/leakhound';
+  const { etag } = await getJson(`${origin}${path}`);
+  return { path, headers: { 'if-none-match': etag } };
 }
 
 export const CONTACT_BODY = JSON.stringify({
@@ -103,6 +152,19 @@ export const SCENARIO_HEADER = 'x-bench-scenario';
 const allScenarios: Scenario[] = [
   { name: 'GET /api/v1/projects', method: 'GET', path: '/api/v1/projects', shared: true },
   { name: 'GET /api/v1/projects/{slug}', method: 'GET', path: '/api/v1/projects/leakhound' },
+  {
+    name: 'GET /api/v1/projects/{slug} with If-None-Match (304)',
+    method: 'GET',
+    path: '/api/v1/projects/leakhound',
+    expectStatus: 304,
+    prepare: revalidation,
+  },
+  {
+    name: 'GET /api/v1/projects?cursor= (a page reached by cursor)',
+    method: 'GET',
+    path: `/api/v1/projects?limit=${CURSOR_PAGE_LIMIT}`,
+    prepare: secondPage,
+  },
   { name: 'GET /llms.txt (static document)', method: 'GET', path: '/llms.txt', built: true },
   { name: 'GET /portfolio.json (static document)', method: 'GET', path: '/portfolio.json', built: true },
   { name: 'GET /projects/leakhound (static page)', method: 'GET', path: '/projects/leakhound', built: true },

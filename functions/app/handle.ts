@@ -1,6 +1,7 @@
 import type { DocPage } from '../site/doc-page.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { AppViewReader } from '../mcp/app-views.ts';
+import type { Eventually } from '../limits/rate-limiter.ts';
 import type { Api } from './app.ts';
 import { isRouterPath, isServicePath } from '../config/public-urls.ts';
 import { serviceEndpoints, type PagePath } from './endpoints.ts';
@@ -9,9 +10,10 @@ import { serviceEndpoints, type PagePath } from './endpoints.ts';
  * The whole service as one function: the API and the OAuth token endpoint through the router,
  * the contact form, the search page and both MCP servers through the endpoint table. It knows no
  * host: the node listener (functions/hosts/node/request-listener.ts), `astro dev`
- * (src/lib/dev-service.ts) and the api test tier (tests/support/api.ts) all call it.
+ * (src/lib/dev-service.ts) and the api test tier (tests/support/api.ts) all call it. A cached read
+ * is answered at once, not as a promise: each promise costs an allocation and a turn per request.
  */
-export type Handle = (request: ApiRequest) => Promise<ApiResponse>;
+export type Handle = (request: ApiRequest) => Eventually<ApiResponse>;
 
 /**
  * Whether the service answers this path per request (known without building it). Every other
@@ -40,7 +42,7 @@ export function serviceHandle(
 ): Handle {
   const endpoints = serviceEndpoints(api, docs, pageTemplate, appViews);
   return (request) => {
-    if (isRouterPath(request.path)) return api.router.handle(request);
+    if (isRouterPath(request.path)) return api.router.answer(request);
     const endpoint = endpoints.get(request.path);
     return endpoint === undefined
       ? Promise.resolve({ ...NOT_FOUND, headers: { ...NOT_FOUND.headers } })

@@ -3,6 +3,7 @@ import { RequestAborted } from '../http/request-aborted.ts';
 import { answeredId, type RequestIds } from '../http/request-id.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import { logError, writeAccessLine } from '../log/log.ts';
+import type { Eventually } from '../limits/rate-limiter.ts';
 import type { Handle } from './handle.ts';
 
 /**
@@ -24,16 +25,23 @@ export function lastResortAnswer(requestId: string): ApiResponse {
 /**
  * Runs the service's entry for one request. Whatever it throws or rejects with ends here (logged
  * with both ids, answered as the documented 500) except RequestAborted: the client is gone, and
- * what that means (no answer, a 408 or 499 in the log) is the host's to say.
+ * what that means (no answer, a 408 or 499 in the log) is the host's to say. The answer comes as
+ * it is when the entry answered at once (see Handle), and a RequestAborted is then thrown.
  */
-export async function callService(handle: Handle, request: ApiRequest, ids: RequestIds): Promise<ApiResponse> {
+export function callService(handle: Handle, request: ApiRequest, ids: RequestIds): Eventually<ApiResponse> {
+  let answered: Eventually<ApiResponse>;
   try {
-    return await handle(request);
+    answered = handle(request);
   } catch (error) {
-    if (error instanceof RequestAborted) throw error;
-    logError(ids.requestId, error, ids.clientRequestId === undefined ? {} : { clientRequestId: ids.clientRequestId });
-    return lastResortAnswer(answeredId(ids));
+    return answerFailure(error, ids);
   }
+  return answered instanceof Promise ? answered.catch((error: unknown) => answerFailure(error, ids)) : answered;
+}
+
+function answerFailure(error: unknown, ids: RequestIds): ApiResponse {
+  if (error instanceof RequestAborted) throw error;
+  logError(ids.requestId, error, ids.clientRequestId === undefined ? {} : { clientRequestId: ids.clientRequestId });
+  return lastResortAnswer(answeredId(ids));
 }
 
 /**

@@ -36,20 +36,39 @@ export function listedNames(names: readonly string[]): string {
   return more > 0 ? `${listed} and ${more} more` : listed;
 }
 
+/** What an empty query reads as: nothing (shared, so a read without a query allocates nothing here). */
+const NO_VALUES: ReadonlyMap<string, string> = new Map();
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** Each operation's list of names as a set, made once: the lists are module constants (schema keys). */
+const knownSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function knownSet(allowed: readonly string[]): ReadonlySet<string> {
+  if (allowed.length === 0) return NO_NAMES;
+  let known = knownSets.get(allowed);
+  if (known === undefined) {
+    known = new Set(allowed);
+    knownSets.set(allowed, known);
+  }
+  return known;
+}
+
 /**
  * Checks the query string against the parameters an operation takes: an unknown name is a
  * 400 `unknown_parameter` naming it, and a repeated one a 400 `invalid_parameter`.
  * Returns each parameter's single value. Linear in the number of parameters.
  */
-export function strictQuery(query: URLSearchParams, allowed: readonly string[]): Map<string, string> {
+export function strictQuery(query: URLSearchParams, allowed: readonly string[]): ReadonlyMap<string, string> {
+  // Most reads carry no query at all.
+  if (query.size === 0) return NO_VALUES;
   checkQuerySize(query);
-  const known = new Set(allowed);
+  const known = knownSet(allowed);
   const values = new Map<string, string>();
-  const unknown = new Set<string>();
+  let unknown: Set<string> | undefined;
   for (const [name, value] of query) {
     if (COMMON_PARAMETERS.has(name)) continue;
     if (!known.has(name)) {
-      unknown.add(name);
+      (unknown ??= new Set()).add(name);
       continue;
     }
     if (values.has(name)) {
@@ -59,7 +78,7 @@ export function strictQuery(query: URLSearchParams, allowed: readonly string[]):
     }
     values.set(name, value);
   }
-  if (unknown.size > 0) {
+  if (unknown !== undefined) {
     throw new ApiError(
       'unknown_parameter',
       `Unknown query parameter${unknown.size > 1 ? 's' : ''}: ${listedNames([...unknown])}.`,
@@ -75,6 +94,18 @@ export interface ParameterWords {
   hint?: string;
   /** Replaces the whole refusal (a cursor that fails its schema is as invalid as a forged one). */
   refusal?: () => ApiError;
+}
+
+/** Each schema's parameter names, listed once. */
+const schemaNames = new WeakMap<z.ZodTypeAny, readonly string[]>();
+
+function namesOf(schema: z.ZodObject<z.ZodRawShape>): readonly string[] {
+  let names = schemaNames.get(schema);
+  if (names === undefined) {
+    names = Object.keys(schema.shape);
+    schemaNames.set(schema, names);
+  }
+  return names;
 }
 
 /** Each schema's reading of an empty query (its defaults), once it parsed. */
@@ -96,7 +127,7 @@ export function parseQuery<Shape extends z.ZodRawShape>(
     const defaults = emptyQueries.get(schema) as z.output<z.ZodObject<Shape>> | undefined;
     if (defaults !== undefined) return { ...defaults };
   }
-  const values = strictQuery(query, Object.keys(schema.shape));
+  const values = strictQuery(query, namesOf(schema));
   const input: Record<string, unknown> = {};
   for (const [name, value] of values) input[name] = fromText(baseOf(schema.shape[name] as z.ZodType), value);
   const parsed = schema.safeParse(input);

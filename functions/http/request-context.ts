@@ -175,6 +175,7 @@ function credentialOf(request: ApiRequest): string | null {
 }
 
 function sandboxByQuery(request: ApiRequest): boolean {
+  if (request.query.size === 0) return false;
   const values = request.query.getAll('sandbox');
   if (values.length === 0) return false;
   if (values.length > 1 || (values[0] !== 'true' && values[0] !== 'false')) {

@@ -5,6 +5,7 @@ import { RequestAborted } from './request-aborted.ts';
 import { RoutePattern } from './route-pattern.ts';
 import type { Paid, RequestContext, RequestContexts } from './request-context.ts';
 import type { QuotaName } from '../limits/quotas.ts';
+import type { Eventually } from '../limits/rate-limiter.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from './types.ts';
 
 export type RouteHandler = (
@@ -83,20 +84,30 @@ export class Router {
 
   /** `paid`: quota the caller already paid for this request elsewhere (see Paid). */
   async handle(request: ApiRequest, paid?: Paid): Promise<ApiResponse> {
-    let response: ApiResponse;
-    try {
-      response = await this.dispatch(request, paid);
-    } catch (error) {
-      response = this.renderError(request, error, {});
-    }
-    response.headers['x-request-id'] = request.requestId;
-    response.headers.vary =
-      response.headers.vary === undefined ? CALLER_HEADERS : `${response.headers.vary}, ${CALLER_HEADERS}`;
-    if (request.method === 'HEAD') response.body = null;
-    return response;
+    return this.answer(request, paid);
   }
 
-  private async dispatch(request: ApiRequest, paid: Paid | undefined): Promise<ApiResponse> {
+  /**
+   * The same answer, returned as it is when every step was synchronous (a cached read): each
+   * promise in between would cost an allocation and a microtask turn per request. Whatever a step
+   * throws or rejects with becomes an error answer; only RequestAborted escapes, thrown or rejected.
+   */
+  answer(request: ApiRequest, paid?: Paid): Eventually<ApiResponse> {
+    let dispatched: Eventually<ApiResponse>;
+    try {
+      dispatched = this.dispatch(request, paid);
+    } catch (error) {
+      dispatched = this.renderError(request, error, {});
+    }
+    return dispatched instanceof Promise
+      ? dispatched.then(
+          (response) => finish(request, response),
+          (error: unknown) => finish(request, this.renderError(request, error, {})),
+        )
+      : finish(request, dispatched);
+  }
+
+  private dispatch(request: ApiRequest, paid: Paid | undefined): Eventually<ApiResponse> {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     let match: { route: Route; params: Record<string, string> } | undefined;
     let pathExists = false;
@@ -125,28 +136,30 @@ export class Router {
     }
     const { route, params } = match;
     const headers: HeaderMap = {};
+    const refuse = (error: unknown) => this.renderError(request, error, headers, route.path);
     try {
       // What is known at once is not awaited: each await is a microtask turn per request.
-      const resolved = this.options.contexts.of(request, paid);
-      const context = resolved instanceof Promise ? await resolved : resolved;
-      Object.assign(headers, contextHeaders(context));
-      if (route.quota !== undefined) {
-        const charged = context.charge(route.quota);
-        Object.assign(headers, charged instanceof Promise ? await charged : charged);
-      }
-      checkApiVersion(request);
-      // A foreign page may read, but write only with a key: else any page could make its visitors'
-      // browsers post for it (Fetch standard: the page cannot read the answer, but the POST is made).
-      if (route.method === 'POST' && context.keyStatus !== 'valid' && this.options.isForeignOrigin(request))
-        throw crossOriginRefused();
-      const handled = route.handler(request, params, context);
-      const response = handled instanceof Promise ? await handled : handled;
-      Object.assign(response.headers, CORS_HEADERS);
-      addMissing(response.headers, headers);
-      addDiscoveryLinks(response);
-      return response;
+      const answered = andThen(this.options.contexts.of(request, paid), (context) => {
+        Object.assign(headers, contextHeaders(context));
+        const charged = route.quota === undefined ? undefined : context.charge(route.quota);
+        return andThen(charged, (quotaHeaders) => {
+          if (quotaHeaders !== undefined) Object.assign(headers, quotaHeaders);
+          checkApiVersion(request);
+          // A foreign page may read, but write only with a key: else any page could make its visitors'
+          // browsers post for it (Fetch standard: the page cannot read the answer, but the POST is made).
+          if (route.method === 'POST' && context.keyStatus !== 'valid' && this.options.isForeignOrigin(request))
+            throw crossOriginRefused();
+          return andThen(route.handler(request, params, context), (response) => {
+            Object.assign(response.headers, CORS_HEADERS);
+            addMissing(response.headers, headers);
+            addDiscoveryLinks(response);
+            return response;
+          });
+        });
+      });
+      return answered instanceof Promise ? answered.catch(refuse) : answered;
     } catch (error) {
-      return this.renderError(request, error, headers, route.path);
+      return refuse(error);
     }
   }
 
@@ -185,6 +198,20 @@ export class Router {
     addDiscoveryLinks(response);
     return response;
   }
+}
+
+/** `next` of a value now, or once its promise settles (a rejection passes through). */
+function andThen<T, U>(value: Eventually<T>, next: (value: T) => Eventually<U>): Eventually<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** What every API answer gets last: the request id, the Vary of the caller headers, no body for HEAD. */
+function finish(request: ApiRequest, response: ApiResponse): ApiResponse {
+  response.headers['x-request-id'] = request.requestId;
+  response.headers.vary =
+    response.headers.vary === undefined ? CALLER_HEADERS : `${response.headers.vary}, ${CALLER_HEADERS}`;
+  if (request.method === 'HEAD') response.body = null;
+  return response;
 }
 
 /**

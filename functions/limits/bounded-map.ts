@@ -7,6 +7,11 @@
  */
 export class BoundedMap<K, V> {
   private readonly entries = new Map<K, V>();
+  /**
+   * The most recently seen key, which needs no moving: a busy client is usually seen again before
+   * anyone else, and moving an entry (a delete and a set) leaves the Map's table to be rebuilt.
+   */
+  private newest: K | undefined;
 
   constructor(readonly max: number) {
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`A bound of ${max} entries keeps nothing`);
@@ -19,7 +24,8 @@ export class BoundedMap<K, V> {
   /** The value at `key`, which becomes the most recently seen. */
   get(key: K): V | undefined {
     const value = this.entries.get(key);
-    if (value !== undefined) {
+    if (value !== undefined && key !== this.newest) {
+      this.newest = key;
       this.entries.delete(key);
       this.entries.set(key, value);
     }
@@ -28,6 +34,7 @@ export class BoundedMap<K, V> {
 
   /** Sets `key` as the most recently seen; past the bound, the least recently seen entry goes. */
   set(key: K, value: V): void {
+    this.newest = key;
     this.entries.delete(key);
     this.entries.set(key, value);
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as K);

@@ -8,6 +8,7 @@ import { freshDataDir, startExpectingFailure, startServer, type RunningServer } 
 import { freshDatabaseUrl, HAS_POSTGRES } from '../support/postgres.ts';
 import { startService } from '../support/service.ts';
 import { waitFor } from '../support/webhook.ts';
+import { OUR_REQUEST_ID } from '../../functions/http/request-id.ts';
 
 let server: RunningServer;
 
@@ -156,9 +157,9 @@ describe('cross-cutting rules', () => {
     expect(kept.headers.get('x-request-id')).toBe('trace-abc-12345');
     const replaced = await fetch(`${server.baseUrl}/api/nope`, { headers: { 'x-request-id': '<bad id>' } });
     const id = replaced.headers.get('x-request-id');
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(id).toMatch(OUR_REQUEST_ID);
     expect(errorSchema.parse(await replaced.json()).requestId).toBe(id);
-    expect((await fetch(server.baseUrl)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await fetch(server.baseUrl)).headers.get('x-request-id')).toMatch(OUR_REQUEST_ID);
   });
 
   it('answers unknown API paths with a JSON 404 and wrong methods with 405 and Allow', async () => {
@@ -198,14 +199,14 @@ describe('cross-cutting rules', () => {
     const api = server.logLines.filter((line) => line.clientRequestId === id);
     expect(api).toHaveLength(1);
     expect(api[0]).toMatchObject({ method: 'GET', path: '/api/v1/projects', status: 200, clientIp: '127.0.0.1' });
-    expect(api[0]!.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(api[0]!.requestId).toMatch(OUR_REQUEST_ID);
     expect(typeof api[0]!.durationMs).toBe('number');
     expect(Date.parse(api[0]!.time as string)).not.toBeNaN();
     expect(server.logLines.filter((line) => line.clientRequestId === `${id}-page`)).toEqual([
       expect.objectContaining({
         path: '/',
         clientIp: '127.0.0.1',
-        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown,
+        requestId: expect.stringMatching(OUR_REQUEST_ID) as unknown,
       }),
     ]);
     expect(server.logLines.filter((line) => line.requestId === id)).toEqual([]);

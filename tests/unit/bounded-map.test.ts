@@ -55,3 +55,25 @@ describe('MemoryLimiter on a BoundedMap', () => {
     expect((await limiter.consume('second')).allowed).toBe(true);
   });
 });
+
+describe('BoundedMap reads of the newest key', () => {
+  it('keeps the recency order whether the key read was already the newest or not', () => {
+    const map = new BoundedMap<string, number>(2);
+    map.set('a', 1);
+    map.set('b', 2);
+    // 'b' is the newest: reading it again and again changes nothing.
+    expect(map.get('b')).toBe(2);
+    expect(map.get('b')).toBe(2);
+    expect([...map.keys()]).toEqual(['a', 'b']);
+    expect(map.get('a')).toBe(1);
+    expect([...map.keys()]).toEqual(['b', 'a']);
+    expect(map.get('a')).toBe(1);
+    map.set('c', 3);
+    expect([...map.keys()]).toEqual(['a', 'c']);
+    expect(map.get('b')).toBeUndefined();
+    // A missed read leaves 'c' the newest; 'a' read moves it up, and 'c' goes next.
+    expect(map.get('a')).toBe(1);
+    map.set('d', 4);
+    expect([...map.keys()]).toEqual(['a', 'd']);
+  });
+});

@@ -63,21 +63,60 @@ export function createRequestListener({ config, handle, statics, commonHeaders }
   ): void {
     const method = req.method ?? 'GET';
     const requestId = answeredId(ids);
-    callService(handle, toApiRequest(req, path, search, clientIp, requestId), ids)
-      .then((response) => {
-        if (res.destroyed) throw new RequestAborted('client');
-        writeApiResponse(res, response, commonList, method, requestId, req.headers['content-length']);
-        logAccess(ids, clientIp, method, path, res.statusCode, started);
-      })
-      .catch((error: unknown) => {
-        if (error instanceof RequestAborted) {
-          res.destroy();
-          logAccess(ids, clientIp, method, path, error.reason === 'timeout' ? 408 : 499, started, true);
-          return;
-        }
-        failSafe(res, ids, error, commonList);
-        logAccess(ids, clientIp, method, path, res.statusCode, started);
-      });
+    let answered: ReturnType<typeof callService>;
+    try {
+      answered = callService(handle, toApiRequest(req, path, search, clientIp, requestId), ids);
+    } catch (error) {
+      settleFailure(res, ids, clientIp, method, path, started, error);
+      return;
+    }
+    // A cached read is answered at once: no promise, no turn of the event loop in between.
+    if (answered instanceof Promise) {
+      answered.then(
+        (response) => deliver(req, res, response, ids, clientIp, method, path, started),
+        (error: unknown) => settleFailure(res, ids, clientIp, method, path, started, error),
+      );
+    } else {
+      deliver(req, res, answered, ids, clientIp, method, path, started);
+    }
+  }
+
+  function deliver(
+    req: IncomingMessage,
+    res: ServerResponse,
+    response: ApiResponse,
+    ids: RequestIds,
+    clientIp: string,
+    method: string,
+    path: string,
+    started: number,
+  ): void {
+    try {
+      if (res.destroyed) throw new RequestAborted('client');
+      writeApiResponse(res, response, commonList, method, answeredId(ids), req.headers['content-length']);
+      logAccess(ids, clientIp, method, path, res.statusCode, started);
+    } catch (error) {
+      settleFailure(res, ids, clientIp, method, path, started, error);
+    }
+  }
+
+  /** A request that ended without its answer: the client went away or timed out, or something failed. */
+  function settleFailure(
+    res: ServerResponse,
+    ids: RequestIds,
+    clientIp: string,
+    method: string,
+    path: string,
+    started: number,
+    error: unknown,
+  ): void {
+    if (error instanceof RequestAborted) {
+      res.destroy();
+      logAccess(ids, clientIp, method, path, error.reason === 'timeout' ? 408 : 499, started, true);
+      return;
+    }
+    failSafe(res, ids, error, commonList);
+    logAccess(ids, clientIp, method, path, res.statusCode, started);
   }
 
   // Only with TRUST_PROXY=0, and only until the first X-Forwarded-For: then a boolean per request.
