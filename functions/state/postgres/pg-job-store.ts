@@ -140,7 +140,12 @@ export class PgJobStore implements JobStore {
 
   async setProgress(id: string, worker: string, progress: number, now: number): Promise<void> {
     await withPostgres(() =>
-      this.pool.query(`UPDATE jobs SET progress = GREATEST(progress, $3), updated_at = $4 WHERE ${HELD}`, [id, worker, progress, now]),
+      this.pool.query(`UPDATE jobs SET progress = GREATEST(progress, $3), updated_at = $4 WHERE ${HELD}`, [
+        id,
+        worker,
+        progress,
+        now,
+      ]),
     );
   }
 
