@@ -3,6 +3,7 @@ import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { etagOfDigest } from '../../http/etag.ts';
+import { BoundedMap } from '../../limits/bounded-map.ts';
 import { ByteBudgetCache } from '../../limits/byte-budget-cache.ts';
 import { ConcurrencyLimit } from '../../limits/concurrency-limit.ts';
 import type { HeaderTable, ServedFile } from '../static/built-file-headers.ts';
@@ -57,6 +58,9 @@ export const STATIC_FILES_LIMITS: StaticFilesLimits = {
   concurrentReads: 16,
 };
 
+/** How many files read once are remembered (a few hundred kilobytes of Map entries at most). */
+const ASKED_BEFORE_REMEMBERED = 8192;
+
 /**
  * The prerendered output with every header precomputed at start, and the bytes of the files
  * asked for lately in a cache bounded in bytes: a request for a hot page or document costs a map
@@ -85,6 +89,8 @@ export class StaticFiles {
   /** The Markdown twin of each page that has one (by clean URL), as the page's URL answers it. */
   private readonly negotiated = new Map<string, StaticFile>();
   private readonly reads: ConcurrencyLimit;
+  /** The files read lately that are not held yet: the next read of one of them keeps it. */
+  private readonly askedBefore = new BoundedMap<StaticVariant, true>(ASKED_BEFORE_REMEMBERED);
   /** Reads under way, so that a burst of requests for one cold file reads it once. */
   private readonly pending = new Map<StaticVariant, Promise<Buffer>>();
 
@@ -128,7 +134,13 @@ export class StaticFiles {
     return !this.cache.fits(variant.length);
   }
 
-  /** Reads `variant` from disk (one read per file however many ask at once) and keeps it in the cache. */
+  /**
+   * Reads `variant` from disk (one read per file however many ask at once); the second time in a
+   * while that a file is read, it stays in the cache. A file asked for once, as a crawler asks
+   * for every page, is read and let go young: held, it would push a hot file out, and its bytes,
+   * by then in the old generation, would only go at a full collection, which is what made RSS
+   * grow far past the budget under a crawl.
+   */
   read(variant: StaticVariant): Promise<Buffer> {
     let reading = this.pending.get(variant);
     if (reading === undefined) {
@@ -138,7 +150,8 @@ export class StaticFiles {
           return readFile(variant.path);
         })
         .then((bytes) => {
-          this.cache.set(variant, bytes);
+          if (this.askedBefore.get(variant) === undefined) this.askedBefore.set(variant, true);
+          else this.cache.set(variant, bytes);
           return bytes;
         })
         .finally(() => this.pending.delete(variant));
