@@ -81,8 +81,8 @@ export class StaticFiles {
   readonly notFoundPage: PinnedPage | undefined;
   /** The 404 page's Markdown twin, for a missing path asked as Markdown. */
   readonly notFoundMarkdown: PinnedPage | undefined;
-  /** The bytes of the files asked for lately, by variant. */
-  readonly cache: ByteBudgetCache<StaticVariant>;
+  /** The bytes of the files asked for lately, by file on disk (a file served at several paths is held once). */
+  readonly cache: ByteBudgetCache<string>;
   /** Whole files read from disk (not streams), and streams opened: what the tests watch. */
   readonly diskReads = { files: 0, streams: 0 };
 
@@ -90,9 +90,9 @@ export class StaticFiles {
   private readonly negotiated = new Map<string, StaticFile>();
   private readonly reads: ConcurrencyLimit;
   /** The files read lately that are not held yet: the next read of one of them keeps it. */
-  private readonly askedBefore = new BoundedMap<StaticVariant, true>(ASKED_BEFORE_REMEMBERED);
+  private readonly askedBefore = new BoundedMap<string, true>(ASKED_BEFORE_REMEMBERED);
   /** Reads under way, so that a burst of requests for one cold file reads it once. */
-  private readonly pending = new Map<StaticVariant, Promise<Buffer>>();
+  private readonly pending = new Map<string, Promise<Buffer>>();
 
   constructor(root: string, table: HeaderTable, limits: StaticFilesLimits = STATIC_FILES_LIMITS) {
     this.cache = new ByteBudgetCache(limits.cacheBytes, limits.cachedFileMaxBytes);
@@ -126,7 +126,7 @@ export class StaticFiles {
 
   /** The bytes of `variant` if they are in memory: the hot path, with no system call. */
   cached(variant: StaticVariant): Buffer | undefined {
-    return this.cache.get(variant);
+    return this.cache.get(variant.path);
   }
 
   /** Whether `variant` is too large to hold, and streams from disk instead. */
@@ -142,7 +142,7 @@ export class StaticFiles {
    * grow far past the budget under a crawl.
    */
   read(variant: StaticVariant): Promise<Buffer> {
-    let reading = this.pending.get(variant);
+    let reading = this.pending.get(variant.path);
     if (reading === undefined) {
       reading = this.reads
         .run(() => {
@@ -150,12 +150,12 @@ export class StaticFiles {
           return readFile(variant.path);
         })
         .then((bytes) => {
-          if (this.askedBefore.get(variant) === undefined) this.askedBefore.set(variant, true);
-          else this.cache.set(variant, bytes);
+          if (this.askedBefore.get(variant.path) === undefined) this.askedBefore.set(variant.path, true);
+          else this.cache.set(variant.path, bytes);
           return bytes;
         })
-        .finally(() => this.pending.delete(variant));
-      this.pending.set(variant, reading);
+        .finally(() => this.pending.delete(variant.path));
+      this.pending.set(variant.path, reading);
     }
     return reading;
   }
