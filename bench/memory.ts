@@ -3,7 +3,7 @@
  * every built file once in each encoding (brotli, gzip, none), MEMORY_PASSES times (3 by default):
  * a bounded cache grows with the first pass and not with the next.
  *
- *   node --import tsx bench/scale/memory.ts [root of a built copy] [server entry under it]
+ *   node --import tsx bench/memory.ts [root of a built copy] [server entry under it]
  *
  * The root defaults to this checkout and the entry to dist/server/portfolio.mjs (another entry
  * under dist/, such as a copy of an earlier bundle, measures that code on the same build).
@@ -13,11 +13,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../functions/config/env.ts';
-import { builtFileHeaders } from '../../functions/hosts/static/built-file-headers.ts';
-import { listBuiltFiles } from '../../functions/hosts/static/built-files.ts';
-import { freePort } from '../../tests/support/free-port.ts';
-import { BENCH_SERVER_ENV, ROOT } from '../processes.ts';
+import { loadConfig } from '../functions/config/env.ts';
+import { builtFileHeaders } from '../functions/hosts/static/built-file-headers.ts';
+import { listBuiltFiles } from '../functions/hosts/static/built-files.ts';
+import { freePort } from '../tests/support/free-port.ts';
+import { BENCH_SERVER_ENV, ROOT } from './processes.ts';
 
 const IDLE_MS = Number(process.env.MEMORY_IDLE_MS ?? 5000);
 /** How many times the client asks for every file: a bounded cache stops growing after the first. */
