@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 
 /** A strong entity tag (RFC 9110 section 8.8.3) derived from the exact bytes of a representation. */
 export function strongEtag(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return etagOfDigest(createHash('sha256').update(body).digest());
+}
+
+/** The tag strongEtag gives, from the SHA-256 digest of the bytes (for bytes hashed in chunks). */
+export function etagOfDigest(sha256: Buffer): string {
+  return `"${sha256.toString('base64url').slice(0, 27)}"`;
 }
 
 /**

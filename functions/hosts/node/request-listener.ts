@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { isServicePath, type Handle } from '../../app/handle.ts';
 import type { Config } from '../../config/env.ts';
 import { clientIpOf } from '../../http/client-ip.ts';
@@ -13,7 +14,7 @@ import { accessLogFor, callService, lastResortAnswer, serviceHeaderList } from '
 import { splitTarget, toApiRequest } from './node-request.ts';
 import { prefersMarkdown } from '../../http/prefers-markdown.ts';
 import { notFoundHeaders } from '../static/not-found-headers.ts';
-import { variantFor, type StaticFiles } from './static-files.ts';
+import { variantFor, type StaticFiles, type StaticVariant } from './static-files.ts';
 
 /** Re-exported for the api test tier (tests/support/api.ts), which answers as this listener does. */
 export { lastResortAnswer };
@@ -32,7 +33,7 @@ const TEXT = 'text/plain; charset=utf-8';
 
 /**
  * The production request path: the service's paths go straight to its one entry (the router and
- * the endpoints, functions/app/handle.ts), prerendered pages and documents come from memory, and
+ * the endpoints, functions/app/handle.ts), prerendered pages and documents come from memory when hot and from disk otherwise, and
  * anything else is the 404 page. `astro dev` mounts the same listener without the files, as a
  * connect middleware (src/lib/dev-service.ts). Every page is prerendered, so Astro's request
  * handler has nothing to render here (and, mounted, it answers 500 for `/404`).
@@ -162,11 +163,67 @@ export function createRequestListener({ config, handle, statics, commonHeaders }
       res.end();
     } else {
       const variant = variantFor(file, headerValue(req, 'accept-encoding'));
+      const body = method === 'HEAD' ? undefined : statics.cached(variant);
+      if (body === undefined && method !== 'HEAD') {
+        // Not in memory: from disk, and the access line once the answer is out.
+        const logged = (status: number, aborted?: boolean) =>
+          logAccess(ids, clientIp, method, path, status, started, aborted);
+        sendFromDisk(res, statics, variant, requestId, ids, commonList, logged);
+        return;
+      }
       res.writeHead(200, [...variant.headerList, 'x-request-id', requestId]);
-      res.end(method === 'HEAD' ? undefined : variant.body);
+      res.end(body);
     }
     logAccess(ids, clientIp, method, path, res.statusCode, started);
   };
+}
+
+/**
+ * A built file's 200 from disk: a file the cache may hold is read whole (and kept for the next
+ * request), a larger one streams with backpressure. A failed read before anything was sent is a
+ * 500, after (a stream that breaks) the connection closes; either is logged and neither ends the
+ * process.
+ */
+function sendFromDisk(
+  res: ServerResponse,
+  statics: StaticFiles,
+  variant: StaticVariant,
+  requestId: string,
+  ids: RequestIds,
+  commonList: readonly string[],
+  logged: (status: number, aborted?: boolean) => void,
+): void {
+  const headerList = [...variant.headerList, 'x-request-id', requestId];
+  const failed = (error: unknown) => {
+    failSafe(res, ids, error, commonList);
+    logged(res.statusCode);
+  };
+  if (!statics.streams(variant)) {
+    statics.read(variant).then((body) => {
+      if (res.destroyed) {
+        logged(499, true);
+        return;
+      }
+      res.writeHead(200, headerList);
+      res.end(body);
+      logged(200);
+    }, failed);
+    return;
+  }
+  const stream = statics.stream(variant);
+  // Headers only once the file is open, so that a file that cannot be opened still gets its 500.
+  stream.once('error', failed);
+  stream.once('ready', () => {
+    stream.off('error', failed);
+    res.writeHead(200, headerList);
+    pipeline(stream, res).then(
+      () => logged(200),
+      (error: unknown) => {
+        if (res.destroyed && !res.writableFinished && !stream.errored) logged(499, true);
+        else failed(error);
+      },
+    );
+  });
 }
 
 /**
@@ -261,10 +318,10 @@ function notFoundOrRedirect(
     return;
   }
   res.writeHead(404, {
-    ...notFoundHeaders(headers, page.identity.headers, statics.notFoundMarkdown !== undefined),
-    'content-length': String(page.identity.body.length),
+    ...notFoundHeaders(headers, page.headers, statics.notFoundMarkdown !== undefined),
+    'content-length': String(page.body.length),
   });
-  res.end(method === 'HEAD' ? undefined : page.identity.body);
+  res.end(method === 'HEAD' ? undefined : page.body);
 }
 
 /** Last resort for a failure outside the router: log it with both ids, and answer 500 if nothing was sent yet. */

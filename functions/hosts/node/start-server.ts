@@ -8,7 +8,7 @@ import { limitConnections, serverTimeouts } from './connection-limits.ts';
 import { createRequestListener } from './request-listener.ts';
 import { closeGently } from './drain.ts';
 import { listBuiltFiles } from '../static/built-files.ts';
-import { StaticFiles } from './static-files.ts';
+import { StaticFiles, STATIC_FILES_LIMITS, type StaticFilesLimits } from './static-files.ts';
 import { builtFileHeaders } from '../static/built-file-headers.ts';
 
 /** How long `close()` waits for in-flight requests before it closes what is left. */
@@ -18,6 +18,8 @@ export const DRAIN_TIMEOUT_MS = 10_000;
 export interface RunningService {
   server: Server;
   api: Api;
+  /** The built files it serves, with their cache. */
+  statics: StaticFiles;
   /** Where it listens, e.g. `http://127.0.0.1:4321` (with the port chosen when config.port is 0). */
   url: string;
   port: number;
@@ -42,10 +44,18 @@ export interface RunningService {
  * await service.close();
  * ```
  */
-export async function startServer(config: Config, build: Build): Promise<RunningService> {
+export async function startServer(
+  config: Config,
+  build: Build,
+  staticLimits: StaticFilesLimits = STATIC_FILES_LIMITS,
+): Promise<RunningService> {
   const api = await createApi(config, build.projects, build.searchIndex);
   await api.services.quotas.ready();
-  const statics = new StaticFiles(build.clientDir, builtFileHeaders(listBuiltFiles(build.clientDir), config));
+  const statics = new StaticFiles(
+    build.clientDir,
+    builtFileHeaders(listBuiltFiles(build.clientDir), config),
+    staticLimits,
+  );
   const handle = serviceHandle(
     api,
     build.docs,
@@ -83,5 +93,5 @@ export async function startServer(config: Config, build: Build): Promise<Running
           .finally(resolve);
       });
     }));
-  return { server, api, url, port, close };
+  return { server, api, statics, url, port, close };
 }
