@@ -1,6 +1,7 @@
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { SearchDocument } from './documents.ts';
 import type { SearchType } from './search-types.ts';
+import { foldText, type FoldedText } from './folded-text.ts';
 import { snippet } from './snippet.ts';
 import { normalizeTerm, tokenize } from './terms.ts';
 
@@ -57,6 +58,9 @@ const OPTIONS: Options<SearchDocument> = {
  * and MCP tool (src/pages/search-index.json.ts writes it), loaded by the server at start.
  */
 export class SearchIndex {
+  /** Each document's folded text (folded-text.ts), made on its first snippet: as many as there are documents. */
+  private readonly foldedTexts = new Map<string, FoldedText>();
+
   private constructor(private readonly engine: MiniSearch<SearchDocument>) {}
 
   static build(documents: readonly SearchDocument[]): SearchIndex {
@@ -82,21 +86,26 @@ export class SearchIndex {
       query,
       type === undefined ? {} : { filter: (result) => stored(result).type === type },
     );
-    return { total: results.length, hits: results.slice(0, options.limit).map(toHit) };
+    return { total: results.length, hits: results.slice(0, options.limit).map((result) => this.hit(result)) };
+  }
+
+  private hit(result: SearchResult): SearchHit {
+    const { type, title, url, text } = stored(result);
+    const folded = () => {
+      let prepared = this.foldedTexts.get(result.id as string);
+      if (prepared === undefined) this.foldedTexts.set(result.id as string, (prepared = foldText(text)));
+      return prepared;
+    };
+    return {
+      type,
+      title,
+      url,
+      snippet: snippet(text, new Set(result.terms), undefined, folded),
+      score: Math.round(result.score * 1000) / 1000,
+    };
   }
 }
 
 function stored(result: SearchResult): StoredFields {
   return result as SearchResult & StoredFields;
-}
-
-function toHit(result: SearchResult): SearchHit {
-  const { type, title, url, text } = stored(result);
-  return {
-    type,
-    title,
-    url,
-    snippet: snippet(text, new Set(result.terms)),
-    score: Math.round(result.score * 1000) / 1000,
-  };
 }
