@@ -79,14 +79,39 @@ export class SearchIndex {
     return this.engine.toJSON();
   }
 
-  /** The best `limit` matches for a query, best first, optionally of one type only. */
+  /**
+   * The best `limit` matches for a query, best first, optionally of one type only. Only those get
+   * a result and a snippet: the others are counted, not sorted (a common word matches most of
+   * the documents at 2,000 projects). The order is the one MiniSearch's own search gives (by
+   * score, ties in the order the engine found them), which it used to produce.
+   */
   search(query: string, options: { type?: SearchType | undefined; limit: number }): SearchOutcome {
-    const { type } = options;
-    const results = this.engine.search(
-      query,
-      type === undefined ? {} : { filter: (result) => stored(result).type === type },
-    );
-    return { total: results.length, hits: results.slice(0, options.limit).map((result) => this.hit(result)) };
+    const { type, limit } = options;
+    const internals = engineInternals(this.engine);
+    if (internals === undefined) {
+      const results = this.engine.search(
+        query,
+        type === undefined ? {} : { filter: (result) => stored(result).type === type },
+      );
+      return { total: results.length, hits: results.slice(0, limit).map((result) => this.hit(result)) };
+    }
+    let total = 0;
+    const best: SearchResult[] = [];
+    for (const [documentId, { score: termScore, terms, match }] of internals.executeQuery(query)) {
+      const fields = internals._storedFields.get(documentId)!;
+      if (type !== undefined && fields.type !== type) continue;
+      total++;
+      // MiniSearch's search: a document that matched more of the query's words counts more.
+      const score = termScore * (terms.length || 1);
+      if (best.length === limit && !(score > best[limit - 1]!.score)) continue;
+      // After every result that scores as much: a stable sort keeps ties in the order found.
+      let at = best.length;
+      while (at > 0 && best[at - 1]!.score < score) at--;
+      const id = internals._documentIds.get(documentId) as string;
+      best.splice(at, 0, { ...fields, id, score, terms: Object.keys(match), queryTerms: terms, match });
+      if (best.length > limit) best.pop();
+    }
+    return { total, hits: best.map((result) => this.hit(result)) };
   }
 
   private hit(result: SearchResult): SearchHit {
@@ -104,6 +129,23 @@ export class SearchIndex {
       score: Math.round(result.score * 1000) / 1000,
     };
   }
+}
+
+/** MiniSearch 7's raw matches and stored fields, which its `search` turns into sorted results. */
+interface EngineInternals {
+  executeQuery(query: string): Map<number, { score: number; terms: string[]; match: SearchResult['match'] }>;
+  _documentIds: Map<number, unknown>;
+  _storedFields: Map<number, StoredFields>;
+}
+
+/** The internals, or undefined when another MiniSearch keeps them otherwise (then its own `search` serves). */
+function engineInternals(engine: MiniSearch<SearchDocument>): EngineInternals | undefined {
+  const internals = engine as unknown as Partial<EngineInternals>;
+  return typeof internals.executeQuery === 'function' &&
+    internals._documentIds instanceof Map &&
+    internals._storedFields instanceof Map
+    ? (internals as EngineInternals)
+    : undefined;
 }
 
 function stored(result: SearchResult): StoredFields {
