@@ -8,13 +8,13 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { SearchIndex } from '../../functions/search/search-index.ts';
-import { goldenDocuments } from '../../tests/support/search-golden.ts';
+import { searchDocumentsAt } from './search-documents.ts';
 import { freshQuery } from './fresh-queries.ts';
 
 const projects = Number(process.argv[2] ?? 19);
 const queries = Number(process.argv[3] ?? 3000);
 
-const json = JSON.stringify(SearchIndex.build(goldenDocuments(projects)));
+const json = JSON.stringify(SearchIndex.build(searchDocumentsAt(projects)));
 const loadStart = process.cpuUsage();
 const index = SearchIndex.fromJSON(json);
 const load = process.cpuUsage(loadStart);

@@ -1,22 +1,15 @@
 /**
  * The golden answers of the search (tests/unit/search-golden.test.ts): a fixed list of queries
  * answered over a fixed set of documents, at the site's own 19 projects and at a generated
- * 250-project copy (bench/scale/generate-projects.ts). The documents are read from content/
- * without Astro (front matter with yaml, doc facts left unfilled): the index is what is tested,
- * so its input only has to be realistic and stable.
+ * 250-project copy (bench/scale/generate-projects.ts), documents as bench/search/search-documents.ts
+ * reads them.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { parse } from 'yaml';
-import { generateProjects } from '../../bench/scale/generate-projects.ts';
-import { DOCS_TOOLS } from '../../functions/mcp/docs-tools.ts';
-import { PRODUCT_TOOLS } from '../../functions/mcp/product-tools.ts';
-import { OPERATIONS } from '../../functions/operations/operations.ts';
-import type { ProjectSource } from '../../functions/projects/catalog.ts';
-import { searchDocuments, type SearchDocument } from '../../functions/search/documents.ts';
 import type { SearchType } from '../../functions/search/search-types.ts';
-import { ROOT } from './server.ts';
+
+export { searchDocumentsAt as goldenDocuments } from '../../bench/search/search-documents.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Words, prefixes, typos, several words, stack names, nothing found, unicode, quotes and symbols. */
 export const GOLDEN_QUERIES: readonly string[] = [
@@ -116,60 +109,6 @@ export function goldenCases(): GoldenCase[] {
     for (const options of GOLDEN_OPTIONS.slice(0, n % 3 === 0 ? undefined : 1)) cases.push({ query, options });
   });
   return cases;
-}
-
-function frontMatter(text: string): { data: Record<string, unknown>; body: string } {
-  const [, yaml = '', body = ''] = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(text) ?? [];
-  return { data: parse(yaml) as Record<string, unknown>, body };
-}
-
-function readProjects(dir: string): ProjectSource[] {
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => {
-      const { data, body } = frontMatter(readFileSync(path.join(dir, name), 'utf8'));
-      return { ...data, slug: name.slice(0, -3), markdown: body } as unknown as ProjectSource;
-    });
-}
-
-function readDocs() {
-  const dir = path.join(ROOT, 'content/docs');
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => {
-      const { data, body } = frontMatter(readFileSync(path.join(dir, name), 'utf8'));
-      return {
-        slug: name.slice(0, -3),
-        title: String(data.title),
-        description: String(data.description),
-        markdown: body,
-      };
-    });
-}
-
-/** The documents at `count` projects: the site's own when count is 19 or less, else topped up with made ones. */
-export function goldenDocuments(count: number): SearchDocument[] {
-  const own = path.join(ROOT, 'content/projects');
-  let projects: ProjectSource[];
-  if (count <= readdirSync(own).filter((name) => name.endsWith('.md')).length) projects = readProjects(own);
-  else {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'search-golden-'));
-    try {
-      cpSync(own, dir, { recursive: true });
-      generateProjects(dir, count);
-      projects = readProjects(dir);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  return searchDocuments({
-    projects,
-    docs: readDocs(),
-    operations: OPERATIONS,
-    tools: [...PRODUCT_TOOLS, ...DOCS_TOOLS],
-  });
 }
 
 export const GOLDEN_SIZES = [19, 250] as const;
