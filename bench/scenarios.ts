@@ -97,7 +97,7 @@ const MCP_SESSION_SCENARIO = 'MCP 2025 session: initialize + initialized + tools
 export const SEARCH_FRESH_SCENARIO = 'search, a query not seen before';
 
 function searchPath(n: number): string {
-  return `/api/v1/search?q=${encodeURIComponent(freshQuery(n))}`;
+  return `/api/search?q=${encodeURIComponent(freshQuery(n))}`;
 }
 
 /**
