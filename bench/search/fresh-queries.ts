@@ -3,7 +3,7 @@
  * the write-ups and docs, prefixes and typos), the n-th pair different for every n below
  * VOCABULARY.length², more than the server's 1,000 cached answers, so each is computed afresh.
  */
-export const VOCABULARY = [
+const VOCABULARY = [
   'rust',
   'search',
   'api',

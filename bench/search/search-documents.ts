@@ -3,7 +3,7 @@
  * yaml, doc facts left unfilled): the site's own projects, topped up with made ones
  * (bench/scale/generate-projects.ts) in a temporary copy. What the index is given only has to be
  * realistic and stable: the golden answers (tests/unit/search-golden.test.ts) and the search
- * micro-benchmark (search-cpu.ts) use it.
+ * micro-benchmark (bench/search-cpu.ts) use it.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -12,7 +12,7 @@ export { searchDocumentsAt as goldenDocuments } from '../../bench/search/search-
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Words, prefixes, typos, several words, stack names, nothing found, unicode, quotes and symbols. */
-export const GOLDEN_QUERIES: readonly string[] = [
+const GOLDEN_QUERIES: readonly string[] = [
   'rust',
   'Rust',
   'project',
@@ -90,7 +90,7 @@ export const GOLDEN_QUERIES: readonly string[] = [
 ];
 
 /** Searches with a type filter or another limit, each against several queries. */
-export const GOLDEN_OPTIONS: readonly { type?: SearchType; limit: number }[] = [
+const GOLDEN_OPTIONS: readonly { type?: SearchType; limit: number }[] = [
   { limit: 10 },
   { limit: 25 },
   { type: 'project', limit: 20 },

@@ -2,14 +2,14 @@
  * In-process micro-benchmark of the search function on an index of N projects (the site's own,
  * topped up by bench/scale/generate-projects.ts, plus docs, operations and tools): CPU per query
  * not seen before, without HTTP. The index goes through its JSON form, as the server loads it.
- *   node --import tsx bench/search/search-cpu.ts [projects=19] [queries=3000]
+ *   node --import tsx bench/search-cpu.ts [projects=19] [queries=3000]
  * With SEARCH_PROFILE=<file>, the measured queries (only they) are profiled into that .cpuprofile.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { SearchIndex } from '../../functions/search/search-index.ts';
-import { searchDocumentsAt } from './search-documents.ts';
-import { freshQuery } from './fresh-queries.ts';
+import { SearchIndex } from '../functions/search/search-index.ts';
+import { searchDocumentsAt } from './search/search-documents.ts';
+import { freshQuery } from './search/fresh-queries.ts';
 
 const projects = Number(process.argv[2] ?? 19);
 const queries = Number(process.argv[3] ?? 3000);
