@@ -1,6 +1,7 @@
 import type { Request as CannonRequest } from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { freshQuery } from './search/fresh-queries.ts';
 
 /** One benchmarked request; `requests` builds per-request bodies (distinct keys) when needed. */
 export interface Scenario {
@@ -142,6 +143,12 @@ const MCP_MODERN_LIST_HEADERS = {
 /** The scenario whose every three requests are one 2025 client's whole session for one call. */
 const MCP_SESSION_SCENARIO = 'MCP 2025 session: initialize + initialized + tools/call get_project';
 
+export const SEARCH_FRESH_SCENARIO = 'search, a query not seen before';
+
+function searchPath(n: number): string {
+  return `/api/search?q=${encodeURIComponent(freshQuery(n))}`;
+}
+
 /**
  * The header that names the scenario of a request, so that the bare baseline answers each
  * scenario with its own bytes even where two share a method and path (both MCP eras on /mcp).
@@ -168,6 +175,19 @@ const allScenarios: Scenario[] = [
   { name: 'GET /llms.txt (static document)', method: 'GET', path: '/llms.txt', built: true },
   { name: 'GET /portfolio.json (static document)', method: 'GET', path: '/portfolio.json', built: true },
   { name: 'GET /projects/leakhound (static page)', method: 'GET', path: '/projects/leakhound', built: true },
+  {
+    // Every request the next of 1,600 queries, more than the 1,000 answers the server caches: each
+    // is computed afresh (the index is read on the first search, which the sample request makes).
+    name: SEARCH_FRESH_SCENARIO,
+    method: 'GET',
+    path: searchPath(0),
+    requests: () => {
+      let next = 1;
+      return [
+        { method: 'GET', path: searchPath(0), setupRequest: (request) => ({ ...request, path: searchPath(next++) }) },
+      ];
+    },
+  },
   {
     // Every request a new Idempotency-Key: each one is a durable write (SQLite, or PostgreSQL).
     name: 'POST /api/v1/contact (distinct keys)',

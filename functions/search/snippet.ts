@@ -1,3 +1,4 @@
+import { firstTermIn, type FoldedText } from './folded-text.ts';
 import { normalizeTerm, TERM_PATTERN } from './terms.ts';
 
 export const SNIPPET_MAX_LENGTH = 200;
@@ -9,11 +10,18 @@ const ELLIPSIS = '…';
  * A plain-text excerpt of at most `max` characters around the first word of `text` that is one of
  * the matched index `terms` (compared after the same normalization the index applies). Without a
  * match (the query hit only the title, say) it is the start of the text. Cuts fall between words
- * and are marked with an ellipsis.
+ * and are marked with an ellipsis. `folded` (folded-text.ts), when given, finds the match without
+ * normalizing every word.
  */
-export function snippet(text: string, terms: ReadonlySet<string>, max = SNIPPET_MAX_LENGTH): string {
+export function snippet(
+  text: string,
+  terms: ReadonlySet<string>,
+  max = SNIPPET_MAX_LENGTH,
+  folded?: () => FoldedText,
+): string {
   if (text.length <= max) return text;
-  const at = firstMatch(text, terms);
+  const prepared = folded?.() ?? null;
+  const at = prepared === null ? firstMatch(text, terms) : Math.max(0, firstTermIn(text, prepared, terms));
   // A match that fits in the opening stretch shows from the very start.
   let start = at <= max - 2 * LEAD ? 0 : wordStartAfter(text, at - LEAD, at);
   // Near the end, move the window back so that it still fills the allowance.
