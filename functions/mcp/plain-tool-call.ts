@@ -7,7 +7,6 @@ import {
   classifyInboundRequest,
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
-  isJsonContentType,
   isSpecType,
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
@@ -16,7 +15,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { headerValue, type ApiRequest } from '../http/types.ts';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './protocol-versions.ts';
-import { hasOnly, isPlainObject } from './message-shape.ts';
+import { hasOnly, isPlainObject, sentAsTransportAccepts } from './message-shape.ts';
 
 /** A plain tools/call: who asked (its id), in which era, for which tool, with what. */
 export interface PlainToolCall {
@@ -51,9 +50,7 @@ export function plainToolCall(request: ApiRequest, body: unknown): PlainToolCall
   if (typeof name !== 'string' || !PLAIN_NAME.test(name)) return undefined;
   if (args !== undefined && !isPlainObject(args)) return undefined;
 
-  if (!isJsonContentType(headerValue(request, 'content-type') ?? null)) return undefined;
-  const accept = headerValue(request, 'accept') ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  if (!sentAsTransportAccepts(request)) return undefined;
   const version = headerValue(request, 'mcp-protocol-version');
   const method = headerValue(request, 'mcp-method');
   const named = headerValue(request, 'mcp-name');

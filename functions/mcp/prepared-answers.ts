@@ -8,13 +8,12 @@ import {
   classifyInboundRequest,
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
-  isJsonContentType,
   isSpecType,
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './protocol-versions.ts';
-import { hasOnly, isPlainObject } from './message-shape.ts';
+import { hasOnly, isPlainObject, sentAsTransportAccepts } from './message-shape.ts';
 
 /** Methods of the 2025 era whose answer depends on nothing but the shape (no params, or initialize's). */
 const LEGACY_METHODS: ReadonlySet<string> = new Set([
@@ -91,9 +90,7 @@ export function preparedShape(request: ApiRequest, body: unknown): PreparedShape
   if (notification ? 'id' in body : !(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
   if (params !== undefined && !isPlainObject(params)) return undefined;
 
-  if (!isJsonContentType(headerValue(request, 'content-type') ?? null)) return undefined;
-  const accept = headerValue(request, 'accept') ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  if (!sentAsTransportAccepts(request)) return undefined;
   const version = headerValue(request, 'mcp-protocol-version');
   const methodHeader = headerValue(request, 'mcp-method');
   if (headerValue(request, 'mcp-name') !== undefined) return undefined;
