@@ -16,6 +16,8 @@ export function etagOfDigest(sha256: Buffer): string {
  */
 export function ifNoneMatchHits(ifNoneMatch: string | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false;
+  // What a client sends back is most often the tag as it got it: no splitting, no copies then.
+  if (ifNoneMatch === etag) return true;
   const current = etag.replace(/^W\//, '');
   for (const candidate of ifNoneMatch.split(',')) {
     const tag = candidate.trim();
