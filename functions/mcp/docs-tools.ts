@@ -41,6 +41,7 @@ export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
     input: NO_ARGUMENTS,
     output: z.object({ docs: z.array(docSummary) }),
     annotations: READ_ONLY,
+    reusable: true,
     run: async (args, { docs, siteUrl }) => {
       refuseArguments(args, []);
       return { status: 200, body: { docs: docs.map((doc) => summary(doc, siteUrl)) } };
@@ -54,6 +55,7 @@ export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
     input: z.object({ path: docPath }).strict(),
     output: docSummary.extend({ markdown: z.string() }),
     annotations: READ_ONLY,
+    reusable: true,
     run: async (args, { docs, siteUrl }) => {
       refuseArguments(args, ['path']);
       const doc = findDoc(docs, docPathArgument(args));
@@ -71,6 +73,7 @@ export const DOCS_TOOLS: readonly ToolDefinition<DocsContext>[] = [
     input: searchQuery.omit({ type: true }),
     output: searchResponseSchema,
     annotations: READ_ONLY,
+    reusable: true,
     run: async (args, { api }) => {
       refuseArguments(args, ['q', 'limit']);
       const query = queryOf(args);

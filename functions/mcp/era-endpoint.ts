@@ -14,8 +14,9 @@ import type { RequestContexts } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import type { McpCaller } from './api-caller.ts';
 import type { HostVerdict } from './hosts.ts';
+import { answerMemo, memoKey } from './answer-memo.ts';
 import { plainToolAnswer, plainToolCall } from './plain-tool-call.ts';
-import { preparedAnswers, preparedShape } from './prepared-answers.ts';
+import { answerWith, preparedAnswers, preparedShape } from './prepared-answers.ts';
 import { knowsResourceLinks } from './protocol-versions.ts';
 import { withLegacyVersionRefusal } from './unsupported-version.ts';
 import { admit, apiResponse, idOf, jsonRpcError, webRequest, withRequestId } from './mcp-admission.ts';
@@ -48,6 +49,8 @@ export interface EraEndpointOptions {
     args: Record<string, unknown> | undefined,
     withLinks: boolean,
   ): Promise<CallToolResult | undefined>;
+  /** Whether a successful call of the tool may be given again to another public caller (tool-registry.ts `reusable`). */
+  reusableTool(name: string): boolean;
   /** The server's identity, as its 2026-07-28 results carry it. */
   serverInfo: Implementation;
   contexts: Pick<RequestContexts, 'of'>;
@@ -58,7 +61,8 @@ export interface EraEndpointOptions {
 
 /**
  * The Host and Origin checks, the preflight and the per-message quota are this endpoint's (mcp-admission.ts),
- * as on the 1.x endpoint. Then the messages whose answer is the same for every request of their
+ * as on the 1.x endpoint. A public caller's message answered before, but for its id, gets that
+ * answer again (answer-memo.ts). Then the messages whose answer is the same for every request of their
  * shape (initialize, the lists, server/discover) get bytes the SDK made once for that shape
  * (prepared-answers.ts), with their id put in. A plain tools/call of either era is answered at once (plain-tool-call.ts):
  * built per request, the SDK's server and transport cost several times what the tool does. Then
@@ -75,6 +79,7 @@ export interface EraEndpointOptions {
 export function mcpEraEndpoint({
   buildServer,
   callTool,
+  reusableTool,
   serverInfo,
   contexts,
   hostVerdict,
@@ -82,6 +87,7 @@ export function mcpEraEndpoint({
   siteUrl,
 }: EraEndpointOptions) {
   const callers = new WeakMap<Request, McpCaller>();
+  const kept = answerMemo();
   // A template is answered for a caller of its own: no answer prepared here calls a tool.
   const prepared = preparedAnswers((template) =>
     sdkAnswer(
@@ -116,22 +122,27 @@ export function mcpEraEndpoint({
         allow: ALLOW,
       });
     }
-    const { body, parsedBody, headers, caller } = admission.post;
+    const { body, parsedBody, headers, caller, publicCaller } = admission.post;
+    // A public caller asking what was answered before gets that answer with its own id.
+    const memo = publicCaller ? memoKey(request, parsedBody) : undefined;
+    const known = memo === undefined ? undefined : kept.get(memo.key);
+    if (known !== undefined) return answerWith(known, memo!.id, headers);
+
     const shape = preparedShape(request, parsedBody);
-    if (shape !== undefined) {
-      const answer = await prepared(shape, headers);
-      if (answer !== undefined) return answer;
+    const answer = shape === undefined ? undefined : await prepared(shape);
+    if (answer !== undefined) {
+      if (memo !== undefined) kept.set(memo.key, answer);
+      return answerWith(answer, shape!.id, headers);
     }
     const plain = plainToolCall(request, parsedBody);
     if (plain !== undefined) {
       const withLinks = knowsResourceLinks(headerValue(request, 'mcp-protocol-version'));
       const result = await callTool(caller, plain.name, plain.args, withLinks);
-      if (result !== undefined)
-        return {
-          status: 200,
-          headers: { ...headers, 'cache-control': 'no-store', 'content-type': 'application/json' },
-          body: plainToolAnswer(plain, result, serverInfo),
-        };
+      if (result !== undefined) {
+        const toolAnswer = plainToolAnswer(plain, result, serverInfo);
+        if (memo !== undefined && result.isError !== true && reusableTool(plain.name)) kept.set(memo.key, toolAnswer);
+        return answerWith(toolAnswer, plain.id, headers);
+      }
     }
     const web = webRequest(request, siteUrl, parsedBody === undefined ? body : null);
     return sdkAnswer(web, parsedBody, caller, headers, headerValue(request, 'mcp-protocol-version'));

@@ -40,6 +40,8 @@ interface AdmittedPost {
   /** CORS and quota headers every answer to this request carries. */
   headers: HeaderMap;
   caller: McpCaller;
+  /** Anonymous and in live mode: an answer given to one such caller fits every other (answer-memo.ts). */
+  publicCaller: boolean;
 }
 
 /** The request is answered here (refused, or a preflight), or goes on: a POST admitted, another method as it is. */
@@ -123,7 +125,15 @@ export async function admit(request: ApiRequest, options: AdmissionOptions): Pro
     const owed = Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(body.length)) - prepaid;
     if (owed > 0) quotaHeaders = await context.charge(MESSAGE_QUOTA, owed);
     if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
-    return { post: { body, parsedBody, headers: { ...cors, ...quotaHeaders }, caller: callerOf(request) } };
+    return {
+      post: {
+        body,
+        parsedBody,
+        headers: { ...cors, ...quotaHeaders },
+        caller: callerOf(request),
+        publicCaller: context.keyStatus === 'none' && !context.sandbox,
+      },
+    };
   } catch (error) {
     if (error instanceof ApiError)
       return {

@@ -51,6 +51,7 @@ export function mcpRoutes({
         contexts,
         buildServer: (caller) => servers.build(id, contextOf(caller)),
         callTool: (caller, name, args, withLinks) => servers.callTool(id, contextOf(caller), name, args, withLinks),
+        reusableTool: (name) => servers.reusableTool(id, name),
         serverInfo: serverIdentity(id, siteUrl),
       }),
     ]),

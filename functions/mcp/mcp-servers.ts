@@ -8,7 +8,7 @@ import { PRODUCT_TOOLS } from './product-tools.ts';
 import { buildProductServer } from './product-server.ts';
 import { serverCardJson, type CardCopy } from './server-card.ts';
 import type { McpServerId } from './server-identity.ts';
-import { answerToolCall, type ToolContext } from './tool-registry.ts';
+import { answerToolCall, isReusableTool, type ToolContext } from './tool-registry.ts';
 
 /** What both servers are made from: the same at build (from content/) and at run time (from the build). */
 export interface McpServerSources {
@@ -68,5 +68,10 @@ export function mcpServers({ catalog, docs, siteUrl, apiOrigin, appViews }: McpS
       : answerToolCall(DOCS_TOOLS, { ...context, docs, siteUrl }, name, args, withLinks);
   }
 
-  return { build, card, callTool };
+  /** Whether a successful call of that tool may be answered again to another public caller (tool-registry.ts). */
+  function reusableTool(id: McpServerId, name: string): boolean {
+    return id === 'product' ? isReusableTool(PRODUCT_TOOLS, name) : isReusableTool(DOCS_TOOLS, name);
+  }
+
+  return { build, card, callTool, reusableTool };
 }

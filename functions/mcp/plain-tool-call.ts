@@ -16,6 +16,7 @@ import {
 import { headerValue, type ApiRequest } from '../http/types.ts';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './protocol-versions.ts';
 import { hasOnly, isPlainObject, sentAsTransportAccepts } from './message-shape.ts';
+import type { Prepared } from './prepared-answers.ts';
 
 /** A plain tools/call: who asked (its id), in which era, for which tool, with what. */
 export interface PlainToolCall {
@@ -83,13 +84,21 @@ export function plainToolCall(request: ApiRequest, body: unknown): PlainToolCall
   return { id: id as string | number, modern: true, name, args };
 }
 
+/** The headers the SDK's JSON answer to a call goes out with. */
+const ANSWER_HEADERS = { 'cache-control': 'no-store', 'content-type': 'application/json' };
+
 /**
- * The JSON-RPC answer the SDK gives to that call: the tool's result, and in 2026-07-28 its
- * `resultType` and the server's identity in `_meta` (spec: server/discover, "serverInfo").
+ * The JSON-RPC answer the SDK gives to that call, cut where the id goes (answerWith puts it in):
+ * the tool's result, and in 2026-07-28 its `resultType` and the server's identity in `_meta`
+ * (spec: server/discover, "serverInfo").
  */
-export function plainToolAnswer(call: PlainToolCall, result: CallToolResult, serverInfo: Implementation): string {
+export function plainToolAnswer(call: PlainToolCall, result: CallToolResult, serverInfo: Implementation): Prepared {
   const sent = call.modern
     ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: serverInfo } }
     : result;
-  return JSON.stringify({ result: sent, jsonrpc: '2.0', id: call.id });
+  return {
+    status: 200,
+    headers: ANSWER_HEADERS,
+    around: [`{"result":${JSON.stringify(sent)},"jsonrpc":"2.0","id":`, '}'],
+  };
 }

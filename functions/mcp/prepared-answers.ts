@@ -34,6 +34,8 @@ const MODERN_METHODS: ReadonlySet<string> = new Set([
   'prompts/list',
 ]);
 const NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/initialized']);
+/** Every method some request of which may get a prepared answer, in either era. */
+export const PREPARED_METHODS: ReadonlySet<string> = new Set([...LEGACY_METHODS, ...MODERN_METHODS]);
 
 const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 const INITIALIZE_KEYS: ReadonlySet<string> = new Set(['protocolVersion', 'capabilities', 'clientInfo']);
@@ -56,7 +58,7 @@ const MAX_CAPABILITIES_CHARS = 2048;
 /** Shapes kept per endpoint; a new one beyond this evicts the oldest. Clients send a handful. */
 const MAX_SHAPES = 64;
 
-type RequestId = string | number;
+export type RequestId = string | number;
 
 /** A request the prepared answers may serve: everything its answer can depend on (`key`), and its id. */
 export interface PreparedShape {
@@ -163,12 +165,25 @@ export function preparedShape(request: ApiRequest, body: unknown): PreparedShape
   };
 }
 
-/** An answer made once: its status, the SDK's headers, and its body cut where the id goes. */
-interface Prepared {
+/**
+ * An answer made once, given again to every request it fits: its status, the SDK's headers, and
+ * its body cut where the id goes (answer-memo.ts keeps these too).
+ */
+export interface Prepared {
   status: number;
   headers: HeaderMap;
   /** The body before and after the template's id; null for an answer without a body (202). */
   around: [string, string] | null;
+}
+
+/** A prepared answer to one request: its id put in (JSON-encoded), after the admission's headers. */
+export function answerWith(prepared: Prepared, id: RequestId | undefined, headers: HeaderMap): ApiResponse {
+  const { status, around } = prepared;
+  return {
+    status,
+    headers: { ...headers, ...prepared.headers },
+    body: around === null ? null : around[0] + (typeof id === 'number' ? String(id) : JSON.stringify(id)) + around[1],
+  };
 }
 
 /**
@@ -213,20 +228,12 @@ export function preparedAnswers(answerTemplate: TemplateAnswer) {
     return prepared;
   }
 
-  /** The answer to the request of this shape with the admission's headers, or undefined: the SDK answers it. */
-  return async (shape: PreparedShape, headers: HeaderMap): Promise<ApiResponse | undefined> => {
-    let prepared: Prepared | undefined;
+  /** The prepared answer to requests of this shape, or undefined: the SDK answers them. */
+  return async (shape: PreparedShape): Promise<Prepared | undefined> => {
     try {
-      prepared = await preparedFor(shape);
+      return await preparedFor(shape);
     } catch {
       return undefined;
     }
-    if (prepared === undefined) return undefined;
-    const { status, around } = prepared;
-    return {
-      status,
-      headers: { ...headers, ...prepared.headers },
-      body: around === null ? null : `${around[0]}${JSON.stringify(shape.id)}${around[1]}`,
-    };
   };
 }

@@ -66,6 +66,8 @@ export const PRODUCT_TOOLS: readonly ProductTool[] = [
     input: listProjectsQuery,
     output: projectListSchema,
     app: 'project-gallery',
+    // The catalog is the build's: the same arguments list the same page (cursors hold no time).
+    reusable: true,
     links: (body, { siteUrl }) =>
       (body as { data: ProjectNamed[] }).data.map((project) => projectLink(siteUrl, project, AMONG_OTHERS)),
   }),
@@ -79,6 +81,7 @@ export const PRODUCT_TOOLS: readonly ProductTool[] = [
       input: z.object({ slug: slugParameter }).strict(),
       output: projectSchema,
       app: 'project-card',
+      reusable: true,
       links: (body, { siteUrl }) => [projectLink(siteUrl, body as ProjectNamed, ASKED_FOR)],
     },
     'slug',
@@ -90,6 +93,8 @@ export const PRODUCT_TOOLS: readonly ProductTool[] = [
       "Full-text search over projects, documentation pages, API operations and MCP tools; prefixes and small typos match. Returns {query, total, results} with each result's type, title, url and snippet. Use type to narrow, e.g. type=project.",
     input: searchQuery,
     output: searchResponseSchema,
+    // The index is made at build time from the projects, docs, operations and tools.
+    reusable: true,
     links: (body, { siteUrl }) => searchLinks(body as SearchResponse, siteUrl),
   }),
   {

@@ -53,6 +53,12 @@ export interface ToolDefinition<Context extends ToolContext = ToolContext> {
   run(args: Record<string, unknown>, context: Context): Promise<ApiOutcome>;
   /** Resource links a successful result carries after its text block (the resources it names), from its body. */
   links?(body: unknown, context: Context): ResourceLink[];
+  /**
+   * Its successful result depends on its arguments and the build alone (not on stored data, the
+   * time or who calls), and it costs no more than the one request its message paid for: the
+   * endpoint may give the same answer to the next public caller asking the same (answer-memo.ts).
+   */
+  reusable?: true;
 }
 
 /**
@@ -106,6 +112,11 @@ function toolSet<Context extends ToolContext>(tools: readonly ToolDefinition<Con
 /** The tools/list entries of a tool set, in the set's order (deterministic, as 2026-07-28 asks). */
 function listedTools<Context extends ToolContext>(tools: readonly ToolDefinition<Context>[]): Tool[] {
   return toolSet(tools).listed;
+}
+
+/** Whether the set's tool of that name is `reusable`. */
+export function isReusableTool<Context extends ToolContext>(tools: readonly ToolDefinition<Context>[], name: string) {
+  return toolSet(tools).byName.get(name)?.reusable === true;
 }
 
 /** What a client is told when it calls a tool the server does not have (an invalid-params error in every era). */

@@ -117,7 +117,8 @@ describe('the plain path and the SDK, over generated messages', () => {
     api: apiCaller(server.api.router, caller),
     requestId: caller.requestId,
   });
-  const free = { charge: () => ({}) } as unknown as RequestContext;
+  // A public caller (anonymous, live mode), so that the plain path's answers are also kept and given again.
+  const free = { charge: () => ({}), keyStatus: 'none', sandbox: false } as unknown as RequestContext;
   const endpoint = (plain: boolean) =>
     mcpEraEndpoint({
       siteUrl: SITE,
@@ -128,6 +129,7 @@ describe('the plain path and the SDK, over generated messages', () => {
       callTool: plain
         ? (caller, name, args) => servers.callTool('docs', contextOf(caller), name, args)
         : () => Promise.resolve(undefined),
+      reusableTool: (name) => servers.reusableTool('docs', name),
       serverInfo: serverIdentity('docs', SITE),
     });
   const withPlainPath = endpoint(true);

@@ -191,6 +191,7 @@ describe('a prepared answer is made once per shape', () => {
       return servers.build('docs', { api: apiCaller(server.api.router, caller), requestId: caller.requestId });
     },
     callTool: () => Promise.resolve(undefined),
+    reusableTool: () => false,
     serverInfo: serverIdentity('docs', SITE),
   });
   const request = (era: Era, method: string, id: number, viaSdk = false): ApiRequest => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest } from '../../functions/http/types.ts';
-import { preparedAnswers, preparedShape } from '../../functions/mcp/prepared-answers.ts';
+import { answerWith, preparedAnswers, preparedShape } from '../../functions/mcp/prepared-answers.ts';
 
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -115,16 +115,17 @@ describe('preparedAnswers', () => {
         body: JSON.stringify({ result: { tools: [] }, jsonrpc: '2.0', id }),
       });
     });
-    for (const id of [1, 'a"b', -0, 'é'])
-      expect((await answer({ ...shape, id }, { 'x-quota': '1' }))?.body).toBe(
-        JSON.stringify({ result: { tools: [] }, jsonrpc: '2.0', id }),
-      );
+    for (const id of [1, 'a"b', -0, 'é']) {
+      const given = answerWith((await answer({ ...shape, id }))!, id, { 'x-quota': '1' });
+      expect(given.body).toBe(JSON.stringify({ result: { tools: [] }, jsonrpc: '2.0', id }));
+      expect(given.headers).toEqual({ 'x-quota': '1', 'content-type': 'application/json' });
+    }
     expect(made).toBe(1);
   });
 
   it('serves nothing prepared when the template is refused, and retries a template that threw', async () => {
     const refused = preparedAnswers(() => Promise.resolve({ status: 400, headers: {}, body: '{}' }));
-    expect(await refused(shape, {})).toBeUndefined();
+    expect(await refused(shape)).toBeUndefined();
     let calls = 0;
     const flaky = preparedAnswers(() =>
       ++calls === 1 ? Promise.reject(new Error('x')) : Promise.resolve({ status: 202, headers: {}, body: null }),
@@ -133,8 +134,8 @@ describe('preparedAnswers', () => {
       jsonrpc: '2.0',
       method: 'notifications/initialized',
     })!;
-    expect(await flaky(notification, {})).toBeUndefined();
-    expect(await flaky(notification, {})).toMatchObject({ status: 202, body: null });
+    expect(await flaky(notification)).toBeUndefined();
+    expect(await flaky(notification)).toMatchObject({ status: 202, around: null });
     expect(calls).toBe(2);
   });
 });
