@@ -88,6 +88,13 @@ export function mcpEraEndpoint({
 }: EraEndpointOptions) {
   const callers = new WeakMap<Request, McpCaller>();
   const kept = answerMemo();
+  const admissionOptions = {
+    contexts,
+    hostVerdict,
+    isAllowedOrigin,
+    allow: ALLOW,
+    corsRequestHeaders: CORS_REQUEST_HEADERS,
+  };
   // A template is answered for a caller of its own: no answer prepared here calls a tool.
   const prepared = preparedAnswers((template) =>
     sdkAnswer(
@@ -108,13 +115,7 @@ export function mcpEraEndpoint({
   );
 
   return async (request: ApiRequest): Promise<ApiResponse> => {
-    const admission = await admit(request, {
-      contexts,
-      hostVerdict,
-      isAllowedOrigin,
-      allow: ALLOW,
-      corsRequestHeaders: CORS_REQUEST_HEADERS,
-    });
+    const admission = await admit(request, admissionOptions);
     if ('answer' in admission) return admission.answer;
     if ('other' in admission) {
       return jsonRpcError(405, 'Method Not Allowed: this stateless server answers POST only.', {

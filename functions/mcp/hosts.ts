@@ -3,6 +3,9 @@ import type { Config } from '../config/env.ts';
 
 /** The prefix of the host name that selects sandbox mode (functions/http/request-context.ts). */
 const SANDBOX_LABEL = 'sandbox.';
+/** Accepted Host headers remembered per policy. */
+const MAX_ACCEPTED_HOSTS = 64;
+const ACCEPTED: HostVerdict = { ok: true };
 
 /** Whether the service listens on a loopback interface only, so that only this machine reaches it by address. */
 function bindsLoopback(bindHost: string): boolean {
@@ -35,8 +38,14 @@ export function hostPolicy(
     ...extra,
     ...(bindsLoopback(bindHost) ? localhostAllowedHostnames() : []),
   ];
+  // Host headers already accepted, so that the next request with one costs a lookup instead of a
+  // URL parse. Only accepted ones are kept, and only so many (one name takes a header per port).
+  const accepted = new Set<string>();
   return (host) => {
+    if (host !== undefined && accepted.has(host)) return ACCEPTED;
     const verdict = validateHostHeader(host ?? null, allowed);
-    return verdict.ok ? { ok: true } : { ok: false, message: verdict.message };
+    if (!verdict.ok) return { ok: false, message: verdict.message };
+    if (host !== undefined && accepted.size < MAX_ACCEPTED_HOSTS) accepted.add(host);
+    return ACCEPTED;
   };
 }
