@@ -3,14 +3,15 @@ import { contactFormHandler } from '../contact/contact-form.ts';
 import { ContactPage } from '../contact/contact-page.ts';
 import type { DocPage } from '../site/doc-page.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import type { Eventually } from '../limits/rate-limiter.ts';
 import type { AppViewReader } from '../mcp/app-views.ts';
 import { mcpRoutes } from '../mcp/mcp-routes.ts';
 import { MCP_SERVERS } from '../mcp/server-identity.ts';
 import { searchPageHandler } from '../search/search-page-handler.ts';
 import { SearchPage } from '../search/search-page.ts';
 
-/** A path answered per request, outside the router. */
-type Endpoint = (request: ApiRequest) => Promise<ApiResponse>;
+/** A path answered per request, outside the router; at once when nothing had to be waited for. */
+type Endpoint = (request: ApiRequest) => Eventually<ApiResponse>;
 
 /** Built pages that an endpoint fills in per request; each page's HTML carries `{{slots}}`. */
 const PAGE_ENDPOINTS = ['/contact', '/search'] as const;

@@ -5,7 +5,7 @@ import { RequestAborted } from './request-aborted.ts';
 import { RoutePattern } from './route-pattern.ts';
 import type { Paid, RequestContext, RequestContexts } from './request-context.ts';
 import type { QuotaName } from '../limits/quotas.ts';
-import type { Eventually } from '../limits/rate-limiter.ts';
+import { andThen, type Eventually } from '../limits/rate-limiter.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from './types.ts';
 
 export type RouteHandler = (
@@ -198,11 +198,6 @@ export class Router {
     addDiscoveryLinks(response);
     return response;
   }
-}
-
-/** `next` of a value now, or once its promise settles (a rejection passes through). */
-function andThen<T, U>(value: Eventually<T>, next: (value: T) => Eventually<U>): Eventually<U> {
-  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /** What every API answer gets last: the request id, the Vary of the caller headers, no body for HEAD. */

@@ -16,6 +16,11 @@ export interface RateDecision {
  */
 export type Eventually<T> = T | Promise<T>;
 
+/** `next` of a value now, or once its promise settles (a rejection passes through). */
+export function andThen<T, U>(value: Eventually<T>, next: (value: T) => Eventually<U>): Eventually<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
 /**
  * A quota counted somewhere: in this process (MemoryLimiter), or shared by every instance in
  * Redis (functions/limits/redis-limiter.ts) or in PostgreSQL (a SharedCounts engine,

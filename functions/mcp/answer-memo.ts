@@ -18,8 +18,9 @@ const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'p
  * the rest; who sent it is not, for public callers.
  */
 const KEYED_HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name'] as const;
-/** Longest params (as JSON) a key holds; a message with more is answered afresh each time. */
+/** Longest params (as JSON) a key holds, and longest body kept; a longer message is answered afresh each time. */
 const MAX_PARAMS_CHARS = 2048;
+const MAX_BODY_BYTES = MAX_PARAMS_CHARS + 512;
 /** What a key costs at most beyond its params, and what an entry's bookkeeping costs. */
 const KEY_OVERHEAD_BYTES = 1024;
 /** Bytes of answers kept per endpoint, and the largest one kept (a long list page is answered afresh). */
@@ -39,7 +40,10 @@ export interface MemoKey {
  * JSON, last. Header values hold no line break (HTTP forbids them) and the methods are a fixed
  * set, so two requests share a key only when they agree on all of it.
  */
-export function memoKey(request: ApiRequest, body: unknown): MemoKey | undefined {
+export function memoKey(request: ApiRequest, body: unknown, bodyBytes: number): MemoKey | undefined {
+  // A long body is never kept, and never made JSON again here (one nested thousands deep would
+  // overflow the stack): a body this short cannot nest deep enough for that.
+  if (bodyBytes > MAX_BODY_BYTES) return undefined;
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || !hasOnly(body, MESSAGE_KEYS)) return undefined;
   const { id, method, params } = body;
   if (typeof method !== 'string' || !KEPT_METHODS.has(method)) return undefined;

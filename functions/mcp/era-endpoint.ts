@@ -14,12 +14,21 @@ import type { RequestContexts } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import type { McpCaller } from './api-caller.ts';
 import type { HostVerdict } from './hosts.ts';
-import { answerMemo, memoKey } from './answer-memo.ts';
+import { answerMemo, memoKey, type MemoKey } from './answer-memo.ts';
 import { plainToolAnswer, plainToolCall } from './plain-tool-call.ts';
 import { answerWith, preparedAnswers, preparedShape } from './prepared-answers.ts';
 import { knowsResourceLinks } from './protocol-versions.ts';
 import { withLegacyVersionRefusal } from './unsupported-version.ts';
-import { admit, apiResponse, idOf, jsonRpcError, webRequest, withRequestId } from './mcp-admission.ts';
+import { andThen, type Eventually } from '../limits/rate-limiter.ts';
+import {
+  admit,
+  apiResponse,
+  idOf,
+  jsonRpcError,
+  webRequest,
+  withRequestId,
+  type AdmittedPost,
+} from './mcp-admission.ts';
 
 const ALLOW = 'POST';
 
@@ -114,21 +123,27 @@ export function mcpEraEndpoint({
     { legacy: 'reject' },
   );
 
-  return async (request: ApiRequest): Promise<ApiResponse> => {
-    const admission = await admit(request, admissionOptions);
-    if ('answer' in admission) return admission.answer;
-    if ('other' in admission) {
-      return jsonRpcError(405, 'Method Not Allowed: this stateless server answers POST only.', {
-        ...admission.other.headers,
-        allow: ALLOW,
-      });
-    }
-    const { body, parsedBody, headers, caller, publicCaller } = admission.post;
-    // A public caller asking what was answered before gets that answer with its own id.
-    const memo = publicCaller ? memoKey(request, parsedBody) : undefined;
-    const known = memo === undefined ? undefined : kept.get(memo.key);
-    if (known !== undefined) return answerWith(known, memo!.id, headers);
+  // A kept answer goes out as soon as the body is read: no promise of this endpoint's in between.
+  return (request: ApiRequest): Eventually<ApiResponse> =>
+    andThen(admit(request, admissionOptions), (admission) => {
+      if ('answer' in admission) return admission.answer;
+      if ('other' in admission) {
+        return jsonRpcError(405, 'Method Not Allowed: this stateless server answers POST only.', {
+          ...admission.other.headers,
+          allow: ALLOW,
+        });
+      }
+      // A public caller asking what was answered before gets that answer with its own id.
+      const { body, parsedBody, headers, publicCaller } = admission.post;
+      const memo = publicCaller ? memoKey(request, parsedBody, body.length) : undefined;
+      const known = memo === undefined ? undefined : kept.get(memo.key);
+      if (known !== undefined) return answerWith(known, memo!.id, headers);
+      return answerAfresh(request, admission.post, memo);
+    });
 
+  /** The answer of a fast path (kept for the next public caller when it may be) or of the SDK. */
+  async function answerAfresh(request: ApiRequest, post: AdmittedPost, memo: MemoKey | undefined) {
+    const { body, parsedBody, headers, caller } = post;
     const shape = preparedShape(request, parsedBody);
     const answer = shape === undefined ? undefined : await prepared(shape);
     if (answer !== undefined) {
@@ -147,7 +162,7 @@ export function mcpEraEndpoint({
     }
     const web = webRequest(request, siteUrl, parsedBody === undefined ? body : null);
     return sdkAnswer(web, parsedBody, caller, headers, headerValue(request, 'mcp-protocol-version'));
-  };
+  }
 
   /** The SDK's answer in either era, with the headers the admission gave. */
   async function sdkAnswer(

@@ -4,6 +4,7 @@ import { ApiError, errorBody, payloadTooLarge, type ErrorBody } from '../http/ap
 import type { RequestContexts } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { bodyRequests } from '../http/charge.ts';
+import { andThen, type Eventually } from '../limits/rate-limiter.ts';
 import { FORWARDED_HEADERS, MESSAGE_QUOTA, type McpCaller } from './api-caller.ts';
 import type { HostVerdict } from './hosts.ts';
 import { MAX_TOOL_ARGUMENTS } from './tool-registry.ts';
@@ -33,7 +34,7 @@ export interface AdmissionOptions {
 }
 
 /** A POST let through: its messages paid for, its body read and bounded. */
-interface AdmittedPost {
+export interface AdmittedPost {
   body: Buffer;
   /** The body as JSON, or undefined when it is not JSON (the SDK then answers its parse error). */
   parsedBody: unknown;
@@ -56,7 +57,7 @@ export type Admission =
  * read (an over-quota client is refused unread), the rest once it is. A refused Host or Origin
  * costs nothing.
  */
-export async function admit(request: ApiRequest, options: AdmissionOptions): Promise<Admission> {
+export function admit(request: ApiRequest, options: AdmissionOptions): Eventually<Admission> {
   const host = options.hostVerdict(headerValue(request, 'host'));
   if (!host.ok) {
     const refusal = new ApiError(
@@ -66,27 +67,21 @@ export async function admit(request: ApiRequest, options: AdmissionOptions): Pro
         hint: 'Call the server at the address its server card names (see MCP_ALLOWED_HOSTS to serve another name).',
       },
     );
-    return {
-      answer: jsonRpcError(
-        refusal.status,
-        refusal.message,
-        {},
-        errorBody(refusal, request.requestId),
-        await idOfBody(request),
-      ),
-    };
+    return idOfBody(request).then((id) => ({
+      answer: jsonRpcError(refusal.status, refusal.message, {}, errorBody(refusal, request.requestId), id),
+    }));
   }
   const origin = headerValue(request, 'origin');
   if (origin !== undefined && !options.isAllowedOrigin(origin)) {
-    return {
+    return idOfBody(request).then((id) => ({
       answer: jsonRpcError(
         403,
         'Forbidden: this Origin may not call the MCP server (see MCP_ALLOWED_ORIGINS).',
         {},
         undefined,
-        await idOfBody(request),
+        id,
       ),
-    };
+    }));
   }
   const cors: HeaderMap = origin === undefined ? {} : { 'access-control-allow-origin': origin, vary: 'Origin' };
   if (request.method === 'OPTIONS') {
@@ -109,43 +104,53 @@ export async function admit(request: ApiRequest, options: AdmissionOptions): Pro
   // The quota is charged before the body is read: an over-quota client is refused without its
   // body being read or parsed, so its refusal cannot name the request's id (null). What the
   // length declares is charged first; what the body turns out to cost beyond that, once read.
+  // Each step that is known at once (a quota counted in this process) is not awaited: only the
+  // body is.
   let parsedBody: unknown;
+  const refused = (error: unknown): Admission => {
+    if (!(error instanceof ApiError)) throw error;
+    return {
+      answer: jsonRpcError(
+        error.status,
+        error.message,
+        { ...cors, ...error.headers },
+        errorBody(error, request.requestId),
+        idOf(parsedBody),
+      ),
+    };
+  };
   try {
     const declared = declaredLength(request);
     // Refused by its declared length before a byte is read, and uncharged, as readBody would.
     if (declared !== undefined && declared > MCP_BODY_MAX_BYTES) throw payloadTooLarge(MCP_BODY_MAX_BYTES);
-    const context = await options.contexts.of(request);
     const prepaid = bodyRequests(declared ?? 0);
-    let quotaHeaders = await context.charge(MESSAGE_QUOTA, prepaid);
-    const body = await request.readBody(MCP_BODY_MAX_BYTES);
-    parsedBody = parsedOrUndefined(body);
-    boundToolArguments(parsedBody);
-    const messages = messageCount(parsedBody);
-    // A batch refused for its length costs one, like any other refused request; a large body more.
-    const owed = Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(body.length)) - prepaid;
-    if (owed > 0) quotaHeaders = await context.charge(MESSAGE_QUOTA, owed);
-    if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
-    return {
-      post: {
-        body,
-        parsedBody,
-        headers: { ...cors, ...quotaHeaders },
-        caller: callerOf(request),
-        publicCaller: context.keyStatus === 'none' && !context.sandbox,
-      },
-    };
+    const admitted = andThen(options.contexts.of(request), (context) =>
+      andThen(context.charge(MESSAGE_QUOTA, prepaid), (prepaidHeaders) =>
+        request.readBody(MCP_BODY_MAX_BYTES).then((body) => {
+          parsedBody = parsedOrUndefined(body);
+          boundToolArguments(parsedBody);
+          const messages = messageCount(parsedBody);
+          // A batch refused for its length costs one, like any other refused request; a large body more.
+          const owed = Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(body.length)) - prepaid;
+          const charged = owed > 0 ? context.charge(MESSAGE_QUOTA, owed) : prepaidHeaders;
+          return andThen(charged, (quotaHeaders): Admission => {
+            if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
+            return {
+              post: {
+                body,
+                parsedBody,
+                headers: { ...cors, ...quotaHeaders },
+                caller: callerOf(request),
+                publicCaller: context.keyStatus === 'none' && !context.sandbox,
+              },
+            };
+          });
+        }),
+      ),
+    );
+    return admitted instanceof Promise ? admitted.catch(refused) : admitted;
   } catch (error) {
-    if (error instanceof ApiError)
-      return {
-        answer: jsonRpcError(
-          error.status,
-          error.message,
-          { ...cors, ...error.headers },
-          errorBody(error, request.requestId),
-          idOf(parsedBody),
-        ),
-      };
-    throw error;
+    return refused(error);
   }
 }
 

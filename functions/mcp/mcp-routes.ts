@@ -3,6 +3,7 @@ import type { DocPage } from '../site/doc-page.ts';
 import type { RequestContexts } from '../http/request-context.ts';
 import type { Router } from '../http/router.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
+import type { Eventually } from '../limits/rate-limiter.ts';
 import type { Catalog } from '../projects/catalog.ts';
 import type { AppViewReader } from './app-views.ts';
 import { apiCaller } from './api-caller.ts';
@@ -32,7 +33,7 @@ export function mcpRoutes({
   catalog,
   docs,
   appViews,
-}: McpSources): Map<string, (request: ApiRequest) => Promise<ApiResponse>> {
+}: McpSources): Map<string, (request: ApiRequest) => Eventually<ApiResponse>> {
   const siteUrl = config.siteUrl;
   const isAllowedOrigin = originPolicy(siteUrl, config.mcpAllowedOrigins);
   const hostVerdict = hostPolicy(config, config.host, config.mcpAllowedHosts);

@@ -21,12 +21,13 @@ function request(headers: Record<string, string> = HEADERS, path = '/mcp'): ApiR
 }
 
 const CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_project', arguments: { slug: 'a' } } };
-const keyOf = (body: unknown, req = request()) => memoKey(req, body)?.key;
+const keyOf = (body: unknown, req = request()) => memoKey(req, body, JSON.stringify(body).length)?.key;
+const memoOf = (body: unknown) => memoKey(request(), body, JSON.stringify(body)?.length ?? 4);
 
 describe('memoKey', () => {
   it('is the same for messages that differ only by their id, and gives the id', () => {
-    expect(memoKey(request(), CALL)).toEqual({ key: keyOf({ ...CALL, id: 'x' }), id: 1 });
-    expect(memoKey(request(), { ...CALL, id: 'x' })?.id).toBe('x');
+    expect(memoOf(CALL)).toEqual({ key: keyOf({ ...CALL, id: 'x' }), id: 1 });
+    expect(memoOf({ ...CALL, id: 'x' })?.id).toBe('x');
   });
 
   it('tells apart whatever else an answer may depend on', () => {
@@ -61,7 +62,20 @@ describe('memoKey', () => {
       { ...CALL, id: {} },
       { ...CALL, params: { name: 'search', arguments: { q: 'x'.repeat(2100) } } },
     ])
-      expect(memoKey(request(), body), JSON.stringify(body)?.slice(0, 80)).toBeUndefined();
+      expect(memoOf(body), JSON.stringify(body)?.slice(0, 80)).toBeUndefined();
+  });
+
+  it('neither keeps nor walks a long body, however deep it nests', () => {
+    let deep: unknown = 'x';
+    for (let depth = 0; depth < 20_000; depth++) deep = [deep];
+    const body = { ...CALL, params: { name: 'search', arguments: { q: deep } } };
+    expect(memoKey(request(), body, 40_100)).toBeUndefined();
+    for (const small of [CALL, { ...CALL, method: 'tools/list', params: undefined }])
+      expect(memoKey(request(), small, 2600)).toBeUndefined();
+  });
+
+  it('keeps a body up to 2.5 KiB', () => {
+    expect(memoKey(request(), CALL, 2560)?.id).toBe(1);
   });
 });
 
