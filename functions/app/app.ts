@@ -4,6 +4,7 @@ import { RequestContexts } from '../http/request-context.ts';
 import { Router } from '../http/router.ts';
 import { logError } from '../log/log.ts';
 import type { ProjectSource } from '../projects/catalog.ts';
+import type { SearchIndexJson } from '../search/load-search-index.ts';
 import { apiRoutes } from './routes.ts';
 import { createServices, type ServiceRuntime, type Services } from './services.ts';
 import type { ConnectionSlots } from '../state/storage.ts';
@@ -19,7 +20,7 @@ export interface Api {
 export async function createApi(
   config: Config,
   projects: readonly ProjectSource[],
-  searchIndex?: string,
+  searchIndex?: SearchIndexJson,
   runtime?: ServiceRuntime,
   slots?: ConnectionSlots,
 ): Promise<Api> {

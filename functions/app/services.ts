@@ -10,7 +10,7 @@ import { KeyService } from '../keys/key-service.ts';
 import { logError, logEvent, logWarning } from '../log/log.ts';
 import { QuotaBook } from '../limits/quotas.ts';
 import { Catalog, type ProjectSource } from '../projects/catalog.ts';
-import { loadSearchIndex, type SearchEngine } from '../search/load-search-index.ts';
+import { loadSearchIndex, type SearchEngine, type SearchIndexJson } from '../search/load-search-index.ts';
 import { openStorage } from '../state/open-storage.ts';
 import { BackgroundWork } from './background-work.ts';
 import { SigningKeys } from './signing-keys.ts';
@@ -85,11 +85,11 @@ export function notifySettings({ notify }: Config, runtime: ServiceRuntime): Con
   };
 }
 
-/** `searchIndex` is the JSON of the build's search index; without it one is made from the projects. */
+/** `searchIndex` is the JSON of the build's search index (or its reader); without it one is made from the projects. */
 export async function createServices(
   config: Config,
   projects: readonly ProjectSource[],
-  searchIndex?: string,
+  searchIndex?: SearchIndexJson,
   runtime: ServiceRuntime = 'long-lived',
   slots?: ConnectionSlots,
 ): Promise<Services> {

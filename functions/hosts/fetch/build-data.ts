@@ -26,5 +26,5 @@ export interface BuildData {
 
 /** The function's part of a build read from dist/ (the node server's view of it, without the static files). */
 export function buildDataOf({ projects, docs, searchIndex, pageTemplates, appViews, manifest }: Build): BuildData {
-  return { projects, docs, searchIndex, pageTemplates, appViews, manifest };
+  return { projects, docs, searchIndex: searchIndex(), pageTemplates, appViews, manifest };
 }

@@ -6,7 +6,6 @@ import { POSTGRES_START_WAIT_MS } from '../../state/open-storage.ts';
 import { SchemaTooNew } from '../../state/schema-too-new.ts';
 import { assertBuildMatches, BuildMismatch } from '../static/build-manifest.ts';
 import { BuildMissing, loadBuild } from '../static/build-output.ts';
-import { compactHeapAfterStart } from './compact-heap.ts';
 import { installCrashPolicy } from './crash-policy.ts';
 import { startServer, type RunningService } from './start-server.ts';
 
@@ -78,7 +77,6 @@ try {
   process.stderr.write(`${(error as Error).message}${hint}\n`);
   process.exit(1);
 }
-compactHeapAfterStart();
 logEvent('listening', {
   url: service.url,
   port: service.port,

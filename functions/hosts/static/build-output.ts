@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DocPage } from '../../site/doc-page.ts';
 import type { ProjectSource } from '../../projects/catalog.ts';
@@ -29,8 +29,8 @@ export interface Build {
   clientDir: string;
   projects: ProjectSource[];
   docs: DocPage[];
-  /** The search index as the build wrote it (JSON). */
-  searchIndex: string;
+  /** Reads the search index as the build wrote it (JSON); the file is read when asked for, not with the rest. */
+  searchIndex: () => string;
   /** The built HTML of each page the service fills in per request. */
   pageTemplates: Record<PagePath, string>;
   /** The built HTML of each MCP Apps view. */
@@ -46,6 +46,12 @@ export class BuildMissing extends Error {
   }
 }
 
+/** A file that must be there now, read when asked for (each time: the caller keeps what it made of it). */
+function fileReader(file: string): () => string {
+  accessSync(file, constants.R_OK);
+  return () => readFileSync(file, 'utf8');
+}
+
 /** Reads the build output under `distDir` (the folder holding client/ and the manifest). */
 export function loadBuild(distDir: string): Build {
   const clientDir = path.join(distDir, 'client');
@@ -55,7 +61,7 @@ export function loadBuild(distDir: string): Build {
       clientDir,
       projects: json<{ projects: ProjectSource[] }>('client/portfolio.json').projects,
       docs: json<{ docs: DocPage[] }>('client/docs.json').docs,
-      searchIndex: readFileSync(path.join(clientDir, 'search-index.json'), 'utf8'),
+      searchIndex: fileReader(path.join(clientDir, 'search-index.json')),
       pageTemplates: {
         '/contact': readFileSync(pageTemplateFile(distDir, '/contact'), 'utf8'),
         '/search': readFileSync(pageTemplateFile(distDir, '/search'), 'utf8'),
