@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../functions/http/request-context.ts';
 import type { ApiRequest } from '../../functions/http/types.ts';
-import { apiCaller, type McpCaller } from '../../functions/mcp/api-caller.ts';
-import { serverIdentity } from '../../functions/mcp/dual-era-server.ts';
-import { mcpEraEndpoint } from '../../functions/mcp/era-endpoint.ts';
-import { mcpServers } from '../../functions/mcp/mcp-servers.ts';
-import { Catalog } from '../../functions/projects/catalog.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
+import { inProcessMcpEndpoint } from '../support/mcp-endpoint.ts';
+import { mcpPost } from '../support/mcp-post.ts';
 import { MODERN_ENVELOPE, MODERN_VERSION } from '../support/mcp-eras.ts';
 
 /**
@@ -96,43 +93,27 @@ describe('an answer given again', () => {
 });
 
 describe('what is kept, and for whom', () => {
-  const SITE = 'http://localhost:4321';
-  const servers = mcpServers({ catalog: new Catalog([], SITE), docs: [], siteUrl: SITE, apiOrigin: null });
-
   /** The product endpoint for one kind of caller, counting the tool runs behind its answers. */
   function endpointFor(caller: Pick<RequestContext, 'keyStatus' | 'sandbox'>) {
-    const context = { charge: () => ({}), ...caller } as unknown as RequestContext;
     const runs = { count: 0 };
-    const endpoint = mcpEraEndpoint({
-      siteUrl: SITE,
-      hostVerdict: () => ({ ok: true }),
-      isAllowedOrigin: () => true,
-      contexts: { of: () => context },
-      buildServer: (mcpCaller: McpCaller) =>
-        servers.build('product', { api: apiCaller(server.api.router, mcpCaller), requestId: mcpCaller.requestId }),
-      callTool: (mcpCaller, name, args, withLinks) => {
-        runs.count++;
-        const toolContext = { api: apiCaller(server.api.router, mcpCaller), requestId: mcpCaller.requestId };
-        return servers.callTool('product', toolContext, name, args, withLinks);
-      },
-      reusableTool: (name) => servers.reusableTool('product', name),
-      serverInfo: serverIdentity('product', SITE),
-    });
+    const endpoint = inProcessMcpEndpoint(
+      () => server.api.router,
+      'product',
+      caller,
+      (options) => ({
+        ...options,
+        callTool: (...call) => {
+          runs.count++;
+          return options.callTool(...call);
+        },
+      }),
+    );
     return { endpoint, runs };
   }
 
   function request(id: number, name: string, args: Record<string, unknown>): ApiRequest {
     const { headers, body } = toolCall(LEGACY, id, name, args);
-    const raw = Buffer.from(body);
-    return {
-      method: 'POST',
-      path: '/mcp',
-      query: new URLSearchParams(),
-      headers: { ...headers, 'content-length': String(raw.length) },
-      clientIp: '127.0.0.1',
-      requestId: `memo-${id}`,
-      readBody: () => Promise.resolve(raw),
-    };
+    return mcpPost(headers, { body, requestId: `memo-${id}` });
   }
 
   /** How many times the tool ran for three calls alike but for their ids. */

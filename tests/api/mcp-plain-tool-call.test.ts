@@ -1,14 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestContext } from '../../functions/http/request-context.ts';
 import type { ApiRequest, ApiResponse } from '../../functions/http/types.ts';
-import { apiCaller, type McpCaller } from '../../functions/mcp/api-caller.ts';
-import { serverIdentity } from '../../functions/mcp/dual-era-server.ts';
-import { mcpEraEndpoint } from '../../functions/mcp/era-endpoint.ts';
-import { mcpServers } from '../../functions/mcp/mcp-servers.ts';
-import type { ToolContext } from '../../functions/mcp/tool-registry.ts';
-import { Catalog } from '../../functions/projects/catalog.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
+import { inProcessMcpEndpoint } from '../support/mcp-endpoint.ts';
+import { mcpPost } from '../support/mcp-post.ts';
 import { MODERN_ENVELOPE, MODERN_VERSION } from '../support/mcp-eras.ts';
 
 /**
@@ -110,28 +105,16 @@ describe('a plain tools/call answers as the SDK does', () => {
  * with the same status and JSON-RPC error code, and give the same result when they accept it.
  */
 describe('the plain path and the SDK, over generated messages', () => {
-  const SITE = 'http://localhost:4321';
-  const servers = mcpServers({ catalog: new Catalog([], SITE), docs: [], siteUrl: SITE, apiOrigin: null });
-  // The tools' API is the in-process one of this file.
-  const contextOf = (caller: McpCaller): ToolContext => ({
-    api: apiCaller(server.api.router, caller),
-    requestId: caller.requestId,
-  });
-  // A public caller (anonymous, live mode), so that the plain path's answers are also kept and given again.
-  const free = { charge: () => ({}), keyStatus: 'none', sandbox: false } as unknown as RequestContext;
+  // A public caller (anonymous, live mode), so that the plain path's answers are also kept and
+  // given again; the tools' API is the in-process one of this file.
+  const PUBLIC = { keyStatus: 'none', sandbox: false } as const;
   const endpoint = (plain: boolean) =>
-    mcpEraEndpoint({
-      siteUrl: SITE,
-      hostVerdict: () => ({ ok: true }),
-      isAllowedOrigin: () => true,
-      contexts: { of: () => free },
-      buildServer: (caller) => servers.build('docs', contextOf(caller)),
-      callTool: plain
-        ? (caller, name, args) => servers.callTool('docs', contextOf(caller), name, args)
-        : () => Promise.resolve(undefined),
-      reusableTool: (name) => servers.reusableTool('docs', name),
-      serverInfo: serverIdentity('docs', SITE),
-    });
+    inProcessMcpEndpoint(
+      () => server.api.router,
+      'docs',
+      PUBLIC,
+      (options) => (plain ? options : { ...options, callTool: () => Promise.resolve(undefined) }),
+    );
   const withPlainPath = endpoint(true);
   const sdkOnly = endpoint(false);
 
@@ -203,12 +186,10 @@ describe('the plain path and the SDK, over generated messages', () => {
     const body: Record<string, unknown> = { method: 'tools/call', params };
     if (jsonrpc !== undefined) body.jsonrpc = jsonrpc;
     if (id !== undefined) body.id = id;
-    const raw = Buffer.from(JSON.stringify(body));
     const headers: Record<string, string> = {
       host: 'localhost:4321',
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      'content-length': String(raw.length),
     };
     const version = header.version === 'era' ? (modern ? MODERN_VERSION : '2025-11-25') : header.version;
     if (version !== undefined) headers['mcp-protocol-version'] = version;
@@ -216,15 +197,7 @@ describe('the plain path and the SDK, over generated messages', () => {
     if (method !== undefined) headers['mcp-method'] = method;
     if (header.name === 'other' || (header.name === 'same' && modern))
       headers['mcp-name'] = header.name === 'same' ? String(name) : 'other_tool';
-    return {
-      method: 'POST',
-      path: '/mcp/docs',
-      query: new URLSearchParams(),
-      headers,
-      clientIp: '127.0.0.1',
-      requestId: 'property',
-      readBody: () => Promise.resolve(raw),
-    };
+    return mcpPost(headers, { body: JSON.stringify(body), path: '/mcp/docs', requestId: 'property' });
   }
 
   /** What a client can tell apart: the status, and the error code or the result. */

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestContext } from '../../functions/http/request-context.ts';
 import type { ApiRequest } from '../../functions/http/types.ts';
-import { apiCaller, type McpCaller } from '../../functions/mcp/api-caller.ts';
-import { serverIdentity } from '../../functions/mcp/dual-era-server.ts';
-import { mcpEraEndpoint } from '../../functions/mcp/era-endpoint.ts';
-import { mcpServers } from '../../functions/mcp/mcp-servers.ts';
 import type { McpServerId } from '../../functions/mcp/server-identity.ts';
-import { Catalog } from '../../functions/projects/catalog.ts';
 import { startApi, type InProcessApi } from '../support/api.ts';
+import { inProcessMcpEndpoint } from '../support/mcp-endpoint.ts';
+import { mcpPost } from '../support/mcp-post.ts';
 import { MODERN_ENVELOPE, MODERN_VERSION } from '../support/mcp-eras.ts';
 
 /**
@@ -177,35 +173,25 @@ describe('the admission refuses a prepared message as it refuses any', () => {
 });
 
 describe('a prepared answer is made once per shape', () => {
-  const SITE = 'http://localhost:4321';
-  const servers = mcpServers({ catalog: new Catalog([], SITE), docs: [], siteUrl: SITE, apiOrigin: null });
-  const free = { charge: () => ({}) } as unknown as RequestContext;
   let builds = 0;
-  const endpoint = mcpEraEndpoint({
-    siteUrl: SITE,
-    hostVerdict: () => ({ ok: true }),
-    isAllowedOrigin: () => true,
-    contexts: { of: () => free },
-    buildServer: (caller: McpCaller) => {
-      builds++;
-      return servers.build('docs', { api: apiCaller(server.api.router, caller), requestId: caller.requestId });
-    },
-    callTool: () => Promise.resolve(undefined),
-    reusableTool: () => false,
-    serverInfo: serverIdentity('docs', SITE),
-  });
+  // No tool call takes the plain path, and nothing is kept for the next caller (none is public).
+  const endpoint = inProcessMcpEndpoint(
+    () => server.api.router,
+    'docs',
+    {},
+    (options) => ({
+      ...options,
+      buildServer: (caller) => {
+        builds++;
+        return options.buildServer(caller);
+      },
+      callTool: () => Promise.resolve(undefined),
+      reusableTool: () => false,
+    }),
+  );
   const request = (era: Era, method: string, id: number, viaSdk = false): ApiRequest => {
     const { headers, body } = message(era, method, id, viaSdk);
-    const raw = Buffer.from(body);
-    return {
-      method: 'POST',
-      path: '/mcp/docs',
-      query: new URLSearchParams(),
-      headers: { ...headers, 'content-length': String(raw.length) },
-      clientIp: '127.0.0.1',
-      requestId: 'prepared',
-      readBody: () => Promise.resolve(raw),
-    };
+    return mcpPost(headers, { body, path: '/mcp/docs', requestId: 'prepared' });
   };
 
   it('builds the SDK server for the first request of a shape only, in both eras', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiRequest } from '../../functions/http/types.ts';
 import { answerMemo, memoKey } from '../../functions/mcp/answer-memo.ts';
+import { mcpPost } from '../support/mcp-post.ts';
 
 const HEADERS = {
   'content-type': 'application/json',
@@ -8,17 +8,7 @@ const HEADERS = {
   'mcp-protocol-version': '2025-11-25',
 };
 
-function request(headers: Record<string, string> = HEADERS, path = '/mcp'): ApiRequest {
-  return {
-    method: 'POST',
-    path,
-    query: new URLSearchParams(),
-    headers,
-    clientIp: '127.0.0.1',
-    requestId: 'memo',
-    readBody: () => Promise.resolve(Buffer.alloc(0)),
-  };
-}
+const request = (headers: Record<string, string> = HEADERS, path = '/mcp') => mcpPost(headers, { path });
 
 const CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_project', arguments: { slug: 'a' } } };
 const keyOf = (body: unknown, req = request()) => memoKey(req, body, JSON.stringify(body).length)?.key;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiRequest } from '../../functions/http/types.ts';
 import { plainToolCall } from '../../functions/mcp/plain-tool-call.ts';
+import { mcpPost } from '../support/mcp-post.ts';
 
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -16,17 +16,7 @@ const MODERN_HEADERS = {
   'mcp-name': 'get_project',
 };
 
-function request(headers: Record<string, string>): ApiRequest {
-  return {
-    method: 'POST',
-    path: '/mcp',
-    query: new URLSearchParams(),
-    headers,
-    clientIp: '127.0.0.1',
-    requestId: 'r',
-    readBody: () => Promise.resolve(Buffer.alloc(0)),
-  };
-}
+const request = (headers: Record<string, string>) => mcpPost(headers);
 
 const legacyBody = (params: Record<string, unknown> = { name: 'get_project', arguments: { slug: 'x' } }) => ({
   jsonrpc: '2.0',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiRequest } from '../../functions/http/types.ts';
 import { answerWith, preparedAnswers, preparedShape } from '../../functions/mcp/prepared-answers.ts';
+import { mcpPost } from '../support/mcp-post.ts';
 
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -11,17 +11,7 @@ const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/
 const LEGACY_HEADERS = { ...JSON_HEADERS, 'mcp-protocol-version': '2025-11-25' };
 const MODERN_HEADERS = { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
 
-function request(headers: Record<string, string>, path = '/mcp'): ApiRequest {
-  return {
-    method: 'POST',
-    path,
-    query: new URLSearchParams(),
-    headers,
-    clientIp: '127.0.0.1',
-    requestId: 'r',
-    readBody: () => Promise.resolve(Buffer.alloc(0)),
-  };
-}
+const request = (headers: Record<string, string>, path = '/mcp') => mcpPost(headers, { path });
 
 const INITIALIZE = {
   jsonrpc: '2.0',
