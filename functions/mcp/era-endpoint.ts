@@ -20,15 +20,8 @@ import { answerWith, preparedAnswers, preparedShape } from './prepared-answers.t
 import { knowsResourceLinks } from './protocol-versions.ts';
 import { withLegacyVersionRefusal } from './unsupported-version.ts';
 import { andThen, type Eventually } from '../limits/rate-limiter.ts';
-import {
-  admit,
-  apiResponse,
-  idOf,
-  jsonRpcError,
-  webRequest,
-  withRequestId,
-  type AdmittedPost,
-} from './mcp-admission.ts';
+import { admit, idOf, jsonRpcError, type AdmittedPost } from './mcp-admission.ts';
+import { apiResponse, webRequest, withRequestId } from './sdk-exchange.ts';
 
 const ALLOW = 'POST';
 
