@@ -7,8 +7,10 @@ import { HAS_PGBOUNCER, startPgBouncer } from '../tests/support/pgbouncer.ts';
 import { HAS_POSTGRES, migrateDatabase, startPostgres } from '../tests/support/postgres.ts';
 import { HAS_REDIS, startRedis } from '../tests/support/redis.ts';
 import { spawnWranglerDev } from '../tests/support/workerd-host.ts';
+import { startBareWorker, type FixedAnswer } from './bare-worker.ts';
 import { measureColdStart } from './cold-start.ts';
 import { coldBurst, connectionsOfWarmInstance, type BurstFigures } from './function-bursts.ts';
+import { readRequest } from './function-instances.ts';
 import { QUOTA, quotaAnswers } from './function-quotas.ts';
 import { connectionCounter } from './pg-connections.ts';
 import { descendantNamed } from './process-cpu.ts';
@@ -31,7 +33,9 @@ import { firstLine, stopGroup, untilAnswer } from './spawned.ts';
  *   server (one warm instance), and to the Worker in workerd (wrangler dev: a service per isolate,
  *   connections per request), straight to PostgreSQL and through PgBouncer in transaction mode
  *   (the local stand-in for Hyperdrive's pool); latency, and the server's CPU per request (for
- *   workerd, the workerd process's alone, not wrangler's proxy in front of it).
+ *   workerd, the workerd process's alone, not wrangler's proxy in front of it). Last, a bare
+ *   Worker giving the read's bytes to every request in the same workerd: what workerd costs
+ *   per request before any of the service runs.
  * - PostgreSQL connections of one warm instance during a burst of concurrent posts, and once idle.
  * - Bursts of cold instances (bench/function-bursts.ts): through a proxy that delays every packet
  *   10 ms each way; and against a database with max_connections = 60.
@@ -79,6 +83,17 @@ if (!HAS_POSTGRES || !HAS_REDIS || !HAS_PGBOUNCER)
   throw new Error(
     'bench:functions needs PostgreSQL, Redis and PgBouncer (Debian packages postgresql-15, redis-server, pgbouncer)',
   );
+
+/** The last warm target: workerd alone, answering every request with the read's bytes (bench/bare-worker.ts). */
+const BARE_WORKER = "bare Worker in workerd (the read's bytes to every request, nothing else)";
+
+/** A request's answer as the bare Worker repeats it: the body and the headers that describe it. */
+async function fixedAnswer(request: Request): Promise<FixedAnswer> {
+  const response = await fetch(request);
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`the read answered ${response.status}`);
+  return { body, headers: { 'content-type': response.headers.get('content-type') ?? 'application/json' } };
+}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.95)] ?? NaN;
@@ -182,6 +197,7 @@ try {
         name: 'Worker in workerd, through PgBouncer (transaction mode)',
         start: workerd(pgbouncer.urlOf(engines.DATABASE_URL)),
       },
+      { name: BARE_WORKER, start: () => startBareWorker(readAnswer!) },
     ];
   rows.push(
     '',
@@ -191,9 +207,12 @@ try {
     '| --- | --- | --- | --- | --- |',
   );
   figures.warm = [];
+  /** The Node server's answer to the read, which the bare Worker gives to every request. */
+  let readAnswer: FixedAnswer | undefined;
   for (const target of targets) {
     const running = await target.start();
     try {
+      readAnswer ??= await fixedAnswer(readRequest(running.baseUrl));
       const samples = await warmSamples(running.baseUrl, running.pid, REQUESTS, WARMUP);
       const row = {
         target: target.name,
@@ -213,9 +232,12 @@ try {
       await running.stop();
     }
   }
+  const [pooled, bare] = [figures.warm.at(-2)!, figures.warm.at(-1)!];
   rows.push(
     'Goals: CPU per read ≤ 2 ms and per contact post ≤ 5 ms warm; in workerd per read ≤ 2 ms, per write ≤ 10 ms pooled. ' +
-      'PgBouncer in transaction mode stands in for Hyperdrive here (same protocol position; Hyperdrive also caches and runs near the database).',
+      'PgBouncer in transaction mode stands in for Hyperdrive here (same protocol position; Hyperdrive also caches and runs near the database). ' +
+      `The bare Worker is workerd's own cost per request under wrangler dev on this machine, which the Worker rows include: ` +
+      `beyond it, the service's read costs ${ms(pooled.readCpuMs - bare.readCpuMs)} ms and its post ${ms(pooled.writeCpuMs - bare.writeCpuMs)} ms (pooled).`,
   );
 
   // The connections of one warm function instance, on a database of its own.

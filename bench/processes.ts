@@ -1,11 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const WORK_DIR = mkdtempSync(path.join(tmpdir(), 'portfolio-bench-'));
+// A run writes tens of MiB of data and logs here: kept only when it failed, to be read
+// (or with BENCH_KEEP_WORK=1).
+process.on('exit', (code) => {
+  if (code === 0 && process.env.BENCH_KEEP_WORK !== '1') rmSync(WORK_DIR, { recursive: true, force: true });
+});
 /** The production entry as the build compiles it (`npm run serve`). */
 export const SERVER_ENTRY = 'dist/server/portfolio.mjs';
 /**

@@ -15,6 +15,7 @@ const TARGETS = [
   'function (fetch handler in node:http)',
   'Worker in workerd, straight to PostgreSQL',
   'Worker in workerd, through PgBouncer (transaction mode)',
+  "bare Worker in workerd (the read's bytes to every request, nothing else)",
 ];
 
 /** Every figure of a group, by name, and the names the bench promises for it. */
