@@ -20,7 +20,7 @@ import { answerWith, preparedAnswers, preparedShape } from './prepared-answers.t
 import { knowsResourceLinks } from './protocol-versions.ts';
 import { withLegacyVersionRefusal } from './unsupported-version.ts';
 import { andThen, type Eventually } from '../limits/rate-limiter.ts';
-import { admit, idOf, jsonRpcError, type AdmittedPost } from './mcp-admission.ts';
+import { admit, callerOf, idOf, jsonRpcError, type AdmittedPost } from './mcp-admission.ts';
 import { apiResponse, webRequest, withRequestId } from './sdk-exchange.ts';
 
 const ALLOW = 'POST';
@@ -136,7 +136,8 @@ export function mcpEraEndpoint({
 
   /** The answer of a fast path (kept for the next public caller when it may be) or of the SDK. */
   async function answerAfresh(request: ApiRequest, post: AdmittedPost, memo: MemoKey | undefined) {
-    const { body, parsedBody, headers, caller } = post;
+    const { body, parsedBody, headers } = post;
+    const caller = callerOf(request);
     const shape = preparedShape(request, parsedBody);
     const answer = shape === undefined ? undefined : await prepared(shape);
     if (answer !== undefined) {

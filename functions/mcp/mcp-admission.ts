@@ -40,7 +40,6 @@ export interface AdmittedPost {
   parsedBody: unknown;
   /** CORS and quota headers every answer to this request carries. */
   headers: HeaderMap;
-  caller: McpCaller;
   /** Anonymous and in live mode: an answer given to one such caller fits every other (answer-memo.ts). */
   publicCaller: boolean;
 }
@@ -140,7 +139,6 @@ export function admit(request: ApiRequest, options: AdmissionOptions): Eventuall
                 body,
                 parsedBody,
                 headers: { ...cors, ...quotaHeaders },
-                caller: callerOf(request),
                 publicCaller: context.keyStatus === 'none' && !context.sandbox,
               },
             };
@@ -209,7 +207,8 @@ function tooManyMessages(count: number, quotaHeaders: HeaderMap): ApiError {
   );
 }
 
-function callerOf(request: ApiRequest): McpCaller {
+/** Who sends a request, as the API behind the tools sees it; asked only where a tool may run (not for a kept answer). */
+export function callerOf(request: ApiRequest): McpCaller {
   const headers: Record<string, string> = {};
   for (const name of FORWARDED_HEADERS) {
     const value = headerValue(request, name);

@@ -23,19 +23,23 @@ export function splitTarget(target: string): { path: string; search: string } {
 /** The handler's view of a node request (a class, so no closure is made per request). */
 class NodeApiRequest implements ApiRequest {
   readonly method: string;
-  readonly query: URLSearchParams;
   readonly headers: IncomingMessage['headers'];
+  private parsedQuery: URLSearchParams | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
     readonly path: string,
-    search: string,
+    private readonly search: string,
     readonly clientIp: string,
     readonly requestId: string,
   ) {
     this.method = req.method ?? 'GET';
-    this.query = new URLSearchParams(search);
     this.headers = req.headers;
+  }
+
+  /** Parsed when first asked: most answers (a cached read, a kept MCP answer) never look. */
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.search));
   }
 
   readBody(maxBytes: number): Promise<Buffer> {
