@@ -152,7 +152,7 @@ export async function startApi(env: Record<string, string> = {}, dataDir = fresh
     try {
       response = await handle(apiRequest);
     } catch (error) {
-      // The node listener's last resort (request-listener.ts failSafe): logged, and a bare 500.
+      // The node listener's last resort (write-answer.ts failSafe): logged, and a bare 500.
       logError(ids.requestId, error);
       response = lastResortAnswer(requestId);
     }

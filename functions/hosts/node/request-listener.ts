@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import { isServicePath, type Handle } from '../../app/handle.ts';
 import type { Config } from '../../config/env.ts';
 import { clientIpOf } from '../../http/client-ip.ts';
@@ -9,15 +8,17 @@ import { methodNotAllowed } from '../../http/method-not-allowed.ts';
 import { answeredId, requestIdsFor, type RequestIds } from '../../http/request-id.ts';
 import { securityHeaders } from '../../http/security-headers.ts';
 import { headerValue, type ApiResponse, type HeaderMap } from '../../http/types.ts';
-import { logError, logWarning } from '../../log/log.ts';
-import { accessLogFor, callService, lastResortAnswer, serviceHeaderList } from '../../app/service-exchange.ts';
+import { logWarning } from '../../log/log.ts';
+import { accessLogFor, callService, lastResortAnswer } from '../../app/service-exchange.ts';
 import { splitTarget, toApiRequest } from './node-request.ts';
 import { prefersMarkdown } from '../../http/prefers-markdown.ts';
-import { notFoundHeaders } from '../static/not-found-headers.ts';
-import { variantFor, type StaticFiles, type StaticVariant } from './static-files.ts';
+import { variantFor, type StaticFiles } from './static-files.ts';
+import { answerHeaderList, failSafe, writeApiResponse } from './write-answer.ts';
+import { sendFromDisk } from './send-from-disk.ts';
+import { notFoundOrRedirect } from './not-found.ts';
 
 /** Re-exported for the api test tier (tests/support/api.ts), which answers as this listener does. */
-export { lastResortAnswer };
+export { answerHeaderList, lastResortAnswer };
 
 export interface ListenerParts {
   config: Config;
@@ -28,8 +29,6 @@ export interface ListenerParts {
   /** Headers on every response; by default the security headers for the configured site. */
   commonHeaders?: HeaderMap;
 }
-
-const TEXT = 'text/plain; charset=utf-8';
 
 /**
  * The production request path: the service's paths go straight to its one entry (the router and
@@ -179,54 +178,6 @@ export function createRequestListener({ config, handle, statics, commonHeaders }
 }
 
 /**
- * A built file's 200 from disk: a file the cache may hold is read whole (and kept for the next
- * request), a larger one streams with backpressure. A failed read before anything was sent is a
- * 500, after (a stream that breaks) the connection closes; either is logged and neither ends the
- * process.
- */
-function sendFromDisk(
-  res: ServerResponse,
-  statics: StaticFiles,
-  variant: StaticVariant,
-  requestId: string,
-  ids: RequestIds,
-  commonList: readonly string[],
-  logged: (status: number, aborted?: boolean) => void,
-): void {
-  const headerList = [...variant.headerList, 'x-request-id', requestId];
-  const failed = (error: unknown) => {
-    failSafe(res, ids, error, commonList);
-    logged(res.statusCode);
-  };
-  if (!statics.streams(variant)) {
-    statics.read(variant).then((body) => {
-      if (res.destroyed) {
-        logged(499, true);
-        return;
-      }
-      res.writeHead(200, headerList);
-      res.end(body);
-      logged(200);
-    }, failed);
-    return;
-  }
-  const stream = statics.stream(variant);
-  // Headers only once the file is open, so that a file that cannot be opened still gets its 500.
-  stream.once('error', failed);
-  stream.once('ready', () => {
-    stream.off('error', failed);
-    res.writeHead(200, headerList);
-    pipeline(stream, res).then(
-      () => logged(200),
-      (error: unknown) => {
-        if (res.destroyed && !res.writableFinished && !stream.errored) logged(499, true);
-        else failed(error);
-      },
-    );
-  });
-}
-
-/**
  * The TRUST_PROXY trap, said once per server: behind a proxy left untrusted, every visitor
  * arrives from the proxy's address and shares one quota (the contact form then tells everyone
  * to wait). Without a proxy in front, a client sent the header itself and ignoring it is right.
@@ -239,98 +190,4 @@ function warnUntrustedProxy(peer: string): void {
       'leave it at 0.',
     { variable: 'TRUST_PROXY', peer },
   );
-}
-
-/**
- * Writes a router or page response. Headers go to node as one flat [name, value, ...] list: merging
- * header objects per request (spreads over a dozen keys) measured at a third of the request's
- * CPU time, while the list costs little more than the writes themselves.
- */
-function writeApiResponse(
-  res: ServerResponse,
-  response: ApiResponse,
-  commonList: readonly string[],
-  method: string,
-  requestId: string,
-  contentLength?: string,
-): void {
-  res.writeHead(response.status, answerHeaderList(response, commonList, requestId, contentLength));
-  res.end(method === 'HEAD' ? undefined : (response.body ?? undefined));
-}
-
-/**
- * The most of a refused body (413) that is read and dropped so the connection stays open. Closing
- * a connection with bytes still unread makes the kernel reset it, and a proxy still sending the
- * body (nginx) then answers 502 instead of passing our 413 on; every body such a proxy lets
- * through (the generated nginx site allows 64 KiB, functions/hosts/nginx/site.ts) is well within this.
- */
-const DROPPED_BODY_MAX_BYTES = 256 * 1024;
-
-/**
- * The headers a router or page answer goes out with, as a flat [name, value, ...] list: the
- * common ones first (a later entry of the same name wins), the request id, and the length.
- * `contentLength` is the request's, which decides what happens to a refused body.
- */
-export function answerHeaderList(
-  response: ApiResponse,
-  commonList: readonly string[],
-  requestId: string,
-  contentLength?: string,
-): string[] {
-  const headers = serviceHeaderList(response, commonList, requestId);
-  // The unread rest of a refused body: node reads and drops it after the answer when its declared
-  // length is small, and the connection serves the next request; a larger or undeclared one
-  // would otherwise be read as the next request, so the connection closes.
-  if (response.status === 413 && !(Number(contentLength) <= DROPPED_BODY_MAX_BYTES))
-    headers.push('connection', 'close');
-  if (response.body !== null) headers.push('content-length', String(Buffer.byteLength(response.body)));
-  return headers;
-}
-
-/**
- * A path with a trailing slash redirects to its clean URL; any other unknown path gets the 404
- * page, or its Markdown twin when the request asked for Markdown.
- */
-function notFoundOrRedirect(
-  res: ServerResponse,
-  statics: StaticFiles,
-  path: string,
-  search: string,
-  method: string,
-  headers: HeaderMap,
-  asMarkdown: boolean,
-): void {
-  const trimmed = path.replace(/\/+$/, '');
-  if (
-    path !== trimmed &&
-    trimmed !== '' &&
-    statics.get(trimmed) !== undefined &&
-    (method === 'GET' || method === 'HEAD')
-  ) {
-    res
-      .writeHead(301, { ...headers, location: search ? `${trimmed}?${search}` : trimmed, 'content-length': '0' })
-      .end();
-    return;
-  }
-  const page = (asMarkdown ? statics.notFoundMarkdown : undefined) ?? statics.notFoundPage;
-  if (page === undefined) {
-    res.writeHead(404, { ...headers, 'content-type': TEXT }).end('Not Found\n');
-    return;
-  }
-  res.writeHead(404, {
-    ...notFoundHeaders(headers, page.headers, statics.notFoundMarkdown !== undefined),
-    'content-length': String(page.body.length),
-  });
-  res.end(method === 'HEAD' ? undefined : page.body);
-}
-
-/** Last resort for a failure outside the router: log it with both ids, and answer 500 if nothing was sent yet. */
-function failSafe(res: ServerResponse, ids: RequestIds, error: unknown, commonList: readonly string[]): void {
-  logError(ids.requestId, error, ids.clientRequestId === undefined ? {} : { clientRequestId: ids.clientRequestId });
-  const requestId = answeredId(ids);
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  writeApiResponse(res, lastResortAnswer(requestId), commonList, 'GET', requestId);
 }
