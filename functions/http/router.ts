@@ -2,7 +2,7 @@ import { ApiError, errorResponse, internalError, problemResponse } from './api-e
 import { CORS_HEADERS, crossOriginRefused, preflightAnswer } from './cors.ts';
 import { asApiError } from './known-errors.ts';
 import { RequestAborted } from './request-aborted.ts';
-import { RoutePattern } from './route-pattern.ts';
+import { RouteTable, type RouteMatch } from './route-table.ts';
 import type { Paid, RequestContext, RequestContexts } from './request-context.ts';
 import type { QuotaName } from '../limits/quotas.ts';
 import { andThen, type Eventually } from '../limits/rate-limiter.ts';
@@ -74,11 +74,11 @@ export interface RouterOptions {
  * to the log.
  */
 export class Router {
-  private readonly routes: { route: Route; pattern: RoutePattern }[];
+  private readonly routes: RouteTable<Route>;
   private readonly options: RouterOptions;
 
   constructor(routes: readonly Route[], options: RouterOptions) {
-    this.routes = routes.map((route) => ({ route, pattern: new RoutePattern(route.path) }));
+    this.routes = new RouteTable(routes);
     this.options = options;
   }
 
@@ -109,24 +109,16 @@ export class Router {
 
   private dispatch(request: ApiRequest, paid: Paid | undefined): Eventually<ApiResponse> {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    let match: { route: Route; params: Record<string, string> } | undefined;
-    let pathExists = false;
-    for (const { route, pattern } of this.routes) {
-      const params = pattern.match(request.path);
-      if (params === null) continue;
-      pathExists = true;
-      if (route.method === method) {
-        match = { route, params };
-        break;
-      }
-    }
+    const matches = this.routes.matches(request.path);
+    const pathExists = matches.length > 0;
+    const match = matches.find(({ route }) => route.method === method);
     if (!pathExists) {
       throw new ApiError('not_found', 'No API operation lives at this path.', {
         hint: 'See /openapi.json for every operation.',
       });
     }
     if (match === undefined || request.method === 'OPTIONS') {
-      const allow = this.allowedMethods(request.path);
+      const allow = allowedMethods(matches);
       if (request.method === 'OPTIONS')
         return preflightAnswer(request, allow, this.options.isForeignOrigin, request.requestId);
       throw new ApiError('method_not_allowed', `${request.method} is not allowed here.`, {
@@ -161,18 +153,6 @@ export class Router {
     } catch (error) {
       return refuse(error);
     }
-  }
-
-  /** The Allow header value for a path (RFC 9110 section 10.2.1): HEAD with GET, and OPTIONS. */
-  private allowedMethods(path: string): string {
-    const allowed = new Set<string>();
-    for (const { route, pattern } of this.routes) {
-      if (pattern.match(path) === null) continue;
-      allowed.add(route.method);
-      if (route.method === 'GET') allowed.add('HEAD');
-    }
-    allowed.add('OPTIONS');
-    return [...allowed].join(', ');
   }
 
   private renderError(
@@ -239,4 +219,15 @@ function checkApiVersion(request: ApiRequest): void {
       hint: `Send X-API-Version: ${API_VERSIONS.join(' or ')}, or leave the header out.`,
     });
   }
+}
+
+/** The Allow header value for a path's routes (RFC 9110 section 10.2.1): HEAD with GET, and OPTIONS. */
+function allowedMethods(matches: readonly RouteMatch<Route>[]): string {
+  const allowed = new Set<string>();
+  for (const { route } of matches) {
+    allowed.add(route.method);
+    if (route.method === 'GET') allowed.add('HEAD');
+  }
+  allowed.add('OPTIONS');
+  return [...allowed].join(', ');
 }
