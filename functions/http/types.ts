@@ -8,6 +8,11 @@ export interface ApiRequest {
   /** Path as received, still percent-encoded, without the query string. */
   path: string;
   query: URLSearchParams;
+  /**
+   * The query string as received (without `?`), where the host has it: a handler whose answer
+   * depends on the query alone may keep answers by it and skip parsing the query again.
+   */
+  search?: string;
   /** Lower-case header names, as node:http gives them. */
   headers: Readonly<Record<string, string | string[] | undefined>>;
   clientIp: string;

@@ -62,10 +62,19 @@ export function listProjectsHandler(catalog: Catalog, cursors: CursorKey): Route
       page = representation(buildPage(catalog, codec, filter, after, limit));
       pages.set(key, page);
     }
+    if (request.search !== undefined) pagesByQuery.set(request.search, page);
     return conditionalJson(request, page);
   };
 
+  // A page by the query string that asked for it, as received: the same string always asks for
+  // the same page (the catalog and the cursors' key are fixed while the service runs), so a
+  // client paging again, or asking the first page, skips the query's parse, the cursor check and
+  // the key. Only a query that made a page is kept: a refused one is checked every time.
+  const pagesByQuery = new LRUCache<string, Representation>({ max: 1000 });
+
   return (request) => {
+    const known = request.search === undefined ? undefined : pagesByQuery.get(request.search);
+    if (known !== undefined) return conditionalJson(request, known);
     const codec = cursors.current();
     if (codec !== undefined) return answer(request, codec);
     try {

@@ -142,6 +142,30 @@ describe('GET /api/v1/projects', () => {
     }
   });
 
+  it('answers a page asked again by the same query as the first time, and refuses an altered cursor after a valid one', async () => {
+    const first = listResponseSchema.parse((await getJson('/api/v1/projects?limit=4')).body);
+    const cursor = first.pagination.nextCursor!;
+    const path = `/api/v1/projects?limit=4&cursor=${encodeURIComponent(cursor)}`;
+    const answers = [];
+    for (let n = 0; n < 3; n++) {
+      const response = await fetch(`${server.baseUrl}${path}`);
+      answers.push({ status: response.status, etag: response.headers.get('etag'), body: await response.text() });
+    }
+    expect(answers[0]!.status).toBe(200);
+    expect(answers.slice(1)).toEqual([answers[0], answers[0]]);
+    expect(listResponseSchema.parse(JSON.parse(answers[0]!.body)).data[0]!.slug).not.toBe(first.data[0]!.slug);
+    // Kept by the whole query string: a cursor one character off, or another limit, is its own request.
+    const altered = cursor.slice(0, -1) + (cursor.endsWith('A') ? 'B' : 'A');
+    for (let n = 0; n < 2; n++)
+      await expectError(`/api/v1/projects?limit=4&cursor=${encodeURIComponent(altered)}`, 400, 'invalid_cursor');
+    const other = listResponseSchema.parse(
+      (await getJson(`/api/v1/projects?limit=3&cursor=${encodeURIComponent(cursor)}`)).body,
+    );
+    expect(other.data).toHaveLength(3);
+    const revalidated = await fetch(`${server.baseUrl}${path}`, { headers: { 'if-none-match': answers[0]!.etag! } });
+    expect(revalidated.status).toBe(304);
+  });
+
   it('sends a strong ETag and answers If-None-Match with an empty 304', async () => {
     const first = await fetch(`${server.baseUrl}/api/v1/projects?limit=3`);
     const etag = first.headers.get('etag');

@@ -136,6 +136,7 @@ export async function startApi(env: Record<string, string> = {}, dataDir = fresh
       method,
       path: pathOnly,
       query,
+      search: query.toString(),
       headers,
       clientIp: clientIpOf(call.remoteAddress ?? '127.0.0.1', headers['x-forwarded-for'], config.trustProxy),
       requestId,

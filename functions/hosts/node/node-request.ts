@@ -29,7 +29,7 @@ class NodeApiRequest implements ApiRequest {
   constructor(
     private readonly req: IncomingMessage,
     readonly path: string,
-    private readonly search: string,
+    readonly search: string,
     readonly clientIp: string,
     readonly requestId: string,
   ) {
