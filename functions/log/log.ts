@@ -7,7 +7,7 @@ const FLUSH_BYTES = 64 * 1024;
 const FLUSH_INTERVAL_MS = 50;
 let pending = '';
 let scheduled = false;
-/** Set once stdout's reader has gone away (see keepLoggingSafe): from then on lines are dropped. */
+/** Set once stdout's reader has gone away (see flushLogOnExit): from then on lines are dropped. */
 let logLost = false;
 
 export function flushLog(): void {
