@@ -40,6 +40,11 @@ const KEYLESS: CursorSigner = {
  */
 export function listProjectsHandler(catalog: Catalog, cursors: CursorKey): RouteHandler {
   const pages = new LRUCache<string, Representation>({ max: 1000 });
+  // A page by the query string that asked for it, as received: the same string always asks for
+  // the same page (the catalog and the cursors' key are fixed while the service runs), so a
+  // client paging again, or asking the first page, skips the query's parse, the cursor check and
+  // the key. Only a query that made a page is kept: a refused one is checked every time.
+  const pagesByQuery = new LRUCache<string, Representation>({ max: 1000 });
 
   const answer = (request: ApiRequest, codec: CursorSigner) => {
     const { limit, cursor, domain, stack } = parseQuery(request.query, listProjectsQuery, { cursor: CURSOR_WORDS });
@@ -65,12 +70,6 @@ export function listProjectsHandler(catalog: Catalog, cursors: CursorKey): Route
     if (request.search !== undefined) pagesByQuery.set(request.search, page);
     return conditionalJson(request, page);
   };
-
-  // A page by the query string that asked for it, as received: the same string always asks for
-  // the same page (the catalog and the cursors' key are fixed while the service runs), so a
-  // client paging again, or asking the first page, skips the query's parse, the cursor check and
-  // the key. Only a query that made a page is kept: a refused one is checked every time.
-  const pagesByQuery = new LRUCache<string, Representation>({ max: 1000 });
 
   return (request) => {
     const known = request.search === undefined ? undefined : pagesByQuery.get(request.search);
