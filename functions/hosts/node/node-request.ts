@@ -20,6 +20,23 @@ export function splitTarget(target: string): { path: string; search: string } {
     : { path: value.slice(0, question), search: value.slice(question + 1) };
 }
 
+/**
+ * The query of every request that has none (most reads): one shared instance instead of one per
+ * request, so it refuses to be given parameters.
+ */
+class NoQuery extends URLSearchParams {
+  override append(): never {
+    throw new TypeError('The query of a request without one is shared and cannot be changed.');
+  }
+  override set(): never {
+    return this.append();
+  }
+  override delete(): never {
+    return this.append();
+  }
+}
+const NO_QUERY = new NoQuery();
+
 /** The handler's view of a node request (a class, so no closure is made per request). */
 class NodeApiRequest implements ApiRequest {
   readonly method: string;
@@ -37,9 +54,9 @@ class NodeApiRequest implements ApiRequest {
     this.headers = req.headers;
   }
 
-  /** Parsed when first asked: most answers (a cached read, a kept MCP answer) never look. */
+  /** Parsed when first asked, and only when there is a query string. */
   get query(): URLSearchParams {
-    return (this.parsedQuery ??= new URLSearchParams(this.search));
+    return (this.parsedQuery ??= this.search === '' ? NO_QUERY : new URLSearchParams(this.search));
   }
 
   readBody(maxBytes: number): Promise<Buffer> {
