@@ -22,6 +22,8 @@ export interface Sample {
   p99: number;
   non2xx: number;
   errors: number;
+  /** What the errors were (each kind once, with its count), so that a run's failure says why. */
+  errorKinds: string[];
   /** CPU time this client used during the run, as a share of one core (1 = a whole core). */
   clientCpu: number;
 }
@@ -32,14 +34,21 @@ async function fire(order: FireOrder): Promise<Sample> {
   const scenario = await liveScenario(named, order.port);
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const result = await autocannon({
-    url: `http://127.0.0.1:${order.port}${scenario.path}`,
-    method: scenario.method,
-    connections: order.connections,
-    duration: order.seconds,
-    headers: scenario.headers,
-    body: scenario.sampleBody,
-    ...(scenario.requests ? { requests: scenario.requests() } : {}),
+  const kinds = new Map<string, number>();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const run = autocannon(
+      {
+        url: `http://127.0.0.1:${order.port}${scenario.path}`,
+        method: scenario.method,
+        connections: order.connections,
+        duration: order.seconds,
+        headers: scenario.headers,
+        body: scenario.sampleBody,
+        ...(scenario.requests ? { requests: scenario.requests() } : {}),
+      },
+      (error, finished) => (error ? reject(error as Error) : resolve(finished)),
+    );
+    run.on('reqError', (error: Error) => kinds.set(error.message, (kinds.get(error.message) ?? 0) + 1));
   });
   const cpu = process.cpuUsage(cpuBefore);
   const wallMicros = (performance.now() - started) * 1000;
@@ -50,6 +59,7 @@ async function fire(order: FireOrder): Promise<Sample> {
     // A scenario that expects a 304 counts only the other statuses as unexpected.
     non2xx: result.non2xx - (scenario.expectStatus === undefined ? 0 : expectedCount(result, scenario.expectStatus)),
     errors: result.errors + result.timeouts,
+    errorKinds: [...kinds].map(([message, count]) => `${count} × ${message}`),
     clientCpu: (cpu.user + cpu.system) / wallMicros,
   };
 }

@@ -124,6 +124,7 @@ async function fire(
     p99: Math.max(...samples.map((s) => s.p99)),
     non2xx: sum((s) => s.non2xx),
     errors: sum((s) => s.errors),
+    errorKinds: samples.flatMap((s) => s.errorKinds),
     clientCpu: Math.max(...samples.map((s) => s.clientCpu)),
     serverCpu,
   };
@@ -180,7 +181,13 @@ try {
       ours.push(await fire(target, scenario, DURATION_SECONDS));
     }
     const unexpected = ours.reduce((sum, s) => sum + s.non2xx + s.errors, 0);
-    if (unexpected > 0) failures++;
+    if (unexpected > 0) {
+      failures++;
+      const kinds = ours.flatMap((s) => s.errorKinds);
+      process.stderr.write(
+        `${name}: ${unexpected} unexpected answers or errors${kinds.length > 0 ? `: ${kinds.join('; ')}` : ''}\n`,
+      );
+    }
     const rps = median(ours.map((s) => s.rps));
     const baseRps = median(bare.map((s) => s.rps));
     const clientCpu = Math.max(...ours.map((s) => s.clientCpu), ...bare.map((s) => s.clientCpu));
