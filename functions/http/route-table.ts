@@ -12,6 +12,8 @@ export interface RouteMatch<R> {
  * cost before: one walk of the table.
  */
 const REMEMBERED_PATHS = 1000;
+/** Longest path remembered: the API's own paths are short, and a long one would only hold memory. */
+const REMEMBERED_PATH_CHARS = 256;
 
 /**
  * The routes by path template, in their order, and which of them a path matches. The walk over
@@ -26,6 +28,11 @@ export class RouteTable<R extends { path: string }> {
     this.entries = routes.map((route) => ({ route, pattern: new RoutePattern(route.path) }));
   }
 
+  /** How many paths are remembered now. */
+  get remembers(): number {
+    return this.remembered.size;
+  }
+
   /** Every route `path` matches, in table order; empty when none does. */
   matches(path: string): readonly RouteMatch<R>[] {
     const known = this.remembered.get(path);
@@ -35,7 +42,7 @@ export class RouteTable<R extends { path: string }> {
       const params = pattern.match(path);
       if (params !== null) found.push({ route, params: Object.freeze(params) });
     }
-    if (found.length > 0) {
+    if (found.length > 0 && path.length <= REMEMBERED_PATH_CHARS) {
       if (this.remembered.size >= REMEMBERED_PATHS) this.remembered.clear();
       this.remembered.set(path, found);
     }

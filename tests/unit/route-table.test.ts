@@ -28,18 +28,29 @@ describe('RouteTable', () => {
     expect(table.matches('/api/v1/projects/leakhound')[0]!.params).toEqual({ slug: 'leakhound' });
   });
 
-  it('matches nothing for an unknown path or a bad escape, however often asked', () => {
+  it('matches nothing for an unknown path or a bad escape, however often asked, and remembers neither', () => {
+    const fresh = new RouteTable(ROUTES);
     for (let n = 0; n < 3; n++) {
-      expect(table.matches('/api/v1/nothing')).toEqual([]);
-      expect(table.matches('/api/v1/projects/%E0%A4%A')).toEqual([]);
+      expect(fresh.matches('/api/v1/nothing')).toEqual([]);
+      expect(fresh.matches('/api/v1/projects/%E0%A4%A')).toEqual([]);
     }
+    expect(fresh.remembers).toBe(0);
   });
 
-  it('stays right past the paths it remembers', () => {
+  it('matches a long path but does not remember it', () => {
+    const fresh = new RouteTable(ROUTES);
+    const slug = 'x'.repeat(10_000);
+    expect(fresh.matches(`/api/v1/projects/${slug}`)[0]!.params).toEqual({ slug });
+    expect(fresh.remembers).toBe(0);
+  });
+
+  it('stays right and bounded past the paths it remembers', () => {
+    const fresh = new RouteTable(ROUTES);
     for (let n = 0; n < 2500; n++) {
-      const found = table.matches(`/api/v1/docs/page-${n}`);
+      const found = fresh.matches(`/api/v1/docs/page-${n}`);
       expect(found.map(({ route, params }) => [route.name, params.path])).toEqual([['doc', `page-${n}`]]);
+      expect(fresh.remembers).toBeLessThanOrEqual(1000);
     }
-    expect(table.matches('/api/v1/docs/page-7')[0]!.params).toEqual({ path: 'page-7' });
+    expect(fresh.matches('/api/v1/docs/page-7')[0]!.params).toEqual({ path: 'page-7' });
   });
 });
