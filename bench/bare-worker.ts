@@ -1,11 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { wranglerDev } from '../functions/hosts/cloudflare/wrangler.ts';
-import { freePort } from '../tests/support/free-port.ts';
-import { descendantNamed } from './process-cpu.ts';
 import { ROOT, WORK_DIR } from './processes.ts';
-import { stopGroup, untilAnswer } from './spawned.ts';
+import { startWorkerd, type WorkerdTarget } from './workerd-target.ts';
 
 /** An answer as a bare Worker gives it to every request. */
 export interface FixedAnswer {
@@ -19,7 +15,7 @@ export interface FixedAnswer {
  * there is read against what workerd itself costs per request on this machine (the bare node:http
  * baseline's part in `npm run bench`).
  */
-export async function startBareWorker(answer: FixedAnswer) {
+export function startBareWorker(answer: FixedAnswer): Promise<WorkerdTarget> {
   const dir = mkdtempSync(path.join(WORK_DIR, 'bare-worker-'));
   writeFileSync(
     path.join(dir, 'worker.mjs'),
@@ -34,17 +30,5 @@ export async function startBareWorker(answer: FixedAnswer) {
     path.join(dir, 'wrangler.toml'),
     ['name = "bare"', 'main = "worker.mjs"', ...compatibility, ''].join('\n'),
   );
-  const port = await freePort();
-  const run = wranglerDev(ROOT, { ip: '127.0.0.1', port, persistTo: path.join(dir, 'state') });
-  const child = spawn(run.command, [...run.args, '--config', path.join(dir, 'wrangler.toml')], {
-    cwd: ROOT,
-    detached: true,
-    stdio: 'ignore',
-    env: { ...process.env, ...run.env, WRANGLER_LOG_PATH: dir, NO_COLOR: '1', CI: '1' },
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await untilAnswer(baseUrl, performance.now());
-  const pid = descendantNamed(child.pid!, 'workerd');
-  if (pid === undefined) throw new Error('no workerd process under wrangler dev');
-  return { baseUrl, pid, stop: () => stopGroup(child) };
+  return startWorkerd({}, '/', path.join(dir, 'wrangler.toml'));
 }

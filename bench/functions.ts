@@ -2,21 +2,19 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { startDelayProxy } from '../tests/support/delay-proxy.ts';
-import { freePort } from '../tests/support/free-port.ts';
 import { HAS_PGBOUNCER, startPgBouncer } from '../tests/support/pgbouncer.ts';
 import { HAS_POSTGRES, migrateDatabase, startPostgres } from '../tests/support/postgres.ts';
 import { HAS_REDIS, startRedis } from '../tests/support/redis.ts';
-import { spawnWranglerDev } from '../tests/support/workerd-host.ts';
 import { startBareWorker, type FixedAnswer } from './bare-worker.ts';
+import { startWorkerd } from './workerd-target.ts';
 import { measureColdStart } from './cold-start.ts';
 import { coldBurst, connectionsOfWarmInstance, type BurstFigures } from './function-bursts.ts';
 import { readRequest } from './function-instances.ts';
 import { QUOTA, quotaAnswers } from './function-quotas.ts';
 import { connectionCounter } from './pg-connections.ts';
-import { descendantNamed } from './process-cpu.ts';
 import { BENCH_SERVER_ENV, ROOT, SERVER_ENTRY, WORK_DIR } from './processes.ts';
 import { nodeServerFirstRequestCpuMs, warmSamples } from './server-cpu.ts';
-import { firstLine, stopGroup, untilAnswer } from './spawned.ts';
+import { firstLine, stopGroup } from './spawned.ts';
 
 /**
  * `npm run bench:functions`: the service as a function against the Node server, on the same
@@ -164,44 +162,36 @@ try {
   );
 
   // Warm: the Node server, the function in a minimal server, the Worker in workerd straight to PostgreSQL and pooled.
-  const workerd = (databaseUrl: string) => async () => {
-    const port = await freePort();
-    const state = mkdtempSync(path.join(WORK_DIR, 'wrangler-'));
-    const child = spawnWranglerDev(port, { ...engines, DATABASE_URL: databaseUrl }, state, 'ignore');
-    await untilAnswer(`http://127.0.0.1:${port}/api/v1/projects`, performance.now());
-    const pid = descendantNamed(child.pid!, 'workerd');
-    if (pid === undefined) throw new Error('no workerd process under wrangler dev');
-    return { baseUrl: `http://127.0.0.1:${port}`, pid, stop: () => stopGroup(child) };
-  };
-  const targets: { name: string; start: () => Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> }[] =
-    [
-      {
-        name: 'Node server',
-        start: async () => {
-          const { child, line } = firstLine(
-            [process.execPath, SERVER_ENTRY],
-            { ...engines, ACCESS_LOG: 'true', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(WORK_DIR, 'warm-')) },
-            'port',
-          );
-          const { value } = await line;
-          return { baseUrl: `http://127.0.0.1:${value.port}`, pid: child.pid!, stop: () => stopGroup(child) };
-        },
+  const workerd = (databaseUrl: string) => () =>
+    startWorkerd({ ...engines, DATABASE_URL: databaseUrl }, '/api/v1/projects');
+  const targets: { name: string; start: () => Promise<{ baseUrl: string; pid: number; stop(): Promise<void> }> }[] = [
+    {
+      name: 'Node server',
+      start: async () => {
+        const { child, line } = firstLine(
+          [process.execPath, SERVER_ENTRY],
+          { ...engines, ACCESS_LOG: 'true', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(WORK_DIR, 'warm-')) },
+          'port',
+        );
+        const { value } = await line;
+        return { baseUrl: `http://127.0.0.1:${value.port}`, pid: child.pid!, stop: () => stopGroup(child) };
       },
-      {
-        name: 'function (fetch handler in node:http)',
-        start: async () => {
-          const { child, line } = firstLine([process.execPath, CHILD, 'serve', FUNCTION_BUNDLE], engines, 'port');
-          const { value } = await line;
-          return { baseUrl: `http://127.0.0.1:${value.port}`, pid: child.pid!, stop: () => stopGroup(child) };
-        },
+    },
+    {
+      name: 'function (fetch handler in node:http)',
+      start: async () => {
+        const { child, line } = firstLine([process.execPath, CHILD, 'serve', FUNCTION_BUNDLE], engines, 'port');
+        const { value } = await line;
+        return { baseUrl: `http://127.0.0.1:${value.port}`, pid: child.pid!, stop: () => stopGroup(child) };
       },
-      { name: 'Worker in workerd, straight to PostgreSQL', start: workerd(engines.DATABASE_URL) },
-      {
-        name: 'Worker in workerd, through PgBouncer (transaction mode)',
-        start: workerd(pgbouncer.urlOf(engines.DATABASE_URL)),
-      },
-      { name: BARE_WORKER, start: () => startBareWorker(readAnswer!) },
-    ];
+    },
+    { name: 'Worker in workerd, straight to PostgreSQL', start: workerd(engines.DATABASE_URL) },
+    {
+      name: 'Worker in workerd, through PgBouncer (transaction mode)',
+      start: workerd(pgbouncer.urlOf(engines.DATABASE_URL)),
+    },
+    { name: BARE_WORKER, start: () => startBareWorker(readAnswer!) },
+  ];
   rows.push(
     '',
     `Per request, warm, ${REQUESTS} sequential reads then ${REQUESTS} contact posts, on PostgreSQL without Redis: ` +

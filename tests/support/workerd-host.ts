@@ -88,16 +88,18 @@ async function startedWorkerd(dataDir: string, allVars: Record<string, string>):
 /**
  * `wrangler dev` on the built Worker and static assets, as `npm run preview:cloudflare` runs it
  * (functions/hosts/cloudflare/wrangler.ts: offline, no telemetry), on 127.0.0.1:`port`, with
- * `vars` passed as `--var` and its local state in `stateDir`. Its own process group, so that
- * stopping it stops workerd too. The bench (bench/functions.ts) starts it the same way.
+ * `vars` passed as `--var` and its local state in `stateDir` (`config`: another Worker's
+ * wrangler.toml). Its own process group, so that stopping it stops workerd too. The bench
+ * (bench/workerd-target.ts) starts it the same way.
  */
 export function spawnWranglerDev(
   port: number,
   vars: Record<string, string>,
   stateDir: string,
   stdio: StdioOptions,
+  config?: string,
 ): ChildProcess {
-  const run = wranglerDev(ROOT, { ip: '127.0.0.1', port, persistTo: stateDir, vars });
+  const run = wranglerDev(ROOT, { ip: '127.0.0.1', port, persistTo: stateDir, vars, config });
   return spawn(run.command, run.args, {
     cwd: ROOT,
     detached: true,

@@ -22,7 +22,15 @@ const wranglerBin = (root: string) => path.join(root, 'node_modules/.bin/wrangle
  */
 export function wranglerDev(
   root: string,
-  options: { ip: string; port: number; persistTo: string; vars?: Record<string, string>; envFile?: string | null },
+  options: {
+    ip: string;
+    port: number;
+    persistTo: string;
+    vars?: Record<string, string>;
+    envFile?: string | null;
+    /** Another Worker's wrangler.toml than the project's (the bench's bare Worker). */
+    config?: string;
+  },
 ): WranglerRun {
   return {
     command: wranglerBin(root),
@@ -38,6 +46,7 @@ export function wranglerDev(
       '--test-scheduled',
       '--show-interactive-dev-session=false',
       ...(options.envFile === undefined || options.envFile === null ? [] : ['--env-file', options.envFile]),
+      ...(options.config === undefined ? [] : ['--config', options.config]),
       ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
     ],
     env: OFFLINE_ENV,
