@@ -137,13 +137,14 @@ export function mcpEraEndpoint({
   /** The answer of a fast path (kept for the next public caller when it may be) or of the SDK. */
   async function answerAfresh(request: ApiRequest, post: AdmittedPost, memo: MemoKey | undefined) {
     const { body, parsedBody, headers } = post;
-    const caller = callerOf(request);
     const shape = preparedShape(request, parsedBody);
     const answer = shape === undefined ? undefined : await prepared(shape);
     if (answer !== undefined) {
       if (memo !== undefined) kept.set(memo.key, answer);
       return answerWith(answer, shape!.id, headers);
     }
+    // A tool may run from here on: who asked goes along to the API behind it.
+    const caller = callerOf(request);
     const plain = plainToolCall(request, parsedBody);
     if (plain !== undefined) {
       const withLinks = knowsResourceLinks(headerValue(request, 'mcp-protocol-version'));
