@@ -6,7 +6,10 @@ import type { RouteHandler } from '../http/router.ts';
 import type { ApiRequest } from '../http/types.ts';
 import type { Catalog, ProjectFilter } from './catalog.ts';
 import type { CursorCodec } from './cursor.ts';
-import { listProjectsQuery } from './schema.ts';
+import { CURSOR_MAX_LENGTH, listProjectsQuery } from './schema.ts';
+
+/** Longest query string a page is kept by: the longest cursor (CURSOR_MAX_LENGTH), with room for the other parameters. */
+const KEPT_QUERY_CHARS = 2 * CURSOR_MAX_LENGTH;
 
 const CURSOR_WORDS = { refusal: () => invalidCursor('The cursor is not one this service issued, or it was altered.') };
 
@@ -43,8 +46,11 @@ export function listProjectsHandler(catalog: Catalog, cursors: CursorKey): Route
   // A page by the query string that asked for it, as received: the same string always asks for
   // the same page (the catalog and the cursors' key are fixed while the service runs), so a
   // client paging again, or asking the first page, skips the query's parse, the cursor check and
-  // the key. Only a query that made a page is kept: a refused one is checked every time.
+  // the key. Only a query that made a page is kept (a refused one is checked every time), and only
+  // one of up to KEPT_QUERY_CHARS: empty `&` segments or escapes can make a valid one any length.
   const pagesByQuery = new LRUCache<string, Representation>({ max: 1000 });
+  const keepsQuery = (search: string | undefined): search is string =>
+    search !== undefined && search.length <= KEPT_QUERY_CHARS;
 
   const answer = (request: ApiRequest, codec: CursorSigner) => {
     const { limit, cursor, domain, stack } = parseQuery(request.query, listProjectsQuery, { cursor: CURSOR_WORDS });
@@ -67,12 +73,12 @@ export function listProjectsHandler(catalog: Catalog, cursors: CursorKey): Route
       page = representation(buildPage(catalog, codec, filter, after, limit));
       pages.set(key, page);
     }
-    if (request.search !== undefined) pagesByQuery.set(request.search, page);
+    if (keepsQuery(request.search)) pagesByQuery.set(request.search, page);
     return conditionalJson(request, page);
   };
 
   return (request) => {
-    const known = request.search === undefined ? undefined : pagesByQuery.get(request.search);
+    const known = keepsQuery(request.search) ? pagesByQuery.get(request.search) : undefined;
     if (known !== undefined) return conditionalJson(request, known);
     const codec = cursors.current();
     if (codec !== undefined) return answer(request, codec);
