@@ -155,7 +155,8 @@ describe('GET /api/v1/projects', () => {
     expect(answers.slice(1)).toEqual([answers[0], answers[0]]);
     expect(listResponseSchema.parse(JSON.parse(answers[0]!.body)).data[0]!.slug).not.toBe(first.data[0]!.slug);
     // Kept by the whole query string: a cursor one character off, or another limit, is its own request.
-    const altered = cursor.slice(0, -1) + (cursor.endsWith('A') ? 'B' : 'A');
+    // The first character: every bit of it is data (the last one of the tag carries unused bits).
+    const altered = (cursor.startsWith('A') ? 'B' : 'A') + cursor.slice(1);
     for (let n = 0; n < 2; n++)
       await expectError(`/api/v1/projects?limit=4&cursor=${encodeURIComponent(altered)}`, 400, 'invalid_cursor');
     const other = listResponseSchema.parse(
