@@ -14,7 +14,7 @@ import type { RequestContexts } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import type { McpCaller } from './api-caller.ts';
 import type { HostVerdict } from './hosts.ts';
-import { answerMemo, memoKey, type MemoKey } from './answer-memo.ts';
+import { answerMemo, keptAnswer, memoKey } from './answer-memo.ts';
 import { plainToolAnswer, plainToolCall } from './plain-tool-call.ts';
 import { answerWith, preparedAnswers, preparedShape } from './prepared-answers.ts';
 import { knowsResourceLinks } from './protocol-versions.ts';
@@ -127,20 +127,21 @@ export function mcpEraEndpoint({
         });
       }
       // A public caller asking what was answered before gets that answer with its own id.
-      const { body, parsedBody, headers, publicCaller } = admission.post;
-      const memo = publicCaller ? memoKey(request, parsedBody, body.length) : undefined;
-      const known = memo === undefined ? undefined : kept.get(memo.key);
-      if (known !== undefined) return answerWith(known, memo!.id, headers);
-      return answerAfresh(request, admission.post, memo);
+      const { body, headers, publicCaller } = admission.post;
+      const known = publicCaller ? keptAnswer(kept, request, body.text) : undefined;
+      if (known !== undefined) return answerWith(known.answer, known.id, headers);
+      return answerAfresh(request, admission.post);
     });
 
   /** The answer of a fast path (kept for the next public caller when it may be) or of the SDK. */
-  async function answerAfresh(request: ApiRequest, post: AdmittedPost, memo: MemoKey | undefined) {
-    const { body, parsedBody, headers } = post;
+  async function answerAfresh(request: ApiRequest, post: AdmittedPost) {
+    const { body, headers, publicCaller } = post;
+    const parsedBody = body.parsed();
+    const memo = publicCaller ? memoKey(request, body.text, parsedBody) : undefined;
     const shape = preparedShape(request, parsedBody);
     const answer = shape === undefined ? undefined : await prepared(shape);
     if (answer !== undefined) {
-      if (memo !== undefined) kept.set(memo.key, answer);
+      if (memo !== undefined) kept.set(memo, answer);
       return answerWith(answer, shape!.id, headers);
     }
     // A tool may run from here on: who asked goes along to the API behind it.
@@ -151,11 +152,11 @@ export function mcpEraEndpoint({
       const result = await callTool(caller, plain.name, plain.args, withLinks);
       if (result !== undefined) {
         const toolAnswer = plainToolAnswer(plain, result, serverInfo);
-        if (memo !== undefined && result.isError !== true && reusableTool(plain.name)) kept.set(memo.key, toolAnswer);
+        if (memo !== undefined && result.isError !== true && reusableTool(plain.name)) kept.set(memo, toolAnswer);
         return answerWith(toolAnswer, plain.id, headers);
       }
     }
-    const web = webRequest(request, siteUrl, parsedBody === undefined ? body : null);
+    const web = webRequest(request, siteUrl, parsedBody === undefined ? body.bytes : null);
     return sdkAnswer(web, parsedBody, caller, headers, headerValue(request, 'mcp-protocol-version'));
   }
 

@@ -1,10 +1,10 @@
 // What every MCP request passes before an SDK sees it, whichever SDK and era answer it: the Origin
 // check, CORS preflight, the bounded body, and the quota charged per JSON-RPC message.
 import { ApiError, errorBody, payloadTooLarge, type ErrorBody } from '../http/api-error.ts';
-import type { RequestContexts } from '../http/request-context.ts';
+import type { RequestContext, RequestContexts } from '../http/request-context.ts';
 import { headerValue, type ApiRequest, type ApiResponse, type HeaderMap } from '../http/types.ts';
 import { bodyRequests } from '../http/charge.ts';
-import { andThen, type Eventually } from '../limits/rate-limiter.ts';
+import type { Eventually } from '../limits/rate-limiter.ts';
 import { FORWARDED_HEADERS, MESSAGE_QUOTA, type McpCaller } from './api-caller.ts';
 import type { HostVerdict } from './hosts.ts';
 import { MAX_TOOL_ARGUMENTS } from './tool-registry.ts';
@@ -33,11 +33,45 @@ export interface AdmissionOptions {
   corsRequestHeaders: string;
 }
 
+/**
+ * A POST's body, read: as text at once, as JSON when first asked, since a kept answer is found by
+ * the text alone (answer-memo.ts) and a parse is a fifth of such an answer's cost.
+ */
+class PostedBody {
+  readonly text: string;
+  private parsedYet = false;
+  private json: unknown;
+
+  constructor(readonly bytes: Buffer) {
+    this.text = bytes.toString('utf8');
+  }
+
+  /**
+   * The body as JSON for the transport, which then skips reading it again from a web stream (a
+   * tenth of a call's time), each tool call's arguments bounded (boundToolArguments). Undefined
+   * when it is not JSON: the transport reads the raw body and answers with its own parse error.
+   */
+  parsed(): unknown {
+    if (!this.parsedYet) {
+      this.parsedYet = true;
+      this.json = parsedOrUndefined(this.text);
+      boundToolArguments(this.json);
+    }
+    return this.json;
+  }
+
+  /** How many JSON-RPC messages it holds; only a batch, whose text opens with `[`, is parsed to count them. */
+  messageCount(): number {
+    return BATCH_TEXT.test(this.text) ? messageCount(this.parsed()) : 1;
+  }
+}
+
+/** A text that, if it is JSON, is an array: `[` after JSON's whitespace. */
+const BATCH_TEXT = /^[ \t\n\r]*\[/;
+
 /** A POST let through: its messages paid for, its body read and bounded. */
 export interface AdmittedPost {
-  body: Buffer;
-  /** The body as JSON, or undefined when it is not JSON (the SDK then answers its parse error). */
-  parsedBody: unknown;
+  body: PostedBody;
   /** CORS and quota headers every answer to this request carries. */
   headers: HeaderMap;
   /** Anonymous and in live mode: an answer given to one such caller fits every other (answer-memo.ts). */
@@ -105,7 +139,7 @@ export function admit(request: ApiRequest, options: AdmissionOptions): Eventuall
   // length declares is charged first; what the body turns out to cost beyond that, once read.
   // Each step that is known at once (a quota counted in this process) is not awaited: only the
   // body is.
-  let parsedBody: unknown;
+  let posted: PostedBody | undefined;
   const refused = (error: unknown): Admission => {
     if (!(error instanceof ApiError)) throw error;
     return {
@@ -114,39 +148,49 @@ export function admit(request: ApiRequest, options: AdmissionOptions): Eventuall
         error.message,
         { ...cors, ...error.headers },
         errorBody(error, request.requestId),
-        idOf(parsedBody),
+        idOf(posted?.parsed()),
       ),
     };
   };
+  /**
+   * `next` of a value now, or once its promise settles with a refusal answered here. A value
+   * known at once adds no promise, so the usual POST (its quota counted in this process) waits on
+   * one only: the body's.
+   */
+  const thenOrRefused = <T>(value: Eventually<T>, next: (value: T) => Eventually<Admission>) =>
+    value instanceof Promise ? value.then(next).catch(refused) : next(value);
+  const admitBody = (context: RequestContext, prepaid: number, prepaidHeaders: HeaderMap): Promise<Admission> =>
+    request.readBody(MCP_BODY_MAX_BYTES).then((bytes) => {
+      try {
+        const body = (posted = new PostedBody(bytes));
+        const messages = body.messageCount();
+        // A batch refused for its length costs one, like any other refused request; a large body more.
+        const owed = Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(bytes.length)) - prepaid;
+        const charged = owed > 0 ? context.charge(MESSAGE_QUOTA, owed) : prepaidHeaders;
+        return thenOrRefused(charged, (quotaHeaders): Admission => {
+          if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
+          return {
+            post: {
+              body,
+              headers: { ...cors, ...quotaHeaders },
+              publicCaller: context.keyStatus === 'none' && !context.sandbox,
+            },
+          };
+        });
+      } catch (error) {
+        return refused(error);
+      }
+    }, refused);
   try {
     const declared = declaredLength(request);
     // Refused by its declared length before a byte is read, and uncharged, as readBody would.
     if (declared !== undefined && declared > MCP_BODY_MAX_BYTES) throw payloadTooLarge(MCP_BODY_MAX_BYTES);
     const prepaid = bodyRequests(declared ?? 0);
-    const admitted = andThen(options.contexts.of(request), (context) =>
-      andThen(context.charge(MESSAGE_QUOTA, prepaid), (prepaidHeaders) =>
-        request.readBody(MCP_BODY_MAX_BYTES).then((body) => {
-          parsedBody = parsedOrUndefined(body);
-          boundToolArguments(parsedBody);
-          const messages = messageCount(parsedBody);
-          // A batch refused for its length costs one, like any other refused request; a large body more.
-          const owed = Math.max(messages > MCP_MAX_MESSAGES ? 1 : messages, bodyRequests(body.length)) - prepaid;
-          const charged = owed > 0 ? context.charge(MESSAGE_QUOTA, owed) : prepaidHeaders;
-          return andThen(charged, (quotaHeaders): Admission => {
-            if (messages > MCP_MAX_MESSAGES) throw tooManyMessages(messages, quotaHeaders);
-            return {
-              post: {
-                body,
-                parsedBody,
-                headers: { ...cors, ...quotaHeaders },
-                publicCaller: context.keyStatus === 'none' && !context.sandbox,
-              },
-            };
-          });
-        }),
+    return thenOrRefused(options.contexts.of(request), (context) =>
+      thenOrRefused(context.charge(MESSAGE_QUOTA, prepaid), (prepaidHeaders) =>
+        admitBody(context, prepaid, prepaidHeaders),
       ),
     );
-    return admitted instanceof Promise ? admitted.catch(refused) : admitted;
   } catch (error) {
     return refused(error);
   }
@@ -222,14 +266,10 @@ export function callerOf(request: ApiRequest): McpCaller {
   };
 }
 
-/**
- * The body as JSON for the transport, which then skips reading it again from a web stream (a
- * tenth of a call's time). Left undefined when it is not JSON, the transport reads the raw body
- * and answers with its own parse error.
- */
-function parsedOrUndefined(body: Buffer): unknown {
+/** The text as JSON; undefined when it is not JSON. */
+function parsedOrUndefined(text: string): unknown {
   try {
-    return JSON.parse(body.toString('utf8')) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
@@ -242,7 +282,7 @@ function parsedOrUndefined(body: Buffer): unknown {
 async function idOfBody(request: ApiRequest): Promise<JsonRpcId> {
   if (request.method !== 'POST') return null;
   try {
-    return idOf(parsedOrUndefined(await request.readBody(MCP_BODY_MAX_BYTES)));
+    return idOf(new PostedBody(await request.readBody(MCP_BODY_MAX_BYTES)).parsed());
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { limitConnections } from '../../functions/hosts/node/connection-limits.ts';
 
@@ -20,7 +20,7 @@ class FakeSocket extends EventEmitter {
 
 function capped(maxConnections: number, maxConnectionsPerClient: number, trustProxy = 0) {
   const server = new EventEmitter();
-  limitConnections(
+  const requestStarted = limitConnections(
     server as unknown as Server,
     { headersTimeoutMs: 1000, requestTimeoutMs: 1000, maxConnections, maxConnectionsPerClient },
     trustProxy,
@@ -33,8 +33,9 @@ function capped(maxConnections: number, maxConnectionsPerClient: number, trustPr
     },
     /** Starts a request on a socket; the returned function ends its answer. */
     request(socket: FakeSocket): () => void {
-      const response = new EventEmitter();
-      server.emit('request', { socket }, response);
+      const request = { socket };
+      const response = Object.assign(new EventEmitter(), { req: request });
+      requestStarted(request as unknown as IncomingMessage, response as unknown as ServerResponse);
       return () => response.emit('close');
     },
   };

@@ -41,7 +41,14 @@ export function serverTimeouts(limits: ConnectionLimits): ServerOptions {
  * connections, is the place to cap them (nginx `limit_conn`), and one that buffers request
  * bodies (nginx does by default) never passes a trickle on.
  */
-export function limitConnections(server: Server, limits: ConnectionLimits, trustProxy: number): void {
+/**
+ * Counts a request in progress on its connection until its response closes. The server's one
+ * request listener calls it first: a second 'request' listener would make node copy its
+ * listener list at every request.
+ */
+export type RequestStarted = (request: IncomingMessage, response: ServerResponse) => void;
+
+export function limitConnections(server: Server, limits: ConnectionLimits, trustProxy: number): RequestStarted {
   const perClient = trustProxy > 0 ? Infinity : limits.maxConnectionsPerClient;
   const perKey = new Map<string, number>();
   // Every open connection: its client key and how many of its requests are in progress.
@@ -82,16 +89,24 @@ export function limitConnections(server: Server, limits: ConnectionLimits, trust
     socket.once('close', () => forget(socket));
   });
 
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  /**
+   * Idle again once its last answer is out (or cut), at the end of the order. One function for
+   * every response (its request names the socket, which the response no longer does once
+   * closed); a response closes once and is then dropped, so a plain listener does.
+   */
+  function responseClosed(this: ServerResponse): void {
+    const socket = this.req.socket;
+    const connection = connections.get(socket);
+    if (connection === undefined) return;
+    connection.active -= 1;
+    if (connection.active === 0) idle.add(socket);
+  }
+
+  return (request, response) => {
     const connection = connections.get(request.socket);
     if (connection === undefined) return;
     connection.active += 1;
     idle.delete(request.socket);
-    // Idle again once its last answer is out (or cut), at the end of the order. A response closes
-    // once and is then dropped, so a plain listener does (once() would wrap it, per request).
-    response.on('close', () => {
-      connection.active -= 1;
-      if (connection.active === 0 && connections.has(request.socket)) idle.add(request.socket);
-    });
-  });
+    response.on('close', responseClosed);
+  };
 }

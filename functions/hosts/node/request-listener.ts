@@ -9,7 +9,7 @@ import { answeredId, requestIdsFor, type RequestIds } from '../../http/request-i
 import { securityHeaders } from '../../http/security-headers.ts';
 import { headerValue, type ApiResponse, type HeaderMap } from '../../http/types.ts';
 import { logWarning } from '../../log/log.ts';
-import { accessLogFor, callService, lastResortAnswer } from '../../app/service-exchange.ts';
+import { accessLogFor, lastResortAnswer } from '../../app/service-exchange.ts';
 import { splitTarget, toApiRequest } from './node-request.ts';
 import { prefersMarkdown } from '../../http/prefers-markdown.ts';
 import { variantFor, type StaticFiles } from './static-files.ts';
@@ -63,9 +63,11 @@ export function createRequestListener({ config, handle, statics, commonHeaders }
   ): void {
     const method = req.method ?? 'GET';
     const requestId = answeredId(ids);
-    let answered: ReturnType<typeof callService>;
+    // The entry itself, not callService: what it throws or rejects with ends in settleFailure,
+    // which answers a failure as callService would (failSafe), without a promise more per request.
+    let answered: ReturnType<Handle>;
     try {
-      answered = callService(handle, toApiRequest(req, path, search, clientIp, requestId), ids);
+      answered = handle(toApiRequest(req, path, search, clientIp, requestId));
     } catch (error) {
       settleFailure(res, ids, clientIp, method, path, started, error);
       return;

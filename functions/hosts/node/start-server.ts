@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createApi, type Api } from '../../app/app.ts';
 import type { Config } from '../../config/env.ts';
 import { serviceHandle } from '../../app/handle.ts';
@@ -62,8 +62,13 @@ export async function startServer(
     (path) => build.pageTemplates[path],
     (name) => build.appViews[name],
   );
-  const server = createServer(serverTimeouts(config.connections), createRequestListener({ config, handle, statics }));
-  limitConnections(server, config.connections, config.trustProxy);
+  const server = createServer(serverTimeouts(config.connections));
+  const requestStarted = limitConnections(server, config.connections, config.trustProxy);
+  const listener = createRequestListener({ config, handle, statics });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    requestStarted(request, response);
+    listener(request, response);
+  });
 
   try {
     await new Promise<void>((resolve, reject) => {
