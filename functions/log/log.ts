@@ -5,18 +5,28 @@
  */
 const FLUSH_BYTES = 64 * 1024;
 const FLUSH_INTERVAL_MS = 50;
-let pending = '';
+/**
+ * Lines not written yet, and their length: joined at each write into one flat string, which
+ * costs less than appending each to one string (a chain that must be flattened to be written).
+ */
+let pending: string[] = [];
+let pendingChars = 0;
 let scheduled = false;
 /** Set once stdout's reader has gone away (see flushLogOnExit): from then on lines are dropped. */
 let logLost = false;
 
 export function flushLog(): void {
   scheduled = false;
-  if (logLost) pending = '';
-  if (pending === '') return;
-  const chunk = pending;
-  pending = '';
+  if (logLost) dropPending();
+  if (pending.length === 0) return;
+  const chunk = pending.join('');
+  dropPending();
   process.stdout.write(chunk);
+}
+
+function dropPending(): void {
+  pending = [];
+  pendingChars = 0;
 }
 
 function writeLogLine(entry: Record<string, unknown>): void {
@@ -71,8 +81,9 @@ function isoNow(): string {
 }
 
 function append(line: string): void {
-  pending += line;
-  if (pending.length >= FLUSH_BYTES) {
+  pending.push(line);
+  pendingChars += line.length;
+  if (pendingChars >= FLUSH_BYTES) {
     flushLog();
   } else if (!scheduled) {
     scheduled = true;
@@ -123,7 +134,7 @@ export function flushLogOnExit(): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (logLost) return;
     logLost = true;
-    pending = '';
+    dropPending();
     process.stderr.write(
       `The log on stdout cannot be written (${error.code ?? error.message}); log lines are dropped from now on.\n`,
     );

@@ -95,8 +95,11 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
     const body = (req.read() as Buffer | null) ?? EMPTY_BODY;
     return body.length > maxBytes ? Promise.reject(tooLarge()) : Promise.resolve(body);
   }
+  // Plain listeners, not once(): a request ends once and is then dropped, and once() would wrap
+  // each listener, per request. A body that comes as one chunk (most do) is taken as it is.
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -106,17 +109,18 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
         reject(tooLarge());
         return;
       }
-      chunks.push(chunk);
+      if (first === undefined) first = chunk;
+      else (more ??= [first]).push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(more === undefined ? (first ?? EMPTY_BODY) : Buffer.concat(more)));
     // An ended connection surfaces as 'error' (ECONNRESET "aborted") or only as 'close'; a settled
     // promise ignores whichever comes second.
     const ended = () => {
       if (!req.complete) reject(aborted());
     };
-    req.once('error', ended);
-    req.once('close', ended);
+    req.on('error', ended);
+    req.on('close', ended);
   });
 }
 
