@@ -28,6 +28,8 @@ export interface ApiResponse {
   status: number;
   headers: HeaderMap;
   body: string | Buffer | null;
+  /** The body's length in bytes, where whoever made it knows it: a string's is otherwise counted for its Content-Length. */
+  bodyBytes?: number;
 }
 
 /** The first value of a header, whether node gave a string or a list. */

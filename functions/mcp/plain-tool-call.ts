@@ -16,7 +16,7 @@ import {
 import { headerValue, type ApiRequest } from '../http/types.ts';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './protocol-versions.ts';
 import { hasOnly, isPlainObject, sentAsTransportAccepts } from './message-shape.ts';
-import type { Prepared } from './prepared-answers.ts';
+import { preparedAnswer, type Prepared } from './prepared-answers.ts';
 
 /** A plain tools/call: who asked (its id), in which era, for which tool, with what. */
 export interface PlainToolCall {
@@ -96,9 +96,5 @@ export function plainToolAnswer(call: PlainToolCall, result: CallToolResult, ser
   const sent = call.modern
     ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: serverInfo } }
     : result;
-  return {
-    status: 200,
-    headers: ANSWER_HEADERS,
-    around: [`{"result":${JSON.stringify(sent)},"jsonrpc":"2.0","id":`, '}'],
-  };
+  return preparedAnswer(200, ANSWER_HEADERS, [`{"result":${JSON.stringify(sent)},"jsonrpc":"2.0","id":`, '}']);
 }

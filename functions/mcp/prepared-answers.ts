@@ -174,16 +174,26 @@ export interface Prepared {
   headers: HeaderMap;
   /** The body before and after the template's id; null for an answer without a body (202). */
   around: [string, string] | null;
+  /** The bytes of `around` in UTF-8, counted once, so that an answer's length is known without counting it again. */
+  aroundBytes: number;
+}
+
+/** An answer to keep, its body cut at the id (null for none). */
+export function preparedAnswer(status: number, headers: HeaderMap, around: [string, string] | null): Prepared {
+  const aroundBytes = around === null ? 0 : Buffer.byteLength(around[0]) + Buffer.byteLength(around[1]);
+  return { status, headers, around, aroundBytes };
 }
 
 /** A prepared answer to one request: its id put in (JSON-encoded), after the admission's headers. */
 export function answerWith(prepared: Prepared, id: RequestId | undefined, headers: HeaderMap): ApiResponse {
   const { status, around } = prepared;
-  return {
-    status,
-    headers: { ...headers, ...prepared.headers },
-    body: around === null ? null : around[0] + (typeof id === 'number' ? String(id) : JSON.stringify(id)) + around[1],
-  };
+  const answer: ApiResponse = { status, headers: { ...headers, ...prepared.headers }, body: null };
+  if (around !== null) {
+    const idJson = typeof id === 'number' ? String(id) : JSON.stringify(id);
+    answer.body = around[0] + idJson + around[1];
+    answer.bodyBytes = prepared.aroundBytes + (typeof id === 'number' ? idJson.length : Buffer.byteLength(idJson));
+  }
+  return answer;
 }
 
 /**
@@ -195,17 +205,15 @@ export type TemplateAnswer = (template: PreparedShape['template']) => Promise<Ap
 /** The answer cut around the template's id, or undefined when it cannot be reused (an error, an id not found once). */
 function prepare(answer: ApiResponse, notification: boolean): Prepared | undefined {
   if (answer.status < 200 || answer.status >= 300) return undefined;
-  if (notification)
-    return answer.body === null ? { status: answer.status, headers: answer.headers, around: null } : undefined;
+  if (notification) return answer.body === null ? preparedAnswer(answer.status, answer.headers, null) : undefined;
   if (typeof answer.body !== 'string') return undefined;
   const at = answer.body.indexOf(TEMPLATE_ID_JSON);
   if (at < 0 || answer.body.indexOf(TEMPLATE_ID_JSON, at + 1) >= 0) return undefined;
   const idAt = at + '"id":'.length;
-  return {
-    status: answer.status,
-    headers: answer.headers,
-    around: [answer.body.slice(0, idAt), answer.body.slice(idAt + JSON.stringify(TEMPLATE_ID).length)],
-  };
+  return preparedAnswer(answer.status, answer.headers, [
+    answer.body.slice(0, idAt),
+    answer.body.slice(idAt + JSON.stringify(TEMPLATE_ID).length),
+  ]);
 }
 
 /**

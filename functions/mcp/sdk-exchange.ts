@@ -48,5 +48,6 @@ export function withRequestId(answer: ApiResponse, id: JsonRpcId): ApiResponse {
   }
   if (typeof message !== 'object' || message === null || !('error' in message) || !('id' in message)) return answer;
   if (message.id !== null) return answer;
-  return { ...answer, body: JSON.stringify({ ...message, id }) };
+  // Not `...answer`: a length counted for the body replaced would go with it (ApiResponse.bodyBytes).
+  return { status: answer.status, headers: answer.headers, body: JSON.stringify({ ...message, id }) };
 }

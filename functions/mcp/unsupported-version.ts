@@ -23,8 +23,10 @@ export function withLegacyVersionRefusal(
   const code = (JSON.parse(String(answer.body)) as { error?: { code?: unknown } }).error?.code;
   if (code !== -32000) return answer;
   const supported = [...LEGACY_PROTOCOL_VERSIONS];
+  // Status and headers kept; not a length counted for the body replaced (ApiResponse.bodyBytes).
   return {
-    ...answer,
+    status: answer.status,
+    headers: answer.headers,
     body: JSON.stringify({
       jsonrpc: '2.0',
       id,

@@ -45,6 +45,8 @@ function toolCall(era: Era, id: number | string, name: string, args: Record<stri
 
 async function send(api: InProcessApi, era: Era, id: number | string, name: string, args: Record<string, unknown>) {
   const answer = await api.request({ method: 'POST', path: '/mcp', ...toolCall(era, id, name, args) });
+  // The length is counted once for a kept answer (ApiResponse.bodyBytes): it must be its body's.
+  expect(answer.headers['content-length']).toBe(String(answer.body.length));
   return {
     status: answer.status,
     headers: answer.headers,
@@ -57,7 +59,7 @@ describe('an answer given again', () => {
     for (const era of [LEGACY, MODERN_VERSION] as const) {
       const first = await send(server, era, 1, 'get_project', { slug: 'leakhound' });
       expect(first.status).toBe(200);
-      for (const id of ['second', 3, 'é"']) {
+      for (const id of ['second', 3, 'é"', 'é-ü', -1, 0]) {
         const again = await send(server, era, id, 'get_project', { slug: 'leakhound' });
         expect(again.status).toBe(200);
         expect(again.headers['content-type']).toBe(first.headers['content-type']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerMemo, keptAnswer, memoKey } from '../../functions/mcp/answer-memo.ts';
-import type { Prepared } from '../../functions/mcp/prepared-answers.ts';
+import { preparedAnswer, type Prepared } from '../../functions/mcp/prepared-answers.ts';
 import { mcpPost } from '../support/mcp-post.ts';
 
 const HEADERS = {
@@ -18,7 +18,7 @@ const keyOf = (body: unknown, req = request()) => keyOfText(JSON.stringify(body)
 /** A memo holding one answer, kept for `text`; and what it gives back for another text. */
 function keptFor(text: string, req = request()) {
   const kept = answerMemo();
-  const answer: Prepared = { status: 200, headers: {}, around: ['{"result":{},"id":', '}'] };
+  const answer: Prepared = preparedAnswer(200, {}, ['{"result":{},"id":', '}']);
   const key = keyOfText(text, req);
   if (key !== undefined) kept.set(key, answer);
   return {
@@ -144,7 +144,7 @@ describe('answerMemo', () => {
   it('holds at most its budget of bytes, whatever is put in', () => {
     const kept = answerMemo();
     const around: [string, string] = [`{"result":${JSON.stringify({ text: 'x'.repeat(20_000) })},"id":`, '}'];
-    for (let n = 0; n < 1000; n++) kept.set(`key ${n}`, { status: 200, headers: {}, around });
+    for (let n = 0; n < 1000; n++) kept.set(`key ${n}`, preparedAnswer(200, {}, around));
     expect(kept.bytes).toBeLessThanOrEqual(kept.budget);
     expect(kept.size).toBeGreaterThan(10);
     expect(kept.get('key 999')?.around).toBe(around);

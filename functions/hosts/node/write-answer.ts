@@ -46,7 +46,8 @@ export function answerHeaderList(
   // would otherwise be read as the next request, so the connection closes.
   if (response.status === 413 && !(Number(contentLength) <= DROPPED_BODY_MAX_BYTES))
     headers.push('connection', 'close');
-  if (response.body !== null) headers.push('content-length', String(Buffer.byteLength(response.body)));
+  if (response.body !== null)
+    headers.push('content-length', String(response.bodyBytes ?? Buffer.byteLength(response.body)));
   return headers;
 }
 
