@@ -9,8 +9,8 @@ import type { Handle } from './handle.ts';
 /**
  * What every host does around the service's one entry, whatever carries the request: the node
  * listener (functions/hosts/node/request-listener.ts) and the Web-standard fetch handler
- * (functions/hosts/fetch/fetch-handler.ts) both call these, so the request id, the answer to a
- * crash, the headers every answer carries and the access log are one implementation.
+ * (functions/hosts/fetch/fetch-handler.ts) both call these, so the answer to a crash, the
+ * headers every answer carries and the access log are one implementation.
  */
 
 /** The answer to a failure outside the router: the Error shape, with nothing of the failure in it. */
@@ -23,7 +23,9 @@ export function lastResortAnswer(requestId: string): ApiResponse {
 }
 
 /**
- * Runs the service's entry for one request. Whatever it throws or rejects with ends here (logged
+ * Runs the service's entry for one request, for the fetch handler. (The node listener calls the
+ * entry itself and ends a failure in its failSafe, which answers the same, without the promise
+ * this adds per request.) Whatever it throws or rejects with ends here (logged
  * with both ids, answered as the documented 500) except RequestAborted: the client is gone, and
  * what that means (no answer, a 408 or 499 in the log) is the host's to say. The answer comes as
  * it is when the entry answered at once (see Handle), and a RequestAborted is then thrown.

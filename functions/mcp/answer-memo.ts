@@ -80,16 +80,16 @@ function keyHead(request: ApiRequest): string | undefined {
 interface IdPlace {
   start: number;
   end: number;
-  id: RequestId | undefined;
+  id: RequestId;
 }
 
 /**
- * The places of the first few members named "id" in the text (`place.id` undefined where the
- * value is not one an id may be), each given to `visit` in the text's order until it returns
- * true. A plain loop, not a generator: this runs for every kept answer given.
+ * The places of the first few members named "id" in the text whose value an id may be, each
+ * given to `visit` (one object, changed for each) in the text's order until it returns true. A
+ * plain loop, not a generator: this runs for every kept answer given.
  */
 function visitIdPlaces(text: string, visit: (place: IdPlace) => boolean): void {
-  const place: IdPlace = { start: 0, end: 0, id: undefined };
+  const place: IdPlace = { start: 0, end: 0, id: 0 };
   let places = 0;
   for (let at = text.indexOf(ID_MEMBER); at !== -1 && places < MAX_ID_PLACES; at = text.indexOf(ID_MEMBER, at + 1)) {
     // After a backslash the quote is inside a string (a name ending in `\"id`), not a member's.
