@@ -46,6 +46,8 @@ const STATEFUL_SYSTEM = [
  * to get there, and only a hang should fail. Each project sets it: projects do not inherit.
  */
 const POLL = { poll: { timeout: 30_000 } };
+/** Every tier's: the data folders a test file made are removed once it has run. */
+const SETUP_FILES = ['tests/support/remove-data-dirs.ts'];
 
 export default defineConfig({
   test: {
@@ -57,6 +59,7 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
           expect: POLL,
+          setupFiles: SETUP_FILES,
           testTimeout: 15_000,
           hookTimeout: 15_000,
         },
@@ -67,6 +70,7 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           globalSetup: SHARED_SERVERS,
           expect: POLL,
+          setupFiles: SETUP_FILES,
           testTimeout: 60_000,
           hookTimeout: 30_000,
         },
@@ -78,6 +82,7 @@ export default defineConfig({
           globalSetup: SHARED_SERVERS,
           env: { TEST_ENGINE: 'shared' },
           expect: POLL,
+          setupFiles: SETUP_FILES,
           testTimeout: 60_000,
           hookTimeout: 30_000,
         },
@@ -89,6 +94,7 @@ export default defineConfig({
           exclude: ['tests/system/multi-instance*.test.ts'],
           globalSetup: SHARED_SERVERS,
           expect: POLL,
+          setupFiles: SETUP_FILES,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -100,6 +106,7 @@ export default defineConfig({
           globalSetup: SHARED_SERVERS,
           env: { TEST_ENGINE: 'shared' },
           expect: POLL,
+          setupFiles: SETUP_FILES,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

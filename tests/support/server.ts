@@ -1,12 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { bakedMismatches } from '../../functions/config/baked-config.ts';
 import { BUILD_MANIFEST_FILE, type BuildManifest } from '../../functions/hosts/static/build-manifest.ts';
+import { freshDataDir } from './data-dirs.ts';
 import { engineEnv } from './engines.ts';
+
+export { freshDataDir };
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Astro's command-line entry, as its package names it (it moved between majors), to run with this Node. */
@@ -45,10 +47,6 @@ export interface RunningServer {
   logLines: Record<string, unknown>[];
   stderr: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-export function freshDataDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'portfolio-test-'));
 }
 
 interface StartOptions {
