@@ -25,6 +25,13 @@ export function serverTimeouts(limits: ConnectionLimits): ServerOptions {
 }
 
 /**
+ * Counts a request in progress on its connection until its response closes. The server's one
+ * request listener calls it first: a second 'request' listener would make node copy its
+ * listener list at every request.
+ */
+export type RequestStarted = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
  * Caps open connections, in all and per client, so that connections opened and left idle or
  * half done cannot use up the process's file descriptors while real clients wait.
  *
@@ -40,14 +47,9 @@ export function serverTimeouts(limits: ConnectionLimits): ServerOptions {
  * clients at once, so only the total cap applies: the proxy, which sees each client's
  * connections, is the place to cap them (nginx `limit_conn`), and one that buffers request
  * bodies (nginx does by default) never passes a trickle on.
+ *
+ * Returns what the server's request listener calls for each request (RequestStarted).
  */
-/**
- * Counts a request in progress on its connection until its response closes. The server's one
- * request listener calls it first: a second 'request' listener would make node copy its
- * listener list at every request.
- */
-export type RequestStarted = (request: IncomingMessage, response: ServerResponse) => void;
-
 export function limitConnections(server: Server, limits: ConnectionLimits, trustProxy: number): RequestStarted {
   const perClient = trustProxy > 0 ? Infinity : limits.maxConnectionsPerClient;
   const perKey = new Map<string, number>();
