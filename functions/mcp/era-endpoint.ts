@@ -16,7 +16,7 @@ import type { McpCaller } from './api-caller.ts';
 import type { HostVerdict } from './hosts.ts';
 import { answerMemo, keptAnswer, memoKey } from './answer-memo.ts';
 import { plainToolAnswer, plainToolCall } from './plain-tool-call.ts';
-import { answerWith, preparedAnswers, preparedShape } from './prepared-answers.ts';
+import { answerWith, preparedAnswers, preparedShape, type Prepared } from './prepared-answers.ts';
 import { knowsResourceLinks } from './protocol-versions.ts';
 import { withLegacyVersionRefusal } from './unsupported-version.ts';
 import { andThen, type Eventually } from '../limits/rate-limiter.ts';
@@ -137,11 +137,15 @@ export function mcpEraEndpoint({
   async function answerAfresh(request: ApiRequest, post: AdmittedPost) {
     const { body, headers, publicCaller } = post;
     const parsedBody = body.parsed();
-    const memo = publicCaller ? memoKey(request, body.text, parsedBody) : undefined;
+    // Kept for the next public caller, keyed only then: making the key proves the id's place with a parse.
+    const keep = (answer: Prepared) => {
+      const key = publicCaller ? memoKey(request, body.text, parsedBody) : undefined;
+      if (key !== undefined) kept.set(key, answer);
+    };
     const shape = preparedShape(request, parsedBody);
     const answer = shape === undefined ? undefined : await prepared(shape);
     if (answer !== undefined) {
-      if (memo !== undefined) kept.set(memo, answer);
+      keep(answer);
       return answerWith(answer, shape!.id, headers);
     }
     // A tool may run from here on: who asked goes along to the API behind it.
@@ -152,7 +156,7 @@ export function mcpEraEndpoint({
       const result = await callTool(caller, plain.name, plain.args, withLinks);
       if (result !== undefined) {
         const toolAnswer = plainToolAnswer(plain, result, serverInfo);
-        if (memo !== undefined && result.isError !== true && reusableTool(plain.name)) kept.set(memo, toolAnswer);
+        if (result.isError !== true && reusableTool(plain.name)) keep(toolAnswer);
         return answerWith(toolAnswer, plain.id, headers);
       }
     }
